@@ -1,0 +1,299 @@
+package cudaparse
+
+import (
+	"sort"
+	"strings"
+)
+
+// A small intra-procedural def-use helper: which assignments may reach an
+// expression. It follows source order with block structure, not a full
+// control-flow graph: a definition kills the earlier ones when it is sure to
+// run before the use (it is in a block that encloses the use), and inside a
+// loop, definitions later in the loop reach uses earlier in it.
+
+// DefOp says how a definition gives its variable a value.
+type DefOp string
+
+const (
+	DefInit   DefOp = "init"  // T x = v; T x(v); T x{v}
+	DefDecl   DefOp = "decl"  // T x; (no value in the code)
+	DefAssign DefOp = "="     // x = v; compound assignments keep their operator: "+=", "-=", ...
+	DefOut    DefOp = "out"   // f(&x): the callee writes x
+	DefParam  DefOp = "param" // a parameter of the function
+	DefBind   DefOp = "bind"  // auto [a, b] = v;  Index is the binding's position
+	DefUpdate DefOp = "++"    // x++, --x
+	DefRange  DefOp = "range" // for (auto x : xs)
+)
+
+// Def is one definition of a variable.
+type Def struct {
+	// Var is the variable's key: "x", or "s.f" for a field (-> is written .).
+	Var  string
+	Op   DefOp
+	Node Node // the declarator, assignment, `&x` argument, parameter...
+	// Value is the assigned expression: the initializer, the right-hand side
+	// of an assignment (for compound ones too), the bound expression.
+	Value Node
+	// Call is the call that receives &x (DefOut); Index the argument
+	// position (DefOut), binding position (DefBind) or parameter (DefParam).
+	Call  *Call
+	Index int
+	Func  *Function
+}
+
+// IsCompound reports whether the definition combines the old value with
+// Value (x += v and the like).
+func (d Def) IsCompound() bool {
+	return len(d.Op) >= 2 && strings.HasSuffix(string(d.Op), "=") && d.Op != DefAssign
+}
+
+type functionDefs struct {
+	byVar map[string][]Def // in source order
+}
+
+// VarKey returns the key of a variable expression: "x" for x, "s.f" for s.f
+// and s->f, "" for anything else.
+func VarKey(n Node) string {
+	n = n.Unparen()
+	switch n.Kind() {
+	case "identifier":
+		return n.Text()
+	case "field_expression":
+		base := VarKey(n.ChildByField("argument"))
+		if base == "" {
+			return ""
+		}
+		return base + "." + n.ChildByField("field").Text()
+	case "pointer_expression":
+		if strings.HasPrefix(strings.TrimSpace(n.Text()), "*") {
+			return VarKey(n.ChildByField("argument"))
+		}
+	case "qualified_identifier":
+		return compactSpace(n.Text())
+	}
+	return ""
+}
+
+// ReachingDefs returns the definitions of the variable named by use that
+// may reach it, in source order. Uses outside functions get file-scope
+// definitions only.
+func (f *File) ReachingDefs(use Node) []Def {
+	key := VarKey(use)
+	if key == "" {
+		return nil
+	}
+	fn := f.enclosingFunction(use)
+	var out []Def
+	if fn != nil {
+		out = f.reachingIn(fn, key, use)
+		// A field is also defined by whatever defines its whole struct:
+		// cudaGetDeviceProperties(&prop) defines prop.totalGlobalMem.
+		for k := strings.LastIndexByte(key, '.'); len(out) == 0 && k > 0; k = strings.LastIndexByte(key[:k], '.') {
+			out = f.reachingIn(fn, key[:k], use)
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return f.fileDefs(key)
+}
+
+func (f *File) reachingIn(fn *Function, key string, use Node) []Def {
+	defs := f.defsOf(fn).byVar[key]
+	if len(defs) == 0 {
+		return nil
+	}
+	useStart := use.Start()
+	var before, later []Def
+	loop := use.Ancestor("while_statement", "for_statement", "do_statement", "for_range_loop")
+	for _, d := range defs {
+		switch {
+		case d.Node.Contains(use) || d.Op == DefParam && d.Node.End() > useStart:
+			// The use is part of its own definition (x = x - 1): the
+			// definition does not reach it.
+		case d.Node.End() <= useStart:
+			before = append(before, d)
+		case loop.Valid() && loop.Contains(d.Node):
+			later = append(later, d) // reaches the use through the loop's back edge
+		}
+	}
+	var out []Def
+	for k := len(before) - 1; k >= 0; k-- {
+		d := before[k]
+		out = append(out, d)
+		if d.Op != DefUpdate && runsBefore(d.Node, use) {
+			break
+		}
+	}
+	// Source order.
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return append(out, later...)
+}
+
+// runsBefore reports whether d is sure to run before use: the construct
+// that could skip d (a block, branch, loop or lambda) also holds use.
+func runsBefore(d, use Node) bool {
+	for p := d.Parent(); p.Valid(); p = p.Parent() {
+		switch p.Kind() {
+		case "condition_clause":
+			// The condition of an if/while/switch always runs: judge by
+			// the statement it belongs to.
+			p = p.Parent()
+			continue
+		case "compound_statement", "if_statement", "while_statement", "for_statement",
+			"do_statement", "for_range_loop", "switch_statement", "case_statement",
+			"conditional_expression", "lambda_expression", "try_statement", "catch_clause":
+			if p.Is("for_statement") && d.Field() == "initializer" {
+				continue
+			}
+			return p.Contains(use)
+		case "function_definition":
+			return true
+		}
+	}
+	return true
+}
+
+func (f *File) defsOf(fn *Function) *functionDefs {
+	if f.defsCache == nil {
+		f.defsCache = map[*Function]*functionDefs{}
+	}
+	if d, ok := f.defsCache[fn]; ok {
+		return d
+	}
+	fd := &functionDefs{byVar: map[string][]Def{}}
+	add := func(d Def) {
+		if d.Var != "" {
+			d.Func = fn
+			fd.byVar[d.Var] = append(fd.byVar[d.Var], d)
+		}
+	}
+	for _, p := range fn.Params {
+		add(Def{Var: p.Name, Op: DefParam, Node: p.Node, Index: p.Index})
+	}
+	callAt := map[int32]*Call{}
+	for _, c := range f.Calls {
+		if c.Func == fn {
+			callAt[c.Node.i] = c
+		}
+	}
+	fn.Body.Descendants(func(n Node) bool {
+		for _, d := range defsAt(n, callAt) {
+			add(d)
+		}
+		return true
+	})
+	for _, list := range fd.byVar {
+		sort.SliceStable(list, func(a, b int) bool { return list[a].Node.Start() < list[b].Node.Start() })
+	}
+	f.defsCache[fn] = fd
+	return fd
+}
+
+// defsAt returns the definitions that node n makes itself.
+func defsAt(n Node, callAt map[int32]*Call) []Def {
+	switch n.Kind() {
+	case "init_declarator":
+		d := n.ChildByField("declarator")
+		if d.Is("structured_binding_declarator") {
+			var out []Def
+			for k, b := range d.NamedChildren() {
+				out = append(out, Def{Var: b.Text(), Op: DefBind, Node: n, Value: n.ChildByField("value"), Index: k})
+			}
+			return out
+		}
+		return []Def{{Var: declaredName(d), Op: DefInit, Node: n, Value: n.ChildByField("value")}}
+	case "declaration":
+		var out []Def
+		for _, d := range n.ChildrenByField("declarator") {
+			if d.Is("identifier", "array_declarator", "pointer_declarator") && !functionDeclarator(d).Valid() {
+				out = append(out, Def{Var: declaredName(d), Op: DefDecl, Node: d})
+			}
+		}
+		return out
+	case "assignment_expression":
+		left := n.ChildByField("left")
+		op := DefOp(compactSpace(n.ChildByField("operator").Text()))
+		if op == "" {
+			op = DefAssign
+		}
+		return []Def{{Var: VarKey(left), Op: op, Node: n, Value: n.ChildByField("right")}}
+	case "update_expression":
+		return []Def{{Var: VarKey(n.ChildByField("argument")), Op: DefUpdate, Node: n}}
+	case "for_range_loop":
+		return []Def{{Var: declaredName(n.ChildByField("declarator")), Op: DefRange, Node: n, Value: n.ChildByField("right")}}
+	case "pointer_expression":
+		if !strings.HasPrefix(strings.TrimSpace(n.Text()), "&") {
+			return nil
+		}
+		arg := n
+		for arg.Parent().Is("parenthesized_expression", "cast_expression") {
+			arg = arg.Parent()
+		}
+		if !arg.Parent().Is("argument_list") {
+			return nil
+		}
+		call, ok := callAt[arg.Parent().Parent().i]
+		if !ok {
+			return nil
+		}
+		for k, a := range call.Args {
+			if a == arg {
+				return []Def{{Var: VarKey(n.ChildByField("argument")), Op: DefOut, Node: n, Call: call, Index: k}}
+			}
+		}
+	}
+	return nil
+}
+
+// fileDefs returns file-scope definitions of a name: globals with an
+// initializer, and object-like #defines (as DefInit with the preproc_arg as
+// Value).
+func (f *File) fileDefs(key string) []Def {
+	var out []Def
+	for _, n := range f.Root().NamedChildren() {
+		f.collectFileDefs(n, key, &out, 0)
+	}
+	return out
+}
+
+func (f *File) collectFileDefs(n Node, key string, out *[]Def, depth int) {
+	switch n.Kind() {
+	case "preproc_def":
+		if n.ChildByField("name").Text() == key {
+			*out = append(*out, Def{Var: key, Op: DefInit, Node: n, Value: n.ChildByField("value")})
+		}
+	case "declaration":
+		for _, d := range n.ChildrenByField("declarator") {
+			if d.Is("init_declarator") && declaredName(d) == key {
+				*out = append(*out, Def{Var: key, Op: DefInit, Node: d, Value: d.ChildByField("value")})
+			}
+		}
+	case "namespace_definition", "linkage_specification", "declaration_list",
+		"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif":
+		if depth < 8 {
+			for _, c := range n.NamedChildren() {
+				f.collectFileDefs(c, key, out, depth+1)
+			}
+		}
+	}
+}
+
+// ReturnValues returns the expressions fn returns.
+func (f *File) ReturnValues(fn *Function) []Node {
+	var out []Node
+	fn.Body.Descendants(func(n Node) bool {
+		if n.Is("lambda_expression") {
+			return false
+		}
+		if n.Is("return_statement") {
+			if v := firstNamed(n); v.Valid() {
+				out = append(out, v)
+			}
+		}
+		return true
+	})
+	return out
+}

@@ -1,0 +1,555 @@
+package cudaparse
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Extensions are the file endings lazylint parses.
+var Extensions = []string{".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inl"}
+
+// IsSource reports whether path has one of the Extensions.
+func IsSource(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	for _, e := range Extensions {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultParseLimit bounds the time one file may take to parse, so that a
+// giant generated file cannot stall a run.
+const DefaultParseLimit = 10 * time.Second
+
+// Parser parses files. It owns a tree-sitter parser: use one per goroutine
+// and Close it when done.
+type Parser struct {
+	tp *treeParser
+	// Limit is the longest one parse may take (0: DefaultParseLimit).
+	Limit time.Duration
+	// NoPrepass parses the raw text, to measure what the pre-pass gains.
+	NoPrepass bool
+}
+
+// NewParser returns a parser for C, C++ and CUDA.
+func NewParser() (*Parser, error) {
+	tp, err := newTreeParser()
+	if err != nil {
+		return nil, err
+	}
+	return &Parser{tp: tp}, nil
+}
+
+// Close frees the parser's C memory.
+func (p *Parser) Close() { p.tp.close() }
+
+// Parse parses src, the contents of path, and builds the facts rules use.
+// The syntax tree's C memory is freed before Parse returns.
+func (p *Parser) Parse(path string, src []byte) (*File, error) {
+	f := &File{Path: path, Src: src, Lines: NewLineIndex(src)}
+	text := src
+	if !p.NoPrepass {
+		text, f.Rewrites = Neutralize(src)
+	}
+	limit := p.Limit
+	if limit <= 0 {
+		limit = DefaultParseLimit
+	}
+	nodes, err := p.tp.parse(text, limit)
+	if err != nil {
+		return nil, err
+	}
+	f.nodes = nodes
+	f.buildFacts()
+	return f, nil
+}
+
+// File is a parsed source file and the facts rules need about it.
+type File struct {
+	Path  string
+	Src   []byte // the original source
+	Lines *LineIndex
+	// Rewrites is what the pre-pass replaced.
+	Rewrites Rewrites
+
+	nodes []rawNode
+
+	// Functions are the function definitions, in source order.
+	Functions []*Function
+	// Prototypes are function declarations without a body.
+	Prototypes []*Function
+	// Calls are all calls, in source order, including calls nested in the
+	// arguments of macros such as CUDA_CHECK(cudaMalloc(...)). The inner
+	// "call" that carries a <<<>>> launch configuration is not among them.
+	Calls []*Call
+	// Launches are kernel launches: <<<>>> and the launch APIs.
+	Launches []*Launch
+	// Variables are variables declared with CUDA memory qualifiers.
+	Variables []*Variable
+
+	// errorNodes are the outermost ERROR nodes.
+	errorNodes []int32
+	funcOf     map[int32]*Function
+	defsCache  map[*Function]*functionDefs
+}
+
+// Root is the translation unit node.
+func (f *File) Root() Node {
+	if len(f.nodes) == 0 {
+		return Node{}
+	}
+	return Node{f, 0}
+}
+
+// Position returns the position of a byte offset.
+func (f *File) Position(off int) Position { return f.Lines.Position(off) }
+
+// NodeCount is the number of nodes in the tree.
+func (f *File) NodeCount() int { return len(f.nodes) }
+
+// ErrorCount is the number of outermost ERROR nodes.
+func (f *File) ErrorCount() int { return len(f.errorNodes) }
+
+// ErrorBytes is the number of source bytes inside ERROR nodes.
+func (f *File) ErrorBytes() int {
+	n := 0
+	for _, i := range f.errorNodes {
+		n += int(f.nodes[i].end - f.nodes[i].start)
+	}
+	return n
+}
+
+// ErrorRanges are the byte ranges of the outermost ERROR nodes.
+func (f *File) ErrorRanges() []Range {
+	out := make([]Range, len(f.errorNodes))
+	for k, i := range f.errorNodes {
+		out[k] = Range{int(f.nodes[i].start), int(f.nodes[i].end)}
+	}
+	return out
+}
+
+// NodesOfKind returns all nodes of the given kinds, in source order.
+func (f *File) NodesOfKind(kinds ...string) []Node {
+	g := grammar()
+	var out []Node
+	for i := range f.nodes {
+		k := g.symbol(f.nodes[i].symbol)
+		for _, want := range kinds {
+			if k == want {
+				out = append(out, Node{f, int32(i)})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// NodeAt returns the smallest named node that contains the byte range.
+func (f *File) NodeAt(start, end int) Node {
+	best := Node{}
+	for i := int32(0); i < int32(len(f.nodes)); {
+		r := &f.nodes[i]
+		if int(r.start) <= start && end <= int(r.end) {
+			if r.flags&flagNamed != 0 {
+				best = Node{f, i}
+			}
+			i++ // descend
+			continue
+		}
+		i = f.subtreeEnd(i)
+	}
+	return best
+}
+
+// ExecSpace is where a function runs, from its CUDA qualifiers.
+type ExecSpace uint8
+
+const (
+	SpaceHost   ExecSpace = 1 << iota // __host__, or no qualifier
+	SpaceDevice                       // __device__
+	SpaceGlobal                       // __global__: a kernel
+)
+
+// Function is a function definition (or, in File.Prototypes, declaration).
+type Function struct {
+	// Name is the plain name (`f` for ns::Class::f); QualifiedName as written.
+	Name, QualifiedName string
+	Node                Node // function_definition or declaration
+	Declarator          Node // function_declarator
+	Body                Node // compound_statement; zero for prototypes
+	Params              []Param
+	Space               ExecSpace
+	Qualifiers          []Qualifier
+	// Template is set for function templates.
+	Template bool
+}
+
+// IsKernel reports whether f is a __global__ function.
+func (fn *Function) IsKernel() bool { return fn.Space&SpaceGlobal != 0 }
+
+// Statements are the top-level statements of the body, in order.
+func (fn *Function) Statements() []Node { return fn.Body.NamedChildren() }
+
+// Param is a function parameter.
+type Param struct {
+	Name  string
+	Node  Node // parameter_declaration
+	Index int
+}
+
+// Call is a call expression.
+type Call struct {
+	// Name is the callee's plain name: cudaMalloc, f for ns::f<T>, m for
+	// obj.m; "" when the callee is not a name (a call through (*fp)).
+	Name   string
+	Callee Node // the function expression
+	Node   Node // the call_expression
+	Args   []Node
+	// Func is the function the call is in, nil at file scope.
+	Func *Function
+}
+
+// Arg returns the i-th argument, or the zero Node.
+func (c *Call) Arg(i int) Node {
+	if i < 0 || i >= len(c.Args) {
+		return Node{}
+	}
+	return c.Args[i]
+}
+
+// Launch is a kernel launch.
+type Launch struct {
+	// Kernel is the launched kernel's plain name; KernelExpr the expression
+	// naming it, template arguments included.
+	Kernel     string
+	KernelExpr Node
+	Node       Node   // the launch: the call_expression of k<<<...>>>(...) or of the API
+	Config     []Node // grid, block, shared memory, stream: the <<<>>> arguments or the API's
+	Stream     Node   // the stream argument, if given
+	Args       []Node // the kernel's arguments (for <<<>>>), or the API call's
+	API        string // "" for <<<>>>, else the launch function's name
+	Func       *Function
+}
+
+// KernelKey identifies the launched kernel: its name with template
+// arguments, so that k<float> and k<double> differ.
+func (l *Launch) KernelKey() string { return compactSpace(l.KernelExpr.Text()) }
+
+func compactSpace(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// Variable is a variable declared with a CUDA memory qualifier.
+type Variable struct {
+	Name string
+	Node Node
+	Kind QualifierKind // QualDevice, QualManaged, QualConstant or QualShared
+}
+
+// LaunchAPIs maps each launch function to the index of its kernel argument.
+var LaunchAPIs = map[string]int{
+	"cudaLaunchKernel":            0,
+	"cudaLaunchKernelExC":         1,
+	"cudaLaunchKernelEx":          1,
+	"cudaLaunchCooperativeKernel": 0,
+	"cuLaunchKernel":              0,
+	"cuLaunchKernelEx":            1,
+	"cuLaunchCooperativeKernel":   0,
+}
+
+// launchAPIStream gives the index of the stream argument of launch APIs
+// that take one directly.
+var launchAPIStream = map[string]int{
+	"cudaLaunchKernel":            5,
+	"cudaLaunchCooperativeKernel": 5,
+	"cuLaunchKernel":              8,
+	"cuLaunchCooperativeKernel":   8,
+}
+
+func (f *File) buildFacts() {
+	g := grammar()
+	f.funcOf = map[int32]*Function{}
+	launchOpen := map[int]*LaunchSyntax{}
+	for k := range f.Rewrites.Launches {
+		launchOpen[f.Rewrites.Launches[k].Open] = &f.Rewrites.Launches[k]
+	}
+	configCalls := map[int32]bool{}
+	var calls []int32
+	for i := int32(0); i < int32(len(f.nodes)); i++ {
+		r := &f.nodes[i]
+		if r.flags&flagError != 0 {
+			f.errorNodes = append(f.errorNodes, i)
+		}
+		switch g.symbol(r.symbol) {
+		case "function_definition":
+			f.addFunction(Node{f, i}, false)
+		case "declaration", "field_declaration":
+			f.addDeclaration(Node{f, i})
+		case "call_expression":
+			calls = append(calls, i)
+		}
+	}
+	// Keep only the outermost ERROR nodes.
+	outer := f.errorNodes[:0]
+	for _, e := range f.errorNodes {
+		if len(outer) == 0 || f.nodes[e].start >= f.nodes[outer[len(outer)-1]].end || !(Node{f, outer[len(outer)-1]}).Contains(Node{f, e}) {
+			outer = append(outer, e)
+		}
+	}
+	f.errorNodes = outer
+
+	for _, i := range calls {
+		n := Node{f, i}
+		fn := n.ChildByField("function")
+		args := n.ChildByField("arguments")
+		// k(  cfg  )(args): the pre-pass's launch, a call of a call.
+		if fn.Is("call_expression") {
+			inner := fn.ChildByField("arguments")
+			if ls, ok := launchOpen[inner.Start()]; ok && ls != nil {
+				configCalls[fn.i] = true
+				l := &Launch{
+					KernelExpr: fn.ChildByField("function"),
+					Node:       n,
+					Config:     inner.NamedChildren(),
+					Args:       args.NamedChildren(),
+					Func:       f.enclosingFunction(n),
+				}
+				l.Kernel = l.KernelExpr.Name()
+				if len(l.Config) >= 4 {
+					l.Stream = l.Config[3]
+				}
+				f.Launches = append(f.Launches, l)
+			}
+		}
+	}
+	for _, i := range calls {
+		if configCalls[i] {
+			continue
+		}
+		n := Node{f, i}
+		c := &Call{Node: n, Callee: n.ChildByField("function"), Func: f.enclosingFunction(n)}
+		c.Name = c.Callee.Name()
+		c.Args = n.ChildByField("arguments").NamedChildren()
+		f.Calls = append(f.Calls, c)
+		if k, ok := LaunchAPIs[c.Name]; ok && k < len(c.Args) {
+			kernel := kernelOperand(c.Args[k])
+			l := &Launch{KernelExpr: kernel, Kernel: kernel.Name(), Node: n, Args: c.Args, API: c.Name, Func: c.Func}
+			if s, ok := launchAPIStream[c.Name]; ok && s < len(c.Args) {
+				l.Stream = c.Args[s]
+			}
+			l.Config = c.Args
+			f.Launches = append(f.Launches, l)
+		}
+	}
+	sort.SliceStable(f.Launches, func(a, b int) bool { return f.Launches[a].Node.Start() < f.Launches[b].Node.Start() })
+}
+
+// kernelOperand strips what wraps a kernel passed to a launch API:
+// (void*)k, reinterpret_cast<const void*>(&k<T>), &k.
+func kernelOperand(n Node) Node {
+	for {
+		n = n.Unparen()
+		if n.Is("pointer_expression") && strings.HasPrefix(strings.TrimSpace(n.Text()), "&") {
+			n = n.ChildByField("argument")
+			continue
+		}
+		return n
+	}
+}
+
+func (f *File) enclosingFunction(n Node) *Function {
+	for p := n.Parent(); p.Valid(); p = p.Parent() {
+		if fn, ok := f.funcOf[p.i]; ok {
+			return fn
+		}
+	}
+	return nil
+}
+
+// qualifiersBefore returns the recorded qualifiers in front of the
+// declaration d: between the end of its previous sibling (or its parent's
+// start) and the start of its declarator.
+func (f *File) qualifiersBefore(d Node, declarator Node) []Qualifier {
+	from := 0
+	if parent := d.raw().parent; parent >= 0 {
+		// In pre-order the node before d is its parent or lies inside its
+		// previous sibling.
+		from = int(f.nodes[parent].start)
+		prev := d.i - 1
+		for prev > parent && f.nodes[prev].parent != parent {
+			prev = f.nodes[prev].parent
+		}
+		if prev > parent {
+			from = int(f.nodes[prev].end)
+		}
+	}
+	to := declarator.Start()
+	if !declarator.Valid() {
+		to = d.End()
+	}
+	q := f.Rewrites.Qualifiers
+	lo := sort.Search(len(q), func(i int) bool { return q[i].Start >= from })
+	hi := lo
+	for hi < len(q) && q[hi].Start < to {
+		hi++
+	}
+	return q[lo:hi]
+}
+
+func spaceOf(qs []Qualifier) ExecSpace {
+	var s ExecSpace
+	for _, q := range qs {
+		switch q.Kind {
+		case QualGlobal:
+			s |= SpaceGlobal
+		case QualDevice:
+			s |= SpaceDevice
+		case QualHost:
+			s |= SpaceHost
+		}
+	}
+	if s == 0 {
+		s = SpaceHost
+	}
+	return s
+}
+
+// functionDeclarator finds the function_declarator inside a declarator,
+// through pointer, reference and attributed declarators.
+func functionDeclarator(d Node) Node {
+	for d.Valid() {
+		switch d.Kind() {
+		case "function_declarator":
+			return d
+		case "pointer_declarator", "reference_declarator", "attributed_declarator", "init_declarator":
+			d = d.ChildByField("declarator")
+			if !d.Valid() {
+				return Node{}
+			}
+		default:
+			return Node{}
+		}
+	}
+	return Node{}
+}
+
+func (f *File) addFunction(n Node, prototype bool) {
+	decl := functionDeclarator(n.ChildByField("declarator"))
+	if !decl.Valid() {
+		return
+	}
+	name := decl.ChildByField("declarator")
+	fn := &Function{
+		Name:          name.Name(),
+		QualifiedName: compactSpace(name.Text()),
+		Node:          n,
+		Declarator:    decl,
+		Template:      n.Parent().Is("template_declaration"),
+	}
+	if fn.Name == "" {
+		fn.Name = fn.QualifiedName
+	}
+	fn.Qualifiers = f.qualifiersBefore(n, n.ChildByField("declarator"))
+	fn.Space = spaceOf(fn.Qualifiers)
+	for k, p := range decl.ChildByField("parameters").NamedChildren() {
+		if !p.Is("parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration") {
+			continue
+		}
+		fn.Params = append(fn.Params, Param{Name: declaredName(p.ChildByField("declarator")), Node: p, Index: k})
+	}
+	if prototype {
+		f.Prototypes = append(f.Prototypes, fn)
+		return
+	}
+	fn.Body = n.ChildByField("body")
+	f.Functions = append(f.Functions, fn)
+	f.funcOf[n.i] = fn
+}
+
+func (f *File) addDeclaration(n Node) {
+	for _, d := range n.ChildrenByField("declarator") {
+		if functionDeclarator(d).Valid() {
+			f.addFunction(n, true)
+			return
+		}
+	}
+	qs := f.qualifiersBefore(n, n.ChildByField("declarator"))
+	kind := QualifierKind(0)
+	for _, q := range qs {
+		switch q.Kind {
+		case QualManaged, QualConstant, QualShared:
+			kind = q.Kind
+		case QualDevice:
+			if kind == 0 {
+				kind = QualDevice
+			}
+		}
+	}
+	if kind == 0 {
+		return
+	}
+	for _, d := range n.ChildrenByField("declarator") {
+		f.Variables = append(f.Variables, &Variable{Name: declaredName(d), Node: d, Kind: kind})
+	}
+}
+
+// declaredName returns the name a declarator declares: x for `*x`, `x[4]`,
+// `&x`, `x = 1`.
+func declaredName(d Node) string {
+	for d.Valid() {
+		switch d.Kind() {
+		case "identifier", "field_identifier":
+			return d.Text()
+		case "pointer_declarator", "reference_declarator", "array_declarator", "init_declarator",
+			"attributed_declarator", "function_declarator", "parenthesized_declarator":
+			next := d.ChildByField("declarator")
+			if !next.Valid() {
+				next = firstNamed(d)
+			}
+			d = next
+		default:
+			return d.Name()
+		}
+	}
+	return ""
+}
+
+// Kernels returns the names of all kernels the file declares or defines.
+func (f *File) Kernels() map[string]bool {
+	out := map[string]bool{}
+	for _, list := range [][]*Function{f.Functions, f.Prototypes} {
+		for _, fn := range list {
+			if fn.IsKernel() {
+				out[fn.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+// FunctionNamed returns the first function defined in the file with the
+// plain name, or nil.
+func (f *File) FunctionNamed(name string) *Function {
+	for _, fn := range f.Functions {
+		if fn.Name == name {
+			return fn
+		}
+	}
+	return nil
+}
+
+// CallsTo returns the calls whose callee has one of the plain names.
+func (f *File) CallsTo(names ...string) []*Call {
+	var out []*Call
+	for _, c := range f.Calls {
+		for _, n := range names {
+			if c.Name == n {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,235 @@
+package cudaparse
+
+// A light C/C++ lexer for the pre-pass. It only needs to know where code is:
+// comments, string and character literals and preprocessor directives are
+// opaque tokens, so nothing inside them is ever rewritten.
+
+type tokenKind uint8
+
+const (
+	tokIdent tokenKind = iota
+	tokNumber
+	tokPunct     // one byte of punctuation
+	tokString    // "..." and raw strings R"d(...)d", with any prefix
+	tokChar      // '...'
+	tokComment   // // and /* */
+	tokDirective // a whole preprocessor directive, continuation lines included
+)
+
+type token struct {
+	kind       tokenKind
+	start, end int32
+	// lineStart is true when only whitespace precedes the token on its line.
+	lineStart bool
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || c == '$' || (c|0x20) >= 'a' && (c|0x20) <= 'z' || c >= 0x80
+}
+
+func isIdentByte(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' }
+
+// lex splits src into tokens. It never fails: unterminated comments, strings
+// and directives run to the end of the input.
+func lex(src []byte) []token {
+	toks := make([]token, 0, len(src)/4)
+	n := len(src)
+	atLineStart := true
+	for i := 0; i < n; {
+		c := src[i]
+		if c == '\n' {
+			atLineStart = true
+			i++
+			continue
+		}
+		if isSpace(c) {
+			i++
+			continue
+		}
+		start := i
+		var kind tokenKind
+		switch {
+		case c == '#' && atLineStart:
+			kind = tokDirective
+			i = skipDirective(src, i)
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			kind = tokComment
+			i = skipLineComment(src, i)
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			kind = tokComment
+			i = skipBlockComment(src, i)
+		case c == '"':
+			kind = tokString
+			i = skipQuoted(src, i, '"')
+		case c == '\'':
+			kind = tokChar
+			i = skipQuoted(src, i, '\'')
+		case c >= '0' && c <= '9' || c == '.' && i+1 < n && src[i+1] >= '0' && src[i+1] <= '9':
+			kind = tokNumber
+			i = skipNumber(src, i)
+		case isIdentStart(c):
+			j := i
+			for j < n && isIdentByte(src[j]) {
+				j++
+			}
+			// String and character literal prefixes: u8"", L'', R"(...)", u8R"x(...)x".
+			if j < n && (src[j] == '"' || src[j] == '\'') && isLiteralPrefix(src[i:j]) {
+				if src[j] == '"' && src[j-1] == 'R' {
+					kind = tokString
+					i = skipRawString(src, j)
+				} else if src[j] == '"' {
+					kind = tokString
+					i = skipQuoted(src, j, '"')
+				} else {
+					kind = tokChar
+					i = skipQuoted(src, j, '\'')
+				}
+			} else {
+				kind = tokIdent
+				i = j
+			}
+		default:
+			kind = tokPunct
+			i++
+		}
+		toks = append(toks, token{kind: kind, start: int32(start), end: int32(i), lineStart: atLineStart})
+		atLineStart = false
+		if kind == tokDirective || (kind == tokComment && src[i-1] == '\n') {
+			atLineStart = true
+		}
+	}
+	return toks
+}
+
+func isLiteralPrefix(p []byte) bool {
+	switch string(p) {
+	case "L", "u", "U", "u8", "R", "LR", "uR", "UR", "u8R":
+		return true
+	}
+	return false
+}
+
+func skipLineComment(src []byte, i int) int {
+	for i < len(src) {
+		if src[i] == '\n' {
+			// A backslash before the newline continues a // comment.
+			if i > 0 && src[i-1] == '\\' || i > 1 && src[i-1] == '\r' && src[i-2] == '\\' {
+				i++
+				continue
+			}
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+func skipBlockComment(src []byte, i int) int {
+	for i += 2; i+1 < len(src); i++ {
+		if src[i] == '*' && src[i+1] == '/' {
+			return i + 2
+		}
+	}
+	return len(src)
+}
+
+// skipQuoted skips a "..." or '...' literal starting at the quote at i. A
+// literal never spans an unescaped newline; an unterminated one ends there.
+func skipQuoted(src []byte, i int, quote byte) int {
+	for i++; i < len(src); i++ {
+		switch src[i] {
+		case '\\':
+			i++
+		case quote:
+			return i + 1
+		case '\n':
+			return i
+		}
+	}
+	return len(src)
+}
+
+// skipRawString skips R"delim( ... )delim" starting at the quote at i.
+func skipRawString(src []byte, i int) int {
+	open := i + 1
+	j := open
+	for j < len(src) && j-open <= 16 && src[j] != '(' {
+		if src[j] == '\n' || src[j] == ')' || src[j] == '\\' || src[j] == ' ' {
+			return skipQuoted(src, i, '"') // not a valid raw string
+		}
+		j++
+	}
+	if j >= len(src) || src[j] != '(' {
+		return skipQuoted(src, i, '"')
+	}
+	delim := src[open:j]
+	for k := j + 1; k < len(src); k++ {
+		if src[k] == ')' && hasPrefixAt(src, k+1, delim) && k+1+len(delim) < len(src) && src[k+1+len(delim)] == '"' {
+			return k + 2 + len(delim)
+		}
+	}
+	return len(src)
+}
+
+func hasPrefixAt(src []byte, at int, p []byte) bool {
+	if at+len(p) > len(src) {
+		return false
+	}
+	for k := range p {
+		if src[at+k] != p[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// skipNumber skips a pp-number, including C++14 digit separators (1'000) and
+// exponents with signs (1e-5, 0x1p+3).
+func skipNumber(src []byte, i int) int {
+	n := len(src)
+	for i < n {
+		c := src[i]
+		switch {
+		case isIdentByte(c) || c == '.':
+			if (c|0x20) == 'e' || (c|0x20) == 'p' {
+				if i+1 < n && (src[i+1] == '+' || src[i+1] == '-') {
+					i += 2
+					continue
+				}
+			}
+			i++
+		case c == '\'' && i+1 < n && isIdentByte(src[i+1]):
+			i += 2
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipDirective skips a preprocessor directive to its end of line, following
+// backslash continuations and block comments that span lines.
+func skipDirective(src []byte, i int) int {
+	n := len(src)
+	for i < n {
+		switch c := src[i]; {
+		case c == '\n':
+			if i > 0 && src[i-1] == '\\' || i > 1 && src[i-1] == '\r' && src[i-2] == '\\' {
+				i++
+				continue
+			}
+			return i
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			i = skipBlockComment(src, i)
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			return skipLineComment(src, i)
+		case c == '"' || c == '\'':
+			i = skipQuoted(src, i, c)
+		default:
+			i++
+		}
+	}
+	return n
+}

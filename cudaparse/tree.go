@@ -1,0 +1,281 @@
+package cudaparse
+
+import "strings"
+
+// Node is a node of a parsed file's syntax tree. The zero Node is "no node":
+// every method on it returns a zero value. Nodes are plain values over the
+// flattened tree; they hold no C memory.
+type Node struct {
+	f *File
+	i int32
+}
+
+func (n Node) raw() *rawNode { return &n.f.nodes[n.i] }
+
+// Valid reports whether n is a node (and not the zero Node).
+func (n Node) Valid() bool { return n.f != nil }
+
+// Kind is the grammar's name of the node type, e.g. "call_expression".
+// Rewritten CUDA syntax parses as C++, so a launch is a "call_expression".
+func (n Node) Kind() string {
+	if n.f == nil {
+		return ""
+	}
+	return grammar().symbol(n.raw().symbol)
+}
+
+// Is reports whether n is of one of the given kinds.
+func (n Node) Is(kinds ...string) bool {
+	k := n.Kind()
+	for _, want := range kinds {
+		if k == want {
+			return true
+		}
+	}
+	return false
+}
+
+// IsNamed reports whether n is a named node (not punctuation or a keyword).
+func (n Node) IsNamed() bool { return n.f != nil && n.raw().flags&flagNamed != 0 }
+
+// IsMissing reports whether the parser inserted n to recover from an error.
+func (n Node) IsMissing() bool { return n.f != nil && n.raw().flags&flagMissing != 0 }
+
+// IsError reports whether n is an ERROR node.
+func (n Node) IsError() bool { return n.f != nil && n.raw().flags&flagError != 0 }
+
+// Start and End are n's byte offsets in the file.
+func (n Node) Start() int {
+	if n.f == nil {
+		return 0
+	}
+	return int(n.raw().start)
+}
+
+func (n Node) End() int {
+	if n.f == nil {
+		return 0
+	}
+	return int(n.raw().end)
+}
+
+// Range is n's byte range.
+func (n Node) Range() Range { return Range{n.Start(), n.End()} }
+
+// Text is the original source text of n (before the pre-pass).
+func (n Node) Text() string {
+	if n.f == nil {
+		return ""
+	}
+	return string(n.f.Src[n.raw().start:n.raw().end])
+}
+
+// Parent is n's parent, or the zero Node at the root.
+func (n Node) Parent() Node {
+	if n.f == nil || n.raw().parent < 0 {
+		return Node{}
+	}
+	return Node{n.f, n.raw().parent}
+}
+
+// Field is the name of the field n is in its parent ("function",
+// "arguments", ...), or "".
+func (n Node) Field() string {
+	if n.f == nil {
+		return ""
+	}
+	return grammar().fields[n.raw().field]
+}
+
+// Children are all of n's children, named or not, in order.
+func (n Node) Children() []Node {
+	if n.f == nil {
+		return nil
+	}
+	var out []Node
+	for c := n.raw().firstChild; c >= 0; c = n.f.nodes[c].nextSibling {
+		out = append(out, Node{n.f, c})
+	}
+	return out
+}
+
+// NamedChildren are n's named children, in order, skipping comments.
+func (n Node) NamedChildren() []Node {
+	if n.f == nil {
+		return nil
+	}
+	var out []Node
+	for c := n.raw().firstChild; c >= 0; c = n.f.nodes[c].nextSibling {
+		r := &n.f.nodes[c]
+		if r.flags&flagNamed != 0 && r.flags&flagExtra == 0 {
+			out = append(out, Node{n.f, c})
+		}
+	}
+	return out
+}
+
+// ChildByField returns n's first child in the named field.
+func (n Node) ChildByField(field string) Node {
+	if n.f == nil {
+		return Node{}
+	}
+	id, ok := grammar().fieldIDs[field]
+	if !ok {
+		return Node{}
+	}
+	for c := n.raw().firstChild; c >= 0; c = n.f.nodes[c].nextSibling {
+		if n.f.nodes[c].field == id {
+			return Node{n.f, c}
+		}
+	}
+	return Node{}
+}
+
+// ChildrenByField returns n's children in the named field.
+func (n Node) ChildrenByField(field string) []Node {
+	if n.f == nil {
+		return nil
+	}
+	id, ok := grammar().fieldIDs[field]
+	if !ok {
+		return nil
+	}
+	var out []Node
+	for c := n.raw().firstChild; c >= 0; c = n.f.nodes[c].nextSibling {
+		if n.f.nodes[c].field == id {
+			out = append(out, Node{n.f, c})
+		}
+	}
+	return out
+}
+
+// Contains reports whether m lies inside n (or is n).
+func (n Node) Contains(m Node) bool {
+	return n.f != nil && m.f == n.f && n.Start() <= m.Start() && m.End() <= n.End() && n.i <= m.i
+}
+
+// Descendants calls fn for n and every node below it in pre-order; fn
+// returning false skips that node's children.
+func (n Node) Descendants(fn func(Node) bool) {
+	if n.f == nil {
+		return
+	}
+	nodes := n.f.nodes
+	end := n.f.subtreeEnd(n.i)
+	for i := n.i; i < end; {
+		if fn(Node{n.f, i}) {
+			i++
+			continue
+		}
+		i = n.f.subtreeEnd(i)
+	}
+	_ = nodes
+}
+
+// Ancestor returns the nearest proper ancestor of n of one of the kinds.
+func (n Node) Ancestor(kinds ...string) Node {
+	for p := n.Parent(); p.Valid(); p = p.Parent() {
+		if p.Is(kinds...) {
+			return p
+		}
+	}
+	return Node{}
+}
+
+// InError reports whether n lies inside an ERROR node: the parser did not
+// understand the code around it, so facts about it are guesses.
+func (n Node) InError() bool {
+	if n.f == nil {
+		return false
+	}
+	for p := n; p.Valid(); p = p.Parent() {
+		if p.IsError() {
+			return true
+		}
+	}
+	return false
+}
+
+// Unparen strips parentheses and casts around an expression:
+// `((size_t)(x))` and `static_cast<size_t>(x)` give x.
+func (n Node) Unparen() Node {
+	for n.Valid() {
+		switch n.Kind() {
+		case "parenthesized_expression":
+			n = firstNamed(n)
+		case "cast_expression":
+			n = n.ChildByField("value")
+		case "call_expression":
+			// static_cast<T>(x), reinterpret_cast<T>(x), size_t(x)
+			fn := n.ChildByField("function")
+			args := n.ChildByField("arguments").NamedChildren()
+			if len(args) != 1 {
+				return n
+			}
+			name := fn.Text()
+			if fn.Is("template_function") {
+				name = fn.ChildByField("name").Text()
+			}
+			if !isCastName(name) {
+				return n
+			}
+			n = args[0]
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+func isCastName(name string) bool {
+	switch name {
+	case "static_cast", "reinterpret_cast", "const_cast", "size_t", "std::size_t",
+		"int64_t", "uint64_t", "long", "double", "float", "unsigned", "int",
+		"std::int64_t", "std::uint64_t", "ptrdiff_t", "CUdeviceptr", "ssize_t":
+		return true
+	}
+	return false
+}
+
+func firstNamed(n Node) Node {
+	for c := n.raw().firstChild; c >= 0; c = n.f.nodes[c].nextSibling {
+		if r := &n.f.nodes[c]; r.flags&flagNamed != 0 && r.flags&flagExtra == 0 {
+			return Node{n.f, c}
+		}
+	}
+	return Node{}
+}
+
+// Name returns the plain name an expression refers to: `x` for x,
+// `cudaMalloc` for ::cudaMalloc, `f` for ns::f<T>, `m` for obj.m and
+// obj->m. It returns "" for anything else.
+func (n Node) Name() string {
+	for n.Valid() {
+		switch n.Kind() {
+		case "identifier", "field_identifier", "type_identifier", "namespace_identifier", "primitive_type":
+			return n.Text()
+		case "qualified_identifier":
+			n = n.ChildByField("name")
+		case "template_function", "template_type", "template_method":
+			n = n.ChildByField("name")
+		case "field_expression":
+			n = n.ChildByField("field")
+		case "destructor_name", "operator_name":
+			return strings.Join(strings.Fields(n.Text()), "")
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// subtreeEnd returns the index just past the subtree rooted at i (nodes are
+// in pre-order, so a subtree is a contiguous run).
+func (f *File) subtreeEnd(i int32) int32 {
+	for p := i; p >= 0; p = f.nodes[p].parent {
+		if s := f.nodes[p].nextSibling; s >= 0 {
+			return s
+		}
+	}
+	return int32(len(f.nodes))
+}

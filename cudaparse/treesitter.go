@@ -1,0 +1,270 @@
+package cudaparse
+
+// Parsing and tree flattening happen in C, in one cgo call per file: walking
+// a tree through smacker's Go API costs about as much as parsing it and
+// caches every visited node in a Go map (research.md). The C runtime and the
+// C++ grammar are the ones github.com/smacker/go-tree-sitter compiles and
+// links; this file only declares the few entry points of tree-sitter's
+// public API that it calls.
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include <stdbool.h>
+
+typedef struct TSParser TSParser;
+typedef struct TSTree TSTree;
+typedef struct TSLanguage TSLanguage;
+typedef uint16_t TSSymbol;
+typedef uint16_t TSFieldId;
+typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
+typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor; // as in tree-sitter 0.22 api.h
+
+extern TSParser *ts_parser_new(void);
+extern void ts_parser_delete(TSParser *self);
+extern bool ts_parser_set_language(TSParser *self, const TSLanguage *language);
+extern void ts_parser_set_timeout_micros(TSParser *self, uint64_t timeout_micros);
+extern void ts_parser_reset(TSParser *self);
+extern TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
+extern void ts_tree_delete(TSTree *self);
+extern TSNode ts_tree_root_node(const TSTree *self);
+extern uint32_t ts_node_start_byte(TSNode);
+extern uint32_t ts_node_end_byte(TSNode);
+extern TSSymbol ts_node_symbol(TSNode);
+extern bool ts_node_is_named(TSNode);
+extern bool ts_node_is_missing(TSNode);
+extern bool ts_node_is_extra(TSNode);
+extern bool ts_node_has_error(TSNode);
+extern TSTreeCursor ts_tree_cursor_new(TSNode);
+extern void ts_tree_cursor_delete(TSTreeCursor *);
+extern TSNode ts_tree_cursor_current_node(const TSTreeCursor *);
+extern TSFieldId ts_tree_cursor_current_field_id(const TSTreeCursor *);
+extern bool ts_tree_cursor_goto_first_child(TSTreeCursor *);
+extern bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *);
+extern bool ts_tree_cursor_goto_parent(TSTreeCursor *);
+extern uint32_t ts_language_symbol_count(const TSLanguage *);
+extern const char *ts_language_symbol_name(const TSLanguage *, TSSymbol);
+extern uint32_t ts_language_field_count(const TSLanguage *);
+extern const char *ts_language_field_name_for_id(const TSLanguage *, TSFieldId);
+extern const TSLanguage *tree_sitter_cpp(void);
+
+enum { LL_NAMED = 1, LL_MISSING = 2, LL_ERROR = 4, LL_EXTRA = 8, LL_HAS_ERROR = 16 };
+
+typedef struct {
+	uint32_t start, end;
+	int32_t parent, first_child, next_sibling;
+	uint16_t symbol, field;
+	uint8_t flags;
+} ll_node;
+
+static TSParser *ll_parser_new(void) {
+	TSParser *p = ts_parser_new();
+	if (p && !ts_parser_set_language(p, tree_sitter_cpp())) {
+		ts_parser_delete(p);
+		return NULL;
+	}
+	return p;
+}
+
+static int32_t ll_push(ll_node **nodes, uint32_t *n, uint32_t *cap, TSTreeCursor *c, int32_t parent) {
+	if (*n == *cap) {
+		uint32_t ncap = *cap * 2;
+		ll_node *grown = realloc(*nodes, (size_t)ncap * sizeof(ll_node));
+		if (!grown) return -1;
+		*nodes = grown;
+		*cap = ncap;
+	}
+	TSNode t = ts_tree_cursor_current_node(c);
+	TSSymbol sym = ts_node_symbol(t);
+	uint8_t flags = 0;
+	if (ts_node_is_named(t)) flags |= LL_NAMED;
+	if (ts_node_is_missing(t)) flags |= LL_MISSING;
+	if (sym == (TSSymbol)-1) flags |= LL_ERROR;
+	if (ts_node_is_extra(t)) flags |= LL_EXTRA;
+	if (ts_node_has_error(t)) flags |= LL_HAS_ERROR;
+	ll_node *x = &(*nodes)[*n];
+	x->start = ts_node_start_byte(t);
+	x->end = ts_node_end_byte(t);
+	x->parent = parent;
+	x->first_child = -1;
+	x->next_sibling = -1;
+	x->symbol = sym;
+	x->field = ts_tree_cursor_current_field_id(c);
+	x->flags = flags;
+	return (int32_t)(*n)++;
+}
+
+// ll_parse parses src and returns its nodes in pre-order, or NULL when the
+// parse was cancelled by the timeout (status 1) or memory ran out (status 2).
+static ll_node *ll_parse(TSParser *p, const char *src, uint32_t len, uint64_t timeout_us, uint32_t *count, int *status) {
+	*count = 0;
+	*status = 0;
+	ts_parser_set_timeout_micros(p, timeout_us);
+	TSTree *tree = ts_parser_parse_string(p, NULL, src, len);
+	if (!tree) {
+		ts_parser_reset(p);
+		*status = 1;
+		return NULL;
+	}
+	uint32_t n = 0, cap = 1024;
+	ll_node *nodes = malloc((size_t)cap * sizeof(ll_node));
+	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
+	int32_t cur = nodes ? ll_push(&nodes, &n, &cap, &c, -1) : -1;
+	while (cur >= 0) {
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			int32_t child = ll_push(&nodes, &n, &cap, &c, cur);
+			if (child < 0) { cur = -1; break; }
+			nodes[cur].first_child = child;
+			cur = child;
+			continue;
+		}
+		for (;;) {
+			if (ts_tree_cursor_goto_next_sibling(&c)) {
+				int32_t sib = ll_push(&nodes, &n, &cap, &c, nodes[cur].parent);
+				if (sib < 0) { cur = -1; break; }
+				nodes[cur].next_sibling = sib;
+				cur = sib;
+				break;
+			}
+			if (!ts_tree_cursor_goto_parent(&c)) {
+				cur = -2;
+				break;
+			}
+			cur = nodes[cur].parent;
+		}
+		if (cur == -2) break;
+	}
+	ts_tree_cursor_delete(&c);
+	ts_tree_delete(tree);
+	if (cur == -1) {
+		free(nodes);
+		*status = 2;
+		return NULL;
+	}
+	*count = n;
+	return nodes;
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"sync"
+	"time"
+	"unsafe"
+
+	// The C++ grammar and the tree-sitter runtime, linked for the C above.
+	_ "github.com/smacker/go-tree-sitter/cpp"
+)
+
+// Node flags, as set by ll_push.
+const (
+	flagNamed    = 1
+	flagMissing  = 2
+	flagError    = 4
+	flagExtra    = 8
+	flagHasError = 16
+)
+
+// rawNode mirrors ll_node: one tree node, in pre-order, with links by index.
+type rawNode struct {
+	start, end                      uint32
+	parent, firstChild, nextSibling int32
+	symbol, field                   uint16
+	flags                           uint8
+}
+
+func init() {
+	if unsafe.Sizeof(rawNode{}) != unsafe.Sizeof(C.ll_node{}) {
+		panic("cudaparse: rawNode does not mirror ll_node")
+	}
+}
+
+// grammar holds the C++ grammar's symbol and field names, read once.
+var grammar = sync.OnceValue(func() *grammarNames {
+	lang := C.tree_sitter_cpp()
+	g := &grammarNames{}
+	nsym := int(C.ts_language_symbol_count(lang))
+	g.symbols = make([]string, nsym)
+	for i := range nsym {
+		g.symbols[i] = C.GoString(C.ts_language_symbol_name(lang, C.TSSymbol(i)))
+	}
+	nfield := int(C.ts_language_field_count(lang))
+	g.fields = make([]string, nfield+1)
+	g.fieldIDs = map[string]uint16{}
+	for i := 1; i <= nfield; i++ {
+		name := C.GoString(C.ts_language_field_name_for_id(lang, C.TSFieldId(i)))
+		g.fields[i] = name
+		g.fieldIDs[name] = uint16(i)
+	}
+	return g
+})
+
+type grammarNames struct {
+	symbols  []string
+	fields   []string
+	fieldIDs map[string]uint16
+}
+
+func (g *grammarNames) symbol(s uint16) string {
+	if s == 0xFFFF {
+		return "ERROR"
+	}
+	if int(s) < len(g.symbols) {
+		return g.symbols[s]
+	}
+	return ""
+}
+
+// ErrParseLimit is returned when a file takes longer to parse than the
+// parser's time limit.
+var ErrParseLimit = errors.New("parse time limit exceeded")
+
+// treeParser owns one tree-sitter parser. It is not safe for concurrent use:
+// use one per goroutine.
+type treeParser struct {
+	c *C.TSParser
+}
+
+func newTreeParser() (*treeParser, error) {
+	p := C.ll_parser_new()
+	if p == nil {
+		return nil, errors.New("tree-sitter: cannot create a C++ parser")
+	}
+	return &treeParser{c: p}, nil
+}
+
+func (p *treeParser) close() {
+	if p.c != nil {
+		C.ts_parser_delete(p.c)
+		p.c = nil
+	}
+}
+
+var emptyText [1]byte
+
+// parse parses text and returns its flattened tree. The tree itself is
+// deleted before parse returns.
+func (p *treeParser) parse(text []byte, limit time.Duration) ([]rawNode, error) {
+	if len(text) >= 1<<32-1 {
+		return nil, errors.New("file too large to parse (4 GiB or more)")
+	}
+	var count C.uint32_t
+	var status C.int
+	buf := text
+	if len(buf) == 0 {
+		buf = emptyText[:] // C needs a valid pointer even for no bytes
+	}
+	src := (*C.char)(unsafe.Pointer(&buf[0]))
+	cnodes := C.ll_parse(p.c, src, C.uint32_t(len(text)), C.uint64_t(limit.Microseconds()), &count, &status)
+	switch status {
+	case 1:
+		return nil, ErrParseLimit
+	case 2:
+		return nil, errors.New("out of memory while reading the syntax tree")
+	}
+	defer C.free(unsafe.Pointer(cnodes))
+	nodes := make([]rawNode, int(count))
+	copy(nodes, unsafe.Slice((*rawNode)(unsafe.Pointer(cnodes)), int(count)))
+	return nodes, nil
+}
