@@ -84,7 +84,8 @@ type File struct {
 	Prototypes []*Function
 	// Calls are all calls, in source order, including calls nested in the
 	// arguments of macros such as CUDA_CHECK(cudaMalloc(...)). The inner
-	// "call" that carries a <<<>>> launch configuration is not among them.
+	// "call" that carries a <<<>>> launch configuration is not among them,
+	// nor the launch itself (it is in Launches).
 	Calls []*Call
 	// Launches are kernel launches: <<<>>> and the launch APIs.
 	Launches []*Launch
@@ -324,8 +325,12 @@ func (f *File) buildFacts() {
 			}
 		}
 	}
+	launchCalls := map[int32]bool{}
+	for _, l := range f.Launches {
+		launchCalls[l.Node.i] = true
+	}
 	for _, i := range calls {
-		if configCalls[i] {
+		if configCalls[i] || launchCalls[i] {
 			continue
 		}
 		n := Node{f, i}

@@ -279,3 +279,33 @@ func (f *File) subtreeEnd(i int32) int32 {
 	}
 	return int32(len(f.nodes))
 }
+
+// String renders the subtree of n as an S-expression of named nodes, with
+// field names: for debugging and tests.
+func (n Node) String() string {
+	var b strings.Builder
+	n.writeSExpr(&b, "")
+	return b.String()
+}
+
+func (n Node) writeSExpr(b *strings.Builder, field string) {
+	if !n.Valid() {
+		b.WriteString("()")
+		return
+	}
+	if field != "" {
+		b.WriteString(field + ": ")
+	}
+	b.WriteString("(" + n.Kind())
+	if n.IsMissing() {
+		b.WriteString(" MISSING")
+	}
+	for _, c := range n.Children() {
+		if !c.IsNamed() {
+			continue
+		}
+		b.WriteByte(' ')
+		c.writeSExpr(b, c.Field())
+	}
+	b.WriteByte(')')
+}

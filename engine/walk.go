@@ -1,0 +1,239 @@
+package engine
+
+import (
+	"bufio"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/charlievieth/fastwalk"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/lazylint/lazylint/cudaparse"
+)
+
+// ignoreTree holds the .gitignore patterns of each visited directory,
+// accumulated from the repository root down. Directories are entered before
+// their children are read, so a child always finds its parent's patterns.
+type ignoreTree struct {
+	repoRoot string // absolute; "" outside a git repository
+	mu       sync.RWMutex
+	byDir    map[string][]gitignore.Pattern // absolute dir -> patterns in force there
+}
+
+// findRepoRoot returns the nearest ancestor of dir (or dir) with a .git.
+func findRepoRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+func newIgnoreTree(absRoot string) *ignoreTree {
+	t := &ignoreTree{byDir: map[string][]gitignore.Pattern{}}
+	t.repoRoot = findRepoRoot(absRoot)
+	if t.repoRoot == "" {
+		// Not in a repository: honour the walked folder's own .gitignore
+		// files, rooted at the folder.
+		t.repoRoot = absRoot
+	}
+	// Patterns from the repository root down to the walked folder.
+	var ps []gitignore.Pattern
+	ps = append(ps, readPatterns(filepath.Join(t.repoRoot, ".git", "info", "exclude"), nil)...)
+	rel, err := filepath.Rel(t.repoRoot, absRoot)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		rel = "."
+	}
+	dir := t.repoRoot
+	var domain []string
+	ps = append(ps, readPatterns(filepath.Join(dir, ".gitignore"), domain)...)
+	if rel != "." {
+		for _, part := range strings.Split(rel, string(filepath.Separator)) {
+			dir = filepath.Join(dir, part)
+			domain = append(domain, part)
+			ps = append(ps, readPatterns(filepath.Join(dir, ".gitignore"), domain)...)
+		}
+	}
+	t.byDir[absRoot] = ps
+	return t
+}
+
+func readPatterns(path string, domain []string) []gitignore.Pattern {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var ps []gitignore.Pattern
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, slices.Clone(domain)))
+	}
+	return ps
+}
+
+// components splits an absolute path below the repository root into its
+// components relative to the root.
+func (t *ignoreTree) components(abs string) []string {
+	rel, err := filepath.Rel(t.repoRoot, abs)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return nil
+	}
+	return strings.Split(rel, string(filepath.Separator))
+}
+
+// ignored reports whether abs, an entry of directory absDir, is ignored.
+func (t *ignoreTree) ignored(absDir, abs string, isDir bool) bool {
+	t.mu.RLock()
+	ps := t.byDir[absDir]
+	t.mu.RUnlock()
+	if len(ps) == 0 {
+		return false
+	}
+	parts := t.components(abs)
+	if parts == nil {
+		return false
+	}
+	return gitignore.NewMatcher(ps).Match(parts, isDir)
+}
+
+// enter records the patterns in force in directory abs: its parent's and
+// those of its own .gitignore.
+func (t *ignoreTree) enter(absParent, abs string) {
+	t.mu.RLock()
+	ps := t.byDir[absParent]
+	t.mu.RUnlock()
+	if own := readPatterns(filepath.Join(abs, ".gitignore"), t.components(abs)); len(own) > 0 {
+		ps = append(slices.Clip(ps), own...)
+	}
+	t.mu.Lock()
+	t.byDir[abs] = ps
+	t.mu.Unlock()
+}
+
+// walkResult is what a walk found: source files to check, and paths that
+// could not be walked.
+type walkResult struct {
+	files  []string
+	errors []FileError
+}
+
+// collect expands the paths given on the command line into source files.
+// Files named explicitly are always checked; folders are walked in
+// parallel, honouring .gitignore and skipping .git. The result is sorted and
+// free of duplicates.
+func collect(paths []string) walkResult {
+	var (
+		mu  sync.Mutex
+		res walkResult
+	)
+	addErr := func(path string, err error) {
+		mu.Lock()
+		res.errors = append(res.errors, FileError{Path: path, Message: err.Error()})
+		mu.Unlock()
+	}
+	for _, root := range paths {
+		info, err := os.Stat(root)
+		if err != nil {
+			addErr(root, cleanErr(err))
+			continue
+		}
+		if !info.IsDir() {
+			if !cudaparse.IsSource(root) {
+				addErr(root, errors.New("not a C, C++ or CUDA source file (want one of "+strings.Join(cudaparse.Extensions, " ")+")"))
+				continue
+			}
+			res.files = append(res.files, filepath.Clean(root))
+			continue
+		}
+		absRoot, err := filepath.Abs(root)
+		if err != nil {
+			addErr(root, err)
+			continue
+		}
+		ign := newIgnoreTree(absRoot)
+		conf := fastwalk.Config{Follow: false}
+		err = fastwalk.Walk(&conf, root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				addErr(path, cleanErr(err))
+				if d != nil && d.IsDir() {
+					return fastwalk.SkipDir
+				}
+				return nil
+			}
+			if path == root {
+				return nil
+			}
+			rel, err := filepath.Rel(root, path)
+			if err != nil {
+				return nil
+			}
+			abs := filepath.Join(absRoot, rel)
+			absDir := filepath.Dir(abs)
+			if d.IsDir() {
+				if d.Name() == ".git" || ign.ignored(absDir, abs, true) {
+					return fastwalk.SkipDir
+				}
+				ign.enter(absDir, abs)
+				return nil
+			}
+			if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+				return nil
+			}
+			if !cudaparse.IsSource(path) || ign.ignored(absDir, abs, false) {
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				// Symlinks to files are checked; to folders, not followed.
+				if st, err := os.Stat(path); err != nil || st.IsDir() {
+					return nil
+				}
+			}
+			mu.Lock()
+			res.files = append(res.files, path)
+			mu.Unlock()
+			return nil
+		})
+		if err != nil {
+			addErr(root, cleanErr(err))
+		}
+	}
+	sort.Strings(res.files)
+	res.files = dedupe(res.files)
+	sort.Slice(res.errors, func(i, j int) bool { return res.errors[i].Path < res.errors[j].Path })
+	return res
+}
+
+func dedupe(sorted []string) []string {
+	out := sorted[:0]
+	for i, s := range sorted {
+		if i == 0 || s != sorted[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// cleanErr drops the path from *PathError, which the report prints anyway.
+func cleanErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

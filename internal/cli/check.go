@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/engine"
+	"github.com/lazylint/lazylint/report"
+	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/rules"
+)
+
+type checkOptions struct {
+	format        string
+	workers       int
+	enable        []string
+	disable       []string
+	ruleOptions   []string
+	lowConfidence bool
+	parseLimit    time.Duration
+}
+
+func newCheckCommand() *cobra.Command {
+	var o checkOptions
+	cmd := &cobra.Command{
+		Use:   "check [PATH...]",
+		Short: "Check files and folders (default: the current folder)",
+		Long: `Check C, C++ and CUDA files (` + strings.Join(cudaparse.Extensions, " ") + `).
+Folders are walked in parallel, honouring .gitignore and skipping .git.
+
+Exit codes: 0 no findings, 1 findings, 2 usage error or a file that could not
+be read or parsed (the other files are still checked and reported).`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(cmd, &o, args) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.format, "format", "f", "text", "output format: "+strings.Join(report.Formats, ", "))
+	f.IntVarP(&o.workers, "jobs", "j", 0, "parallel workers (0: one per core)")
+	f.StringSliceVar(&o.enable, "enable", nil, "run only these rules (IDs or names)")
+	f.StringSliceVar(&o.disable, "disable", nil, "do not run these rules (IDs or names)")
+	f.StringArrayVar(&o.ruleOptions, "rule-option", nil, "set a rule option: RULE.option=value (e.g. LL001.threshold=0.8)")
+	f.BoolVar(&o.lowConfidence, "low-confidence", false, "also report findings in code the parser did not understand, marked as such")
+	f.DurationVar(&o.parseLimit, "parse-limit", cudaparse.DefaultParseLimit, "longest time one file may take to parse")
+	return cmd
+}
+
+func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
+	usage := func(format string, args ...any) error {
+		fmt.Fprintf(cmd.ErrOrStderr(), "lazylint: "+format+"\n", args...)
+		return exitError{ExitFailure}
+	}
+	if !contains(report.Formats, o.format) {
+		return usage("unknown format %q (want one of %s)", o.format, strings.Join(report.Formats, ", "))
+	}
+	selected, err := selectRules(o.enable, o.disable)
+	if err != nil {
+		return usage("%v", err)
+	}
+	ruleOptions, err := parseRuleOptions(o.ruleOptions)
+	if err != nil {
+		return usage("%v", err)
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	res := engine.Run(engine.Options{
+		Paths:         paths,
+		Rules:         selected,
+		RuleOptions:   ruleOptions,
+		Workers:       o.workers,
+		LowConfidence: o.lowConfidence,
+		ParseLimit:    o.parseLimit,
+	})
+	if err := report.Write(cmd.OutOrStdout(), cmd.ErrOrStderr(), o.format, res); err != nil {
+		return err
+	}
+	switch {
+	case len(res.Errors) > 0:
+		return exitError{ExitFailure}
+	case len(res.Findings) > 0:
+		return exitError{ExitFindings}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func selectRules(enable, disable []string) ([]*rule.Rule, error) {
+	lookup := func(ids []string) (map[*rule.Rule]bool, error) {
+		out := map[*rule.Rule]bool{}
+		for _, id := range ids {
+			r := rules.ByID(strings.TrimSpace(id))
+			if r == nil {
+				return nil, fmt.Errorf("unknown rule %q; `lazylint rules` lists them", id)
+			}
+			out[r] = true
+		}
+		return out, nil
+	}
+	on, err := lookup(enable)
+	if err != nil {
+		return nil, err
+	}
+	off, err := lookup(disable)
+	if err != nil {
+		return nil, err
+	}
+	var out []*rule.Rule
+	for _, r := range rules.All {
+		if (len(on) == 0 || on[r]) && !off[r] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// parseRuleOptions parses RULE.option=value settings and checks that the
+// rule and option exist.
+func parseRuleOptions(settings []string) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
+	for _, s := range settings {
+		key, value, ok := strings.Cut(s, "=")
+		id, name, ok2 := strings.Cut(key, ".")
+		if !ok || !ok2 {
+			return nil, fmt.Errorf("bad --rule-option %q: want RULE.option=value", s)
+		}
+		r := rules.ByID(id)
+		if r == nil {
+			return nil, fmt.Errorf("bad --rule-option %q: unknown rule %q", s, id)
+		}
+		known := false
+		for _, opt := range r.Options {
+			known = known || opt.Name == name
+		}
+		if !known {
+			return nil, fmt.Errorf("bad --rule-option %q: %s has no option %q", s, r.ID, name)
+		}
+		if out[r.ID] == nil {
+			out[r.ID] = map[string]string{}
+		}
+		out[r.ID][name] = value
+	}
+	return out, nil
+}

@@ -1,0 +1,174 @@
+// Package rule is the contract between lazylint's rules and the engine that
+// runs them: a Rule is metadata plus a pure function from a parsed file to
+// findings. Rules do no I/O.
+package rule
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse"
+)
+
+// Severity of a finding.
+type Severity int
+
+const (
+	Info Severity = iota
+	Warning
+	Error
+)
+
+var severityNames = [...]string{"info", "warning", "error"}
+
+func (s Severity) String() string {
+	if s < 0 || int(s) >= len(severityNames) {
+		return "unknown"
+	}
+	return severityNames[s]
+}
+
+// ParseSeverity parses "info", "warning" or "error".
+func ParseSeverity(s string) (Severity, error) {
+	for i, n := range severityNames {
+		if strings.EqualFold(s, n) {
+			return Severity(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown severity %q (want info, warning or error)", s)
+}
+
+// Option is a rule option with its default, documented with the rule.
+type Option struct {
+	Name    string
+	Default string
+	Doc     string
+}
+
+// Rule is one check.
+type Rule struct {
+	ID       string // LL001
+	Name     string // whole-vram-allocation: names the pattern
+	Severity Severity
+	Since    string // version that introduced the rule
+	Summary  string // one line
+	// Doc is the rule's documentation in Markdown with the sections
+	// "What it does", "Why it fails under lazy loading", "Example", "Fix"
+	// and "Suppress". Example code blocks are checked as fixtures.
+	Doc     string
+	Options []Option
+	// Triggers are literal byte strings; a file that contains none of them
+	// cannot give a finding, and is not parsed for this rule.
+	Triggers []string
+	Run      func(*Pass)
+}
+
+// Pass is one run of a rule over one file.
+type Pass struct {
+	Rule    *Rule
+	File    *cudaparse.File
+	options map[string]string
+	report  func(Finding)
+}
+
+// NewPass returns a pass of r over f that hands findings to report.
+// options override the rule's defaults by name.
+func NewPass(r *Rule, f *cudaparse.File, options map[string]string, report func(Finding)) *Pass {
+	return &Pass{Rule: r, File: f, options: options, report: report}
+}
+
+// Option returns the value of a rule option as text.
+func (p *Pass) Option(name string) string {
+	if v, ok := p.options[name]; ok {
+		return v
+	}
+	for _, o := range p.Rule.Options {
+		if o.Name == name {
+			return o.Default
+		}
+	}
+	panic(fmt.Sprintf("rule %s has no option %q", p.Rule.ID, name))
+}
+
+// FloatOption returns a numeric rule option; an unparsable value falls back
+// to the default (options are validated when the configuration is read).
+func (p *Pass) FloatOption(name string) float64 {
+	v, err := strconv.ParseFloat(p.Option(name), 64)
+	if err != nil {
+		for _, o := range p.Rule.Options {
+			if o.Name == name {
+				v, _ = strconv.ParseFloat(o.Default, 64)
+			}
+		}
+	}
+	return v
+}
+
+// Report records a finding at node n.
+func (p *Pass) Report(n cudaparse.Node, msg string, opts ...FindingOption) {
+	f := Finding{
+		Rule:          p.Rule,
+		Range:         n.Range(),
+		Message:       msg,
+		LowConfidence: n.InError(),
+	}
+	for _, o := range opts {
+		o(&f)
+	}
+	p.report(f)
+}
+
+// Reportf is Report with a format.
+func (p *Pass) Reportf(n cudaparse.Node, format string, args ...any) {
+	p.Report(n, fmt.Sprintf(format, args...))
+}
+
+// FindingOption adds to a finding.
+type FindingOption func(*Finding)
+
+// Related adds a related location.
+func Related(n cudaparse.Node, msg string) FindingOption {
+	return func(f *Finding) {
+		f.Related = append(f.Related, RelatedLocation{Range: n.Range(), Message: msg})
+	}
+}
+
+// WithFix adds a suggested fix.
+func WithFix(fix Fix) FindingOption { return func(f *Finding) { f.Fixes = append(f.Fixes, fix) } }
+
+// Finding is one reported problem.
+type Finding struct {
+	Rule    *Rule
+	Range   cudaparse.Range
+	Message string
+	Related []RelatedLocation
+	Fixes   []Fix
+	// LowConfidence is set when the finding's node lies inside code the
+	// parser did not understand (an ERROR node).
+	LowConfidence bool
+}
+
+// RelatedLocation points at another place that explains a finding.
+type RelatedLocation struct {
+	Range   cudaparse.Range
+	Message string
+}
+
+// Fix is a suggested change: text edits to the file.
+type Fix struct {
+	Message string
+	Edits   []TextEdit
+}
+
+// TextEdit replaces the byte range with NewText.
+type TextEdit struct {
+	Range   cudaparse.Range
+	NewText string
+}
+
+// SortRules sorts rules by ID.
+func SortRules(rs []*Rule) {
+	sort.Slice(rs, func(i, j int) bool { return rs[i].ID < rs[j].ID })
+}

@@ -1,0 +1,519 @@
+// Package ll001 reports device allocations sized from the device's free or
+// total memory that leave too little for kernels that load later.
+package ll001
+
+import (
+	_ "embed"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/rule"
+)
+
+//go:embed doc.md
+var doc string
+
+// Rule is LL001.
+var Rule = &rule.Rule{
+	ID:       "LL001",
+	Name:     "whole-vram-allocation",
+	Severity: rule.Warning,
+	Since:    "0.1.0",
+	Summary:  "device allocation takes (nearly) all free or total memory, leaving none for kernels loaded later",
+	Doc:      doc,
+	Options: []rule.Option{
+		{Name: "threshold", Default: "0.9", Doc: "share of free or total memory (0-1) from which an allocation is reported"},
+		{Name: "min-headroom-mib", Default: "256", Doc: "an allocation of free or total memory minus less than this many MiB is reported"},
+	},
+	Triggers: []string{
+		"MemGetInfo", "GetMemoryInfo", "totalGlobalMem", "TotalMem", "available_device_memory", "percent_of_free_device_memory",
+		// allocate-until-failure loops need no query
+		"cudaMalloc", "cuMemAlloc", "cuMemCreate",
+	},
+	Run: run,
+}
+
+// allocator describes where an allocation function takes its size: the
+// product of the arguments at sizeArgs.
+type allocator struct {
+	sizeArgs []int
+	wrapper  bool // a function of the file that passes a parameter on
+}
+
+var allocators = map[string]allocator{
+	"cudaMalloc":         {sizeArgs: []int{1}},
+	"cudaMallocManaged":  {sizeArgs: []int{1}},
+	"cudaMallocPitch":    {sizeArgs: []int{2, 3}},
+	"cuMemAlloc":         {sizeArgs: []int{1}},
+	"cuMemAlloc_v2":      {sizeArgs: []int{1}},
+	"cuMemAllocPitch":    {sizeArgs: []int{2, 3}},
+	"cuMemAllocPitch_v2": {sizeArgs: []int{2, 3}},
+	"cuMemAllocManaged":  {sizeArgs: []int{1}},
+	"cuMemCreate":        {sizeArgs: []int{1}},
+}
+
+func run(p *rule.Pass) {
+	a := &analysis{
+		pass:      p,
+		file:      p.File,
+		threshold: p.FloatOption("threshold"),
+		headroom:  p.FloatOption("min-headroom-mib") * mib,
+	}
+	a.findWrappers()
+	reported := map[int]bool{}
+	report := func(n cudaparse.Node, msg string, related ...rule.FindingOption) {
+		if reported[n.Start()] {
+			return
+		}
+		reported[n.Start()] = true
+		p.Report(n, msg, related...)
+	}
+	for _, c := range p.File.Calls {
+		if al, ok := a.allocatorOf(c); ok {
+			if s, ok := a.sizeShare(c, al); ok && a.hazardous(s) {
+				report(c.Callee, a.message(c.Name, s), rule.Related(s.query, "memory queried here"))
+				continue
+			}
+			if !al.wrapper {
+				if loop, ok := allocatesUntilFailure(c); ok {
+					report(c.Callee, fmt.Sprintf("%s runs in a loop until allocation fails, taking all free memory and leaving none for kernels that load lazily later; allocate a fixed budget with headroom, use cudaMallocAsync, or preload every kernel before this loop", c.Name),
+						rule.Related(loop, "loop"))
+				}
+			}
+			continue
+		}
+		if isPoolName(c.Callee.Text()) {
+			a.checkPool(c.Callee, c.Args, report)
+		}
+	}
+	for _, n := range p.File.NodesOfKind("declaration", "new_expression") {
+		a.checkConstruction(n, report)
+	}
+}
+
+const mib = 1 << 20
+
+type analysis struct {
+	pass      *rule.Pass
+	file      *cudaparse.File
+	threshold float64
+	headroom  float64
+	// wrappers are functions of this file that pass one of their
+	// parameters to an allocator as its size.
+	wrappers map[string]allocator
+}
+
+// share describes a size in terms of a memory query: frac of the queried
+// amount, minus bytes.
+type share struct {
+	total bool // total memory, else free memory
+	api   string
+	query cudaparse.Node
+	frac  float64
+	minus float64
+}
+
+// value is what the evaluator knows of an expression.
+type value struct {
+	isConst bool
+	c       float64
+	isShare bool
+	s       share
+}
+
+func (a *analysis) hazardous(s share) bool {
+	return s.frac >= a.threshold && s.minus < a.headroom
+}
+
+func (a *analysis) message(alloc string, s share) string {
+	what := "free memory"
+	if s.total {
+		what = "total memory"
+	}
+	var left string
+	switch {
+	case s.frac >= 1 && s.minus <= 0:
+		left = "nothing"
+	case s.frac >= 1:
+		left = "only " + formatBytes(s.minus)
+	case s.minus > 0:
+		left = fmt.Sprintf("%.0f%% of it plus %s", 100*(1-s.frac), formatBytes(s.minus))
+	default:
+		left = fmt.Sprintf("%.0f%% of it", 100*(1-s.frac))
+	}
+	if s.total && !(s.frac >= 1 && s.minus <= 0) {
+		left += ", less whatever is already in use"
+	}
+	return fmt.Sprintf("%s takes %s of the %s reported by %s, leaving %s for kernels that load lazily later; leave at least %s of headroom, use cudaMallocAsync, or preload every kernel before this allocation",
+		alloc, formatShare(s), what, s.api, left, formatBytes(a.headroom))
+}
+
+func formatShare(s share) string {
+	switch {
+	case s.frac >= 1 && s.minus <= 0:
+		return "all"
+	case s.frac >= 1:
+		return "all but " + formatBytes(s.minus)
+	case s.minus > 0:
+		return fmt.Sprintf("%.0f%% minus %s", 100*s.frac, formatBytes(s.minus))
+	}
+	return fmt.Sprintf("%.0f%%", 100*s.frac)
+}
+
+func formatBytes(b float64) string {
+	if b >= mib {
+		return fmt.Sprintf("%.0f MiB", b/mib)
+	}
+	if b >= 1024 {
+		return fmt.Sprintf("%.0f KiB", b/1024)
+	}
+	return fmt.Sprintf("%.0f bytes", b)
+}
+
+func (a *analysis) allocatorOf(c *cudaparse.Call) (allocator, bool) {
+	if al, ok := allocators[c.Name]; ok {
+		return al, true
+	}
+	al, ok := a.wrappers[c.Name]
+	return al, ok
+}
+
+// findWrappers finds functions that hand a parameter to an allocator as its
+// size, directly or through another wrapper: void *alloc(size_t n) {
+// cudaMalloc(&p, n); ... }.
+func (a *analysis) findWrappers() {
+	a.wrappers = map[string]allocator{}
+	for range 3 { // wrappers of wrappers
+		changed := false
+		for _, c := range a.file.Calls {
+			if c.Func == nil || c.Func.IsKernel() {
+				continue
+			}
+			if _, done := a.wrappers[c.Func.Name]; done {
+				continue
+			}
+			al, ok := a.allocatorOf(c)
+			if !ok {
+				continue
+			}
+			for _, k := range al.sizeArgs {
+				arg := c.Arg(k).Unparen()
+				if !arg.Is("identifier") {
+					continue
+				}
+				for _, prm := range c.Func.Params {
+					if prm.Name == arg.Text() {
+						a.wrappers[c.Func.Name] = allocator{sizeArgs: []int{prm.Index}, wrapper: true}
+						changed = true
+					}
+				}
+			}
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// sizeShare evaluates the size an allocation call asks for.
+func (a *analysis) sizeShare(c *cudaparse.Call, al allocator) (share, bool) {
+	v := value{isConst: true, c: 1}
+	for _, k := range al.sizeArgs {
+		v = combine("*", v, a.eval(c.Arg(k), nil, 0))
+	}
+	return v.s, v.isShare
+}
+
+// checkConstruction looks at `pool_memory_resource<...> pool{up, size}` and
+// `new pool_memory_resource<...>(up, size)`.
+func (a *analysis) checkConstruction(n cudaparse.Node, report func(cudaparse.Node, string, ...rule.FindingOption)) {
+	typ := n.ChildByField("type")
+	if !isPoolName(typ.Text()) {
+		return
+	}
+	if n.Is("new_expression") {
+		a.checkPool(typ, n.ChildByField("arguments").NamedChildren(), report)
+		return
+	}
+	for _, d := range n.ChildrenByField("declarator") {
+		var args []cudaparse.Node
+		switch {
+		case d.Is("init_declarator"):
+			args = d.ChildByField("value").NamedChildren()
+		case d.Is("function_declarator"): // T pool(up, size); parses as a declarator
+			args = d.ChildByField("parameters").NamedChildren()
+		}
+		a.checkPool(d, args, report)
+	}
+}
+
+func (a *analysis) checkPool(at cudaparse.Node, args []cudaparse.Node, report func(cudaparse.Node, string, ...rule.FindingOption)) {
+	for _, arg := range args {
+		if arg.Is("parameter_declaration") { // T pool(up, size) seen as a declarator
+			arg = arg.ChildByField("type")
+		}
+		v := a.eval(arg, nil, 0)
+		if v.isShare && a.hazardous(v.s) {
+			report(at, a.message("memory pool", v.s), rule.Related(v.s.query, "memory queried here"))
+			return
+		}
+	}
+}
+
+// isPoolName reports whether a type or callee names a memory pool or arena
+// that takes its memory up front (RAPIDS pool_memory_resource,
+// arena_memory_resource, or a project's own pool class). Stream-ordered
+// pools of cudaMallocAsync are the recommended fix, not a hazard.
+func isPoolName(s string) bool {
+	l := strings.ToLower(s)
+	if strings.Contains(l, "mempool") || strings.Contains(l, "async") {
+		return false
+	}
+	return strings.Contains(l, "pool") || strings.Contains(l, "arena")
+}
+
+const maxDepth = 16
+
+// eval evaluates an expression in terms of memory queries. env binds the
+// parameters of a local helper being evaluated for one call.
+func (a *analysis) eval(n cudaparse.Node, env map[string]value, depth int) value {
+	if depth > maxDepth || !n.Valid() {
+		return value{}
+	}
+	n = n.Unparen()
+	if c, ok := a.file.ConstValue(n); ok {
+		return value{isConst: true, c: c}
+	}
+	switch n.Kind() {
+	case "identifier", "field_expression":
+		if n.Is("field_expression") {
+			if v, ok := a.pairField(n, env, depth); ok {
+				return v
+			}
+		}
+		if v, ok := env[cudaparse.VarKey(n)]; ok {
+			return v
+		}
+		return a.evalDefs(n, env, depth)
+	case "binary_expression":
+		op := strings.TrimSpace(n.ChildByField("operator").Text())
+		return combine(op, a.eval(n.ChildByField("left"), env, depth+1), a.eval(n.ChildByField("right"), env, depth+1))
+	case "conditional_expression":
+		return worst(a.eval(n.ChildByField("consequence"), env, depth+1), a.eval(n.ChildByField("alternative"), env, depth+1))
+	case "initializer_list", "argument_list":
+		if args := n.NamedChildren(); len(args) == 1 {
+			return a.eval(args[0], env, depth+1)
+		}
+	case "call_expression":
+		return a.evalCall(n, env, depth)
+	}
+	return value{}
+}
+
+// evalDefs evaluates a variable through the definitions that reach it.
+func (a *analysis) evalDefs(n cudaparse.Node, env map[string]value, depth int) value {
+	key := cudaparse.VarKey(n)
+	var out value
+	for _, d := range a.file.ReachingDefs(n) {
+		out = worst(out, a.evalDef(d, key, env, depth+1))
+	}
+	return out
+}
+
+// evalDef evaluates one definition of key.
+func (a *analysis) evalDef(d cudaparse.Def, key string, env map[string]value, depth int) value {
+	switch d.Op {
+	case cudaparse.DefOut:
+		return a.queryResult(d, key)
+	case cudaparse.DefParam:
+		if v, ok := env[d.Var]; ok {
+			return v
+		}
+		return value{}
+	case cudaparse.DefBind:
+		// auto [free, total] = rmm::available_device_memory();
+		if isAvailableMemory(d.Value) {
+			return value{isShare: true, s: share{total: d.Index == 1, api: "rmm::available_device_memory", query: d.Value, frac: 1}}
+		}
+		return value{}
+	case cudaparse.DefInit, cudaparse.DefAssign:
+		if field, ok := strings.CutPrefix(key, d.Var+"."); ok && isAvailableMemory(d.Value) {
+			// auto mem = rmm::available_device_memory(); mem.first
+			return pairMember(d.Value, field)
+		}
+		if key != d.Var {
+			return value{}
+		}
+		return a.eval(d.Value, env, depth+1)
+	}
+	if d.IsCompound() {
+		// x -= headroom: the old value, combined with the right-hand side.
+		old := a.evalDefs(d.Node.ChildByField("left"), env, depth+1)
+		return combine(strings.TrimSuffix(string(d.Op), "="), old, a.eval(d.Value, env, depth+1))
+	}
+	return value{}
+}
+
+// queryResult is the value a memory query writes through the pointer
+// argument d: cudaMemGetInfo(&free, &total), nvmlDeviceGetMemoryInfo(dev,
+// &mem) then mem.free, cudaGetDeviceProperties(&prop) then
+// prop.totalGlobalMem.
+func (a *analysis) queryResult(d cudaparse.Def, key string) value {
+	field := strings.TrimPrefix(key, d.Var)
+	mk := func(total bool) value {
+		return value{isShare: true, s: share{total: total, api: d.Call.Name, query: d.Call.Node, frac: 1}}
+	}
+	switch d.Call.Name {
+	case "cudaMemGetInfo", "cuMemGetInfo", "cuMemGetInfo_v2":
+		if field == "" {
+			return mk(d.Index == 1)
+		}
+	case "cuDeviceTotalMem", "cuDeviceTotalMem_v2":
+		if field == "" && d.Index == 0 {
+			return mk(true)
+		}
+	case "nvmlDeviceGetMemoryInfo", "nvmlDeviceGetMemoryInfo_v2":
+		switch field {
+		case ".free":
+			return mk(false)
+		case ".total":
+			return mk(true)
+		}
+	case "cudaGetDeviceProperties", "cudaGetDeviceProperties_v2":
+		if field == ".totalGlobalMem" {
+			return mk(true)
+		}
+	}
+	return value{}
+}
+
+func isAvailableMemory(n cudaparse.Node) bool {
+	n = n.Unparen()
+	return n.Is("call_expression") && n.ChildByField("function").Name() == "available_device_memory"
+}
+
+func pairMember(call cudaparse.Node, field string) value {
+	switch field {
+	case "first", "second":
+		return value{isShare: true, s: share{total: field == "second", api: "rmm::available_device_memory", query: call, frac: 1}}
+	}
+	return value{}
+}
+
+// pairField handles rmm::available_device_memory().first.
+func (a *analysis) pairField(n cudaparse.Node, env map[string]value, depth int) (value, bool) {
+	arg := n.ChildByField("argument").Unparen()
+	if isAvailableMemory(arg) {
+		return pairMember(arg, n.ChildByField("field").Text()), true
+	}
+	return value{}, false
+}
+
+// evalCall evaluates calls that compute sizes: rmm's
+// percent_of_free_device_memory, and helper functions of this file whose
+// return values derive from a memory query.
+func (a *analysis) evalCall(n cudaparse.Node, env map[string]value, depth int) value {
+	fn := n.ChildByField("function")
+	args := n.ChildByField("arguments").NamedChildren()
+	name := fn.Name()
+	if name == "percent_of_free_device_memory" && len(args) == 1 {
+		if pct, ok := a.file.ConstValue(args[0]); ok {
+			return value{isShare: true, s: share{api: "rmm::percent_of_free_device_memory", query: n, frac: pct / 100}}
+		}
+		return value{}
+	}
+	if name == "min" || name == "max" {
+		// std::min(free * 0.95, cap): the smaller is not known.
+		return value{}
+	}
+	helper := a.file.FunctionNamed(name)
+	if helper == nil || helper.IsKernel() || depth > maxDepth/2 {
+		return value{}
+	}
+	bound := map[string]value{}
+	for _, prm := range helper.Params {
+		if prm.Index < len(args) {
+			bound[prm.Name] = a.eval(args[prm.Index], env, depth+1)
+		}
+	}
+	var out value
+	for _, r := range a.file.ReturnValues(helper) {
+		out = worst(out, a.eval(r, bound, depth+2))
+	}
+	return out
+}
+
+// combine applies a binary operator to two values.
+func combine(op string, x, y value) value {
+	switch {
+	case x.isConst && y.isConst:
+		switch op {
+		case "+":
+			return value{isConst: true, c: x.c + y.c}
+		case "-":
+			return value{isConst: true, c: x.c - y.c}
+		case "*":
+			return value{isConst: true, c: x.c * y.c}
+		case "/":
+			if y.c != 0 {
+				return value{isConst: true, c: x.c / y.c}
+			}
+		case "<<":
+			return value{isConst: true, c: x.c * math.Pow(2, y.c)}
+		case ">>":
+			return value{isConst: true, c: x.c / math.Pow(2, y.c)}
+		}
+	case x.isShare && y.isConst:
+		s := x.s
+		switch op {
+		case "*":
+			s.frac *= y.c
+			s.minus *= y.c
+		case "/":
+			if y.c == 0 {
+				return value{}
+			}
+			s.frac /= y.c
+			s.minus /= y.c
+		case "-":
+			s.minus += y.c
+		case "+":
+			s.minus -= y.c
+		case ">>":
+			s.frac /= math.Pow(2, y.c)
+			s.minus /= math.Pow(2, y.c)
+		default:
+			return value{}
+		}
+		return value{isShare: true, s: s}
+	case x.isConst && y.isShare:
+		switch op {
+		case "*", "+":
+			return combine(op, y, x)
+		}
+	}
+	return value{}
+}
+
+// worst picks, of two possible values, the one more likely to exhaust
+// memory: a share over anything else, the larger share over the smaller.
+func worst(x, y value) value {
+	switch {
+	case x.isShare && y.isShare:
+		if y.s.frac > x.s.frac || y.s.frac == x.s.frac && y.s.minus < x.s.minus {
+			return y
+		}
+		return x
+	case x.isShare:
+		return x
+	case y.isShare:
+		return y
+	case x.isConst && y.isConst && x.c == y.c:
+		return x
+	case !x.isConst && !x.isShare:
+		return y
+	}
+	return value{}
+}
