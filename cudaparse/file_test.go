@@ -1,0 +1,215 @@
+package cudaparse
+
+import (
+	"strings"
+	"testing"
+)
+
+func parse(t *testing.T, src string) *File {
+	t.Helper()
+	p, err := NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	f, err := p.Parse("test.cu", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+const kernelsSrc = `#define KERNEL __global__
+template <typename T>
+__global__ void __launch_bounds__(128) scale(T *x, T a) { x[threadIdx.x] *= a; }
+KERNEL void fill(int *x) {}
+CUTLASS_GLOBAL void gemm(int n) {}
+__device__ __forceinline__ float twice(float v) { return 2 * v; }
+__host__ __device__ int both(int v) { return v; }
+__global__ void declared_only(int);
+void host_fn(cudaStream_t s, float *d, int *i) {
+  scale<float><<<dim3(4), 128, 0, s>>>(d, 2.0f);
+  scale<double><<<1, 1>>>(nullptr, 1.0);
+  fill<<<1, 1>>>(i);
+  void *args[] = {&i};
+  cudaLaunchKernel((void *)fill, dim3(1), dim3(1), args, 0, s);
+  cudaLaunchKernel(reinterpret_cast<const void *>(&scale<float>), 1, 1, args, 0, nullptr);
+  cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, s, params, nullptr);
+  CUDA_CHECK(cudaMalloc(&d, 1 << 20));
+}
+`
+
+func TestFunctionsAndKernels(t *testing.T) {
+	f := parse(t, kernelsSrc)
+	got := map[string]ExecSpace{}
+	for _, fn := range f.Functions {
+		got[fn.Name] = fn.Space
+	}
+	want := map[string]ExecSpace{
+		"scale": SpaceGlobal, "fill": SpaceGlobal, "gemm": SpaceGlobal,
+		"twice": SpaceDevice, "both": SpaceHost | SpaceDevice, "host_fn": SpaceHost,
+	}
+	for name, space := range want {
+		if got[name] != space {
+			t.Errorf("%s: space %b, want %b", name, got[name], space)
+		}
+	}
+	if !f.Kernels()["declared_only"] {
+		t.Errorf("prototype of a kernel not recorded: %v", f.Kernels())
+	}
+	scale := f.FunctionNamed("scale")
+	if !scale.Template || len(scale.Params) != 2 || scale.Params[1].Name != "a" {
+		t.Errorf("scale: template=%v params=%+v", scale.Template, scale.Params)
+	}
+	if f.ErrorCount() != 0 {
+		t.Errorf("%d ERROR nodes in clean CUDA: %v", f.ErrorCount(), f.Root())
+	}
+}
+
+func TestLaunches(t *testing.T) {
+	f := parse(t, kernelsSrc)
+	var got []string
+	for _, l := range f.Launches {
+		got = append(got, l.KernelKey()+"/"+l.API+"/"+l.Stream.Text())
+	}
+	want := "scale<float>//s scale<double>// fill// fill/cudaLaunchKernel/s scale<float>/cudaLaunchKernel/nullptr fn/cuLaunchKernel/s"
+	if strings.Join(got, " ") != want {
+		t.Errorf("launches:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	l := f.Launches[0]
+	if len(l.Config) != 4 || l.Config[0].Text() != "dim3(4)" || len(l.Args) != 2 || l.Func.Name != "host_fn" {
+		t.Errorf("first launch: config %d args %d func %v", len(l.Config), len(l.Args), l.Func)
+	}
+	// The launch is not a call of its configuration, and the kernel is not
+	// a call either.
+	for _, c := range f.Calls {
+		if c.Name == "scale" || c.Name == "fill" || c.Name == "" {
+			t.Errorf("launch seen as a call: %q at %v", c.Name, f.Position(c.Node.Start()))
+		}
+	}
+}
+
+func TestCallsThroughMacros(t *testing.T) {
+	f := parse(t, kernelsSrc)
+	calls := f.CallsTo("cudaMalloc")
+	if len(calls) != 1 {
+		t.Fatalf("cudaMalloc calls: %d", len(calls))
+	}
+	c := calls[0]
+	if c.Func.Name != "host_fn" || len(c.Args) != 2 || c.Arg(1).Text() != "1 << 20" {
+		t.Errorf("call: func %v args %d", c.Func, len(c.Args))
+	}
+	if pos := f.Position(c.Callee.Start()); pos != (Position{17, 14}) {
+		t.Errorf("position %v", pos)
+	}
+}
+
+func TestPositionsCountCharacters(t *testing.T) {
+	src := "// ünïcödé\nvoid f() { /* é */ cudaMalloc(&p, n); }\n"
+	f := parse(t, src)
+	c := f.CallsTo("cudaMalloc")[0]
+	if pos := f.Position(c.Node.Start()); pos != (Position{2, 20}) {
+		t.Errorf("got %v, want 2:20 (characters, not bytes)", pos)
+	}
+	if off := f.Lines.Offset(Position{2, 20}); off != c.Node.Start() {
+		t.Errorf("Offset does not invert Position: %d vs %d", off, c.Node.Start())
+	}
+}
+
+const defUseSrc = `#define RESERVE (64 << 20)
+static const size_t kHeadroom = 512 * 1024 * 1024;
+void f(size_t budget, bool small) {
+  size_t free_b, total_b;
+  cudaMemGetInfo(&free_b, &total_b);
+  size_t n = free_b;
+  n -= RESERVE;
+  if (small) {
+    n = n / 2;
+  }
+  use(n);
+  size_t m = budget;
+  m = 7;
+  use(m);
+  size_t k = kHeadroom;
+  auto [a, b] = pair();
+  while (cond()) {
+    use(a);
+    a = next();
+  }
+}
+`
+
+func TestReachingDefs(t *testing.T) {
+	f := parse(t, defUseSrc)
+	uses := map[string]Node{}
+	for _, c := range f.CallsTo("use") {
+		uses[c.Arg(0).Text()+"@"+c.Node.Text()] = c.Arg(0)
+	}
+	describe := func(defs []Def) string {
+		var parts []string
+		for _, d := range defs {
+			parts = append(parts, string(d.Op)+":"+strings.TrimSpace(d.Node.Text()))
+		}
+		return strings.Join(parts, " | ")
+	}
+	// n: the unconditional `n -= RESERVE` kills `n = free_b`, but the
+	// assignment under if may or may not run.
+	if got := describe(f.ReachingDefs(uses["n@use(n)"])); got != "-=:n -= RESERVE | =:n = n / 2" {
+		t.Errorf("n: %s", got)
+	}
+	if got := describe(f.ReachingDefs(uses["m@use(m)"])); got != "=:m = 7" {
+		t.Errorf("m: %s", got)
+	}
+	// In a loop, the definition later in the body reaches through the back edge.
+	if got := describe(f.ReachingDefs(uses["a@use(a)"])); got != "bind:[a, b] = pair() | =:a = next()" {
+		t.Errorf("a: %s", got)
+	}
+	// The out-parameter of cudaMemGetInfo is a definition.
+	n := f.FunctionNamed("f").Body.NamedChildren()[2] // size_t n = free_b;
+	var freeUse Node
+	n.Descendants(func(x Node) bool {
+		if x.Is("identifier") && x.Text() == "free_b" {
+			freeUse = x
+		}
+		return true
+	})
+	defs := f.ReachingDefs(freeUse)
+	if len(defs) != 1 || defs[0].Op != DefOut || defs[0].Call.Name != "cudaMemGetInfo" || defs[0].Index != 0 {
+		t.Errorf("free_b: %s", describe(defs))
+	}
+}
+
+func TestConstValue(t *testing.T) {
+	f := parse(t, defUseSrc+`
+void g() {
+  size_t local = 3 * (1ULL << 30) + 0x10;
+  take(local, RESERVE, kHeadroom, sizeof(float) * 4, 1'024, 0.95f, 010, -2);
+}
+`)
+	c := f.CallsTo("take")[0]
+	want := []float64{3*(1<<30) + 16, 64 << 20, 512 * 1024 * 1024, 16, 1024, 0.95, 8, -2}
+	for i, w := range want {
+		v, ok := f.ConstValue(c.Arg(i))
+		if !ok || v != w {
+			t.Errorf("arg %d %q: %v %v, want %v", i, c.Arg(i).Text(), v, ok, w)
+		}
+	}
+	if _, ok := f.ConstValue(f.CallsTo("use")[0].Arg(0)); ok {
+		t.Error("n is not constant")
+	}
+}
+
+func TestErrorNodesAreReported(t *testing.T) {
+	f := parse(t, "void f() { int x = ; cudaMalloc(&p, n) }\nint ok;")
+	if f.ErrorCount() == 0 || f.ErrorBytes() == 0 {
+		t.Errorf("no ERROR node for `int x = ;`: %v", f.Root())
+	}
+	// The parse must not silently drop the call after the error.
+	calls := f.CallsTo("cudaMalloc")
+	if len(calls) != 1 {
+		t.Fatalf("call lost in broken code")
+	}
+	if calls[0].Node.InError() {
+		t.Logf("call recovered inside an ERROR node (low confidence)")
+	}
+}

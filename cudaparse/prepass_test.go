@@ -1,0 +1,99 @@
+package cudaparse
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// checkShape asserts the pre-pass invariants: same length, every newline
+// (and carriage return) in place.
+func checkShape(t *testing.T, src, out []byte) {
+	t.Helper()
+	if len(out) != len(src) {
+		t.Fatalf("length changed: %d -> %d", len(src), len(out))
+	}
+	for i := range src {
+		if (src[i] == '\n' || src[i] == '\r') != (out[i] == '\n' || out[i] == '\r') || (src[i] == '\n') != (out[i] == '\n') {
+			t.Fatalf("line break moved at offset %d", i)
+		}
+	}
+}
+
+func TestNeutralizeRewrites(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"kernel qualifier", "__global__ void k(float *x) {}", "           void k(float *x) {}"},
+		{"host device", "__host__ __device__ inline int f();", "                    inline int f();"},
+		{"shared and restrict", "__shared__ float s[32]; void g(float* __restrict__ p);", "           float s[32]; void g(float*              p);"},
+		{"launch bounds", "__global__ void __launch_bounds__(256, 2) k() {}", "           void                           k() {}"},
+		{"launch", "k<<<grid, block>>>(x, y);", "k(  grid, block  )(x, y);"},
+		{"launch with stream and spaces", "k <<< g, b, 0, s >>> (x);", "k (   g, b, 0, s   ) (x);"},
+		{"template launch", "k<float, 4><<<1, 32>>>(p);", "k<float, 4>(  1, 32  )(p);"},
+		{"nested templates untouched", "std::vector<std::vector<std::vector<int>>> v;", "std::vector<std::vector<std::vector<int>>> v;"},
+		{"shift untouched", "int a = b >> 3; c = d << 2;", "int a = b >> 3; c = d << 2;"},
+		{"string untouched", `const char *s = "k<<<1,1>>>(x) __global__";`, `const char *s = "k<<<1,1>>>(x) __global__";`},
+		{"raw string untouched", `auto s = R"cu(__global__ void k() { k<<<1,1>>>(); })cu";`, `auto s = R"cu(__global__ void k() { k<<<1,1>>>(); })cu";`},
+		{"comment untouched", "// k<<<1,1>>>(x); __global__\n/* __device__ */ int x;", "// k<<<1,1>>>(x); __global__\n/* __device__ */ int x;"},
+		{"conflict markers untouched", "<<<<<<< HEAD\nint a;\n=======\nint b;\n>>>>>>> branch\n", "<<<<<<< HEAD\nint a;\n=======\nint b;\n>>>>>>> branch\n"},
+		{"launch without close untouched", "k<<<1, 2;", "k<<<1, 2;"},
+		{"qualifier macro from the file", "#define HD __host__ __device__\nHD int f();", "#define HD __host__ __device__\n   int f();"},
+		{"known library macro", "CUTLASS_HOST_DEVICE Coord<2> make_coord(int a);", "                    Coord<2> make_coord(int a);"},
+		{"unknown macro before a type and a name", "MY_API_EXPORT Result<int> run(int a);", "              Result<int> run(int a);"},
+		{"macro-typed declaration untouched", "MYTYPE value;\nFILE *f = fopen(p, \"r\");", "MYTYPE value;\nFILE *f = fopen(p, \"r\");"},
+		{"if 0 block blanked", "#if 0\nnot C++ at all {\n#endif\nint x;", "#if 0\n                \n#endif\nint x;"},
+		{"digit separator", "int n = 1'000'000; __device__ int x;", "int n = 1'000'000;            int x;"},
+		{"target macro", "NV_IF_TARGET(NV_IS_DEVICE, (x = 1;), (x = 2;));", "             NV_IS_DEVICE; {x = 1;}; {x = 2;} ;"},
+		{"asm output operand", `asm volatile("mov.u32 %0, 1;" : "=r"(v.x));`, `asm volatile("mov.u32 %0, 1;" : "=r"(v_x));`},
+		{"stray semicolon after namespace", "namespace a {\nint x;\n}; // namespace a", "namespace a {\nint x;\n}  // namespace a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _ := Neutralize([]byte(tt.in))
+			checkShape(t, []byte(tt.in), out)
+			if string(out) != tt.want {
+				t.Errorf("Neutralize(%q)\n got %q\nwant %q", tt.in, out, tt.want)
+			}
+		})
+	}
+}
+
+func TestNeutralizeRecordsWhatItRemoved(t *testing.T) {
+	src := []byte("__global__ void k(int *p) {}\n__device__ int counter;\n__managed__ float m;\nvoid host() { k<<<g, b, 16, stream>>>(p); }\n")
+	_, rw := Neutralize(src)
+	var kinds []string
+	for _, q := range rw.Qualifiers {
+		kinds = append(kinds, q.Kind.String()+"@"+string(src[q.Start:q.End]))
+	}
+	if got := strings.Join(kinds, " "); got != "global@__global__ device@__device__ managed@__managed__" {
+		t.Errorf("qualifiers: %s", got)
+	}
+	if len(rw.Launches) != 1 {
+		t.Fatalf("launches: %+v", rw.Launches)
+	}
+	var cfg []string
+	for _, r := range rw.Launches[0].Config {
+		cfg = append(cfg, string(src[r.Start:r.End]))
+	}
+	if got := strings.Join(cfg, "|"); got != "g|b|16|stream" {
+		t.Errorf("launch configuration: %s", got)
+	}
+}
+
+// TestNeutralizeKeepsShapeOnEveryByte feeds the pre-pass inputs that stress
+// its scanning and checks length, line breaks and idempotence.
+func TestNeutralizeKeepsShapeOnEveryByte(t *testing.T) {
+	inputs := []string{
+		"", "<<<", ">>>", "k<<<", "k<<<a>>>", "k<<<a>>>(", "\"unterminated", "/* unterminated",
+		"R\"x(unterminated", "#define X \\\n  __global__\\\r\nint y;", "__global__\r\nvoid k() {}\r\n",
+		"ü__global__ü k<<<1,1>>>(é);", "#if 0\n#if 1\n#else\n#endif\n", "#if A\nvoid f() {\n#else\nvoid f(int) {\n#endif\n}\n",
+		strings.Repeat("{", 1000) + strings.Repeat("}", 1000), "a<<<b<<<c>>>(d)>>>(e);",
+	}
+	for _, in := range inputs {
+		out, _ := Neutralize([]byte(in))
+		checkShape(t, []byte(in), out)
+		again, _ := Neutralize(out)
+		if !bytes.Equal(again, out) {
+			t.Errorf("not idempotent on %q:\n once %q\ntwice %q", in, out, again)
+		}
+	}
+}
