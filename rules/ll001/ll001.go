@@ -123,8 +123,12 @@ type value struct {
 	s       share
 }
 
+// hazardous reports whether a size leaves too little: at least the
+// threshold's share, or all of the memory minus less than the headroom
+// (whatever the threshold), in both cases with less than the headroom
+// subtracted.
 func (a *analysis) hazardous(s share) bool {
-	return s.frac >= a.threshold && s.minus < a.headroom
+	return s.frac >= min(a.threshold, 1) && s.minus < a.headroom
 }
 
 func (a *analysis) message(alloc string, s share) string {

@@ -1,0 +1,278 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const hazard = `void arena(void **p) {
+  size_t free_b, total_b;
+  cudaMemGetInfo(&free_b, &total_b);
+  cudaMalloc(p, free_b);
+}
+`
+
+const safe = `void arena(void **p) {
+  size_t free_b, total_b;
+  cudaMemGetInfo(&free_b, &total_b);
+  cudaMalloc(p, free_b / 2);
+}
+`
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func run(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	var out, errb bytes.Buffer
+	code = Run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestExitCodes(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"bad.cu": hazard, "good.cu": safe})
+	if code, _, _ := run(t, dir, "check", "good.cu"); code != ExitClean {
+		t.Errorf("clean file: exit %d", code)
+	}
+	code, out, _ := run(t, dir, "check", "bad.cu")
+	if code != ExitFindings {
+		t.Errorf("finding: exit %d", code)
+	}
+	if want := "bad.cu:4:3: LL001 "; !strings.HasPrefix(out, want) || !strings.Contains(out, "(whole-vram-allocation)") {
+		t.Errorf("text output %q, want prefix %q", out, want)
+	}
+	if code, _, errs := run(t, dir, "check", "--format", "xml"); code != ExitFailure || !strings.Contains(errs, "unknown format") {
+		t.Errorf("bad format: exit %d, %q", code, errs)
+	}
+	if code, _, errs := run(t, dir, "check", "--disable", "LL999"); code != ExitFailure || !strings.Contains(errs, "unknown rule") {
+		t.Errorf("bad rule: exit %d, %q", code, errs)
+	}
+	if code, _, errs := run(t, dir, "check", "missing.cu", "bad.cu"); code != ExitFailure || !strings.Contains(errs, "missing.cu") {
+		t.Errorf("missing file: exit %d, %q", code, errs)
+	}
+	if code, _, _ := run(t, dir, "check", "--disable", "LL001", "bad.cu"); code != ExitClean {
+		t.Errorf("disabled rule: exit %d", code)
+	}
+	if code, _, _ := run(t, dir, "check", "--rule-option", "LL001.threshold=1.5", "bad.cu"); code != ExitFindings {
+		t.Errorf("whole free memory is reported whatever the threshold: exit %d", code)
+	}
+	if code, _, _ := run(t, dir, "check", "--rule-option", "LL001.threshold=0.4", "good.cu"); code != ExitFindings {
+		t.Errorf("threshold 0.4 must report half of free memory: exit %d", code)
+	}
+}
+
+type jsonDoc struct {
+	Version  int `json:"version"`
+	Findings []struct {
+		Rule, Name, Severity, Path, Message string
+		Line, Column                        int
+		EndLine                             int  `json:"end_line"`
+		EndColumn                           int  `json:"end_column"`
+		LowConfidence                       bool `json:"low_confidence"`
+		Related                             []struct {
+			Path, Message string
+			Line, Column  int
+			EndLine       int `json:"end_line"`
+			EndColumn     int `json:"end_column"`
+		} `json:"related"`
+	} `json:"findings"`
+	Errors []struct{ Path, Message string } `json:"errors"`
+	Stats  struct {
+		Files, Parsed int
+		Bytes         int64
+		DurationMS    *int64 `json:"duration_ms"`
+	} `json:"stats"`
+}
+
+func TestJSONShape(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"src/bad.cu": hazard, "src/good.cu": safe, "src/unrelated.cpp": "int main() { return 0; }\n"})
+	code, out, _ := run(t, dir, "check", "--format", "json", "src")
+	if code != ExitFindings {
+		t.Fatalf("exit %d", code)
+	}
+	var doc jsonDoc
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("JSON: %v\n%s", err, out)
+	}
+	if doc.Version != 1 || len(doc.Findings) != 1 || doc.Errors == nil || doc.Stats.DurationMS == nil {
+		t.Fatalf("doc: %+v", doc)
+	}
+	f := doc.Findings[0]
+	if f.Rule != "LL001" || f.Name != "whole-vram-allocation" || f.Severity != "warning" ||
+		f.Path != filepath.Join("src", "bad.cu") || f.Line != 4 || f.Column != 3 || f.EndLine != 4 || f.EndColumn != 13 {
+		t.Errorf("finding: %+v", f)
+	}
+	// unrelated.cpp has nothing any rule looks for: read, not parsed.
+	if doc.Stats.Files != 3 || doc.Stats.Parsed != 2 || doc.Stats.Bytes == 0 {
+		t.Errorf("stats: %+v", doc.Stats)
+	}
+}
+
+func TestDeterministicWhateverTheParallelism(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		name := filepath.Join(string(rune('a'+i%5)), strings.Repeat("x", i%7)+string(rune('a'+i))+".cu")
+		files[name] = hazard + strings.Repeat("\n", i) + hazard
+	}
+	dir := writeFiles(t, files)
+	_, one, _ := run(t, dir, "check", "-j", "1", "--format", "json")
+	for _, j := range []string{"2", "8", "0"} {
+		_, many, _ := run(t, dir, "check", "-j", j, "--format", "json")
+		if stripDuration(one) != stripDuration(many) {
+			t.Fatalf("-j %s output differs from -j 1", j)
+		}
+	}
+	var doc jsonDoc
+	if err := json.Unmarshal([]byte(one), &doc); err != nil || len(doc.Findings) != 80 {
+		t.Fatalf("findings: %d, %v", len(doc.Findings), err)
+	}
+	for i := 1; i < len(doc.Findings); i++ {
+		a, b := doc.Findings[i-1], doc.Findings[i]
+		if a.Path > b.Path || a.Path == b.Path && a.Line >= b.Line {
+			t.Fatalf("not sorted: %s:%d before %s:%d", a.Path, a.Line, b.Path, b.Line)
+		}
+	}
+}
+
+func stripDuration(s string) string {
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(s), &doc); err != nil {
+		return s
+	}
+	delete(doc["stats"].(map[string]any), "duration_ms")
+	out, _ := json.Marshal(doc)
+	return string(out)
+}
+
+func TestBadFilesGiveErrorsAndTheRunGoesOn(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"bad.cu":      hazard,
+		"binary.cu":   "\x7fELF\x00\x00\x01cudaMalloc",
+		"latin1.cu":   "// caf\xe9\n" + hazard,
+		"empty.cu":    "",
+		"locked.cu":   hazard,
+		"notes.txt":   "cudaMalloc",
+		"sub/deep.cu": safe,
+	})
+	if err := os.Chmod(filepath.Join(dir, "locked.cu"), 0); err != nil {
+		t.Fatal(err)
+	}
+	unreadable := true
+	if f, err := os.Open(filepath.Join(dir, "locked.cu")); err == nil {
+		f.Close()
+		unreadable = false // running as root: permissions do not apply
+	}
+	code, out, _ := run(t, dir, "check", "--format", "json")
+	if code != ExitFailure {
+		t.Errorf("exit %d, want %d", code, ExitFailure)
+	}
+	var doc jsonDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	errs := map[string]string{}
+	for _, e := range doc.Errors {
+		errs[e.Path] = e.Message
+	}
+	if !strings.Contains(errs["binary.cu"], "binary file") {
+		t.Errorf("binary file: %q", errs["binary.cu"])
+	}
+	if unreadable && !strings.Contains(errs["locked.cu"], "permission denied") {
+		t.Errorf("unreadable file: %q", errs["locked.cu"])
+	}
+	if _, ok := errs["empty.cu"]; ok {
+		t.Errorf("an empty file is not an error: %q", errs["empty.cu"])
+	}
+	if _, ok := errs["latin1.cu"]; ok {
+		t.Errorf("invalid UTF-8 is checked, not an error: %q", errs["latin1.cu"])
+	}
+	var found []string
+	for _, f := range doc.Findings {
+		found = append(found, f.Path)
+	}
+	want := []string{"bad.cu", "latin1.cu"}
+	if !unreadable {
+		want = []string{"bad.cu", "latin1.cu", "locked.cu"}
+	}
+	if !reflect.DeepEqual(found, want) {
+		t.Errorf("findings in %v, want %v", found, want)
+	}
+	// Columns count characters: the Latin-1 byte is one character.
+	for _, f := range doc.Findings {
+		if f.Path == "latin1.cu" && (f.Line != 5 || f.Column != 3) {
+			t.Errorf("latin1.cu finding at %d:%d", f.Line, f.Column)
+		}
+	}
+}
+
+func TestGitignoreIsHonoured(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		".gitignore":                  "build/\n*.gen.cu\n!keep.gen.cu\n",
+		"build/bad.cu":                hazard,
+		"third_party/.gitignore":      "vendored/\n",
+		"third_party/vendored/bad.cu": hazard,
+		"x.gen.cu":                    hazard,
+		"keep.gen.cu":                 hazard,
+		"src/bad.cu":                  hazard,
+		".git/bad.cu":                 hazard,
+	})
+	_, out, _ := run(t, dir, "check", "--format", "json")
+	var doc jsonDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, f := range doc.Findings {
+		found = append(found, f.Path)
+	}
+	want := []string{"keep.gen.cu", filepath.Join("src", "bad.cu")}
+	if !reflect.DeepEqual(found, want) {
+		t.Errorf("checked %v, want %v", found, want)
+	}
+	// A file named on the command line is checked even when ignored.
+	if code, _, _ := run(t, dir, "check", "build/bad.cu"); code != ExitFindings {
+		t.Errorf("explicit ignored file: exit %d", code)
+	}
+}
+
+func TestRulesAndExplain(t *testing.T) {
+	dir := t.TempDir()
+	code, out, _ := run(t, dir, "rules")
+	if code != 0 || !strings.Contains(out, "LL001") || !strings.Contains(out, "whole-vram-allocation") {
+		t.Errorf("rules: %d %q", code, out)
+	}
+	code, out, _ = run(t, dir, "explain", "ll001")
+	if code != 0 || !strings.Contains(out, "## Why it fails under lazy loading") {
+		t.Errorf("explain: %d %q", code, out)
+	}
+	if code, _, _ := run(t, dir, "explain", "LL999"); code != ExitFailure {
+		t.Errorf("explain unknown: %d", code)
+	}
+	if code, out, _ := run(t, dir, "version"); code != 0 || !strings.HasPrefix(out, "lazylint ") {
+		t.Errorf("version: %d %q", code, out)
+	}
+}
