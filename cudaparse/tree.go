@@ -87,7 +87,9 @@ func (n Node) Field() string {
 	return grammar().fields[n.raw().field]
 }
 
-// Children are all of n's children, named or not, in order.
+// Children are n's children in order: its named children, and the
+// anonymous ones that fill a field (operators). Punctuation and keywords
+// outside fields are not kept in the flattened tree.
 func (n Node) Children() []Node {
 	if n.f == nil {
 		return nil

@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -113,23 +114,61 @@ type share struct {
 	query cudaparse.Node
 	frac  float64
 	minus float64
+	// factors counts unknown factors the size was multiplied (+1) or divided
+	// (-1) by: (free - 2*n) / n * n has the factor n cancelled. Only a size
+	// with every factor cancelled is judged.
+	factors map[string]int
+	// unknownMinus names unknown amounts subtracted from the size.
+	unknownMinus []string
 }
 
-// value is what the evaluator knows of an expression.
+func (s share) withFactor(sym string, exp int) share {
+	f := make(map[string]int, len(s.factors)+1)
+	for k, v := range s.factors {
+		f[k] = v
+	}
+	f[sym] += exp
+	if f[sym] == 0 {
+		delete(f, sym)
+	}
+	s.factors = f
+	return s
+}
+
+// value is what the evaluator knows of an expression: a constant, a share
+// of a memory query, or an unknown amount, named by sym when it is a
+// variable or sizeof.
 type value struct {
 	isConst bool
 	c       float64
 	isShare bool
 	s       share
+	sym     string
 }
+
+func (v value) unknown() bool { return !v.isConst && !v.isShare }
 
 // hazardous reports whether a size leaves too little: at least the
 // threshold's share, or all of the memory minus less than the headroom
 // (whatever the threshold), in both cases with less than the headroom
 // subtracted.
+//
+// A size with an unknown amount subtracted is judged by the amount's name:
+// `free - reserve` leaves headroom on purpose, `free - 2 * matrix_bytes`
+// does not.
 func (a *analysis) hazardous(s share) bool {
+	if len(s.factors) > 0 {
+		return false
+	}
+	for _, name := range s.unknownMinus {
+		if headroomName.MatchString(name) {
+			return false
+		}
+	}
 	return s.frac >= min(a.threshold, 1) && s.minus < a.headroom
 }
+
+var headroomName = regexp.MustCompile(`(?i)reserve|headroom|margin|slack|spare|safety|overhead|leave|keep|pad|guard|buffer_?space|free_?target|min_?free`)
 
 func (a *analysis) message(alloc string, s share) string {
 	what := "free memory"
@@ -297,10 +336,16 @@ func (a *analysis) eval(n cudaparse.Node, env map[string]value, depth int) value
 				return v
 			}
 		}
-		if v, ok := env[cudaparse.VarKey(n)]; ok {
+		key := cudaparse.VarKey(n)
+		if v, ok := env[key]; ok {
 			return v
 		}
-		return a.evalDefs(n, env, depth)
+		if v := a.evalDefs(n, env, depth); !v.unknown() {
+			return v
+		}
+		return value{sym: key}
+	case "sizeof_expression":
+		return value{sym: strings.Join(strings.Fields(n.Text()), "")}
 	case "binary_expression":
 		op := strings.TrimSpace(n.ChildByField("operator").Text())
 		return combine(op, a.eval(n.ChildByField("left"), env, depth+1), a.eval(n.ChildByField("right"), env, depth+1))
@@ -497,6 +542,22 @@ func combine(op string, x, y value) value {
 		case "*", "+":
 			return combine(op, y, x)
 		}
+	case x.isShare && y.sym != "":
+		switch op {
+		case "*":
+			return value{isShare: true, s: x.s.withFactor(y.sym, 1)}
+		case "/":
+			return value{isShare: true, s: x.s.withFactor(y.sym, -1)}
+		case "-":
+			s := x.s
+			s.unknownMinus = append(append([]string(nil), s.unknownMinus...), y.sym)
+			return value{isShare: true, s: s}
+		}
+	case y.isShare && x.sym != "" && op == "*":
+		return combine(op, y, x)
+	case x.isConst && y.sym != "" && op == "*", x.sym != "" && y.isConst && (op == "*" || op == "/"):
+		// 2 * n is still "some multiple of n" for naming what is subtracted.
+		return value{sym: x.sym + y.sym}
 	}
 	return value{}
 }

@@ -1,0 +1,140 @@
+// Package bench holds lazylint's benchmarks. Run them with
+//
+//	go test ./bench -bench . -benchtime 3x
+//
+// and the end-to-end comparison with bare tree-sitter and ripgrep with
+// bench/bench.sh.
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/lazylint/lazylint/bench/corpus"
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/engine"
+	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/rules"
+)
+
+var (
+	corpusOnce sync.Once
+	corpusDir  string
+	corpusErr  error
+)
+
+// benchCorpus writes a 20 MB generated corpus once per test binary.
+func benchCorpus(b *testing.B) string {
+	corpusOnce.Do(func() {
+		corpusDir, corpusErr = os.MkdirTemp("", "lazylint-bench-")
+		if corpusErr == nil {
+			_, corpusErr = corpus.Write(corpusDir, 20, 1)
+		}
+	})
+	if corpusErr != nil {
+		b.Fatal(corpusErr)
+	}
+	return corpusDir
+}
+
+// BenchmarkCheck runs the whole engine over the corpus: walk, read,
+// prefilter, parse what needs it, run every rule.
+func BenchmarkCheck(b *testing.B) {
+	dir := benchCorpus(b)
+	var size int64
+	for b.Loop() {
+		res := engine.Run(engine.Options{Paths: []string{dir}, Rules: rules.All})
+		if len(res.Errors) > 0 {
+			b.Fatal(res.Errors[0])
+		}
+		size = res.Stats.Bytes
+	}
+	b.SetBytes(size)
+}
+
+// kernelFiles returns the contents of the corpus's .cu files (all of
+// which need a parse).
+func kernelFiles(b *testing.B) ([][]byte, int64) {
+	dir := benchCorpus(b)
+	paths, _ := filepath.Glob(filepath.Join(dir, "kernels", "*.cu"))
+	var out [][]byte
+	var n int64
+	for _, p := range paths[:min(len(paths), 300)] {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, src)
+		n += int64(len(src))
+	}
+	return out, n
+}
+
+// BenchmarkParseBare is tree-sitter alone on one goroutine: the baseline.
+func BenchmarkParseBare(b *testing.B) {
+	files, n := kernelFiles(b)
+	p, err := cudaparse.NewParser()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	b.SetBytes(n)
+	for b.Loop() {
+		for _, src := range files {
+			if err := p.ParseBare(src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkParseBareNeutralized is tree-sitter alone on text the pre-pass
+// has already neutralized: the cost of parsing alone, without the error
+// recovery raw CUDA syntax causes.
+func BenchmarkParseBareNeutralized(b *testing.B) {
+	files, n := kernelFiles(b)
+	neutral := make([][]byte, len(files))
+	for i, src := range files {
+		neutral[i], _ = cudaparse.Neutralize(src)
+	}
+	p, err := cudaparse.NewParser()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	b.SetBytes(n)
+	for b.Loop() {
+		for _, src := range neutral {
+			if err := p.ParseBare(src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkParseAndRules is what lazylint does to a file that needs a parse,
+// on one goroutine: pre-pass, parse, flatten, facts, every rule (the
+// prefilter is bypassed: every file is parsed).
+func BenchmarkParseAndRules(b *testing.B) {
+	files, n := kernelFiles(b)
+	p, err := cudaparse.NewParser()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	findings := 0
+	b.SetBytes(n)
+	for b.Loop() {
+		for _, src := range files {
+			f, err := p.Parse("bench.cu", src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, r := range rules.All {
+				r.Run(rule.NewPass(r, f, nil, func(rule.Finding) { findings++ }))
+			}
+		}
+	}
+}
