@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"bytes"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -223,6 +224,8 @@ func Neutralize(src []byte) ([]byte, Rewrites) {
 	p.rewriteAsmOperands()
 	p.rewriteQualifiers()
 	p.blankExpressionTypename()
+	p.rewriteKeywordCasts()
+	p.blankAttributesBeforeFriend()
 	p.blankStraySemicolons()
 	return p.out, p.rw
 }
@@ -417,6 +420,9 @@ func (p *prepass) resolveConditionals() {
 		}
 	}
 	for _, g := range groups {
+		for _, d := range g.dirs {
+			p.simplifyCondition(d)
+		}
 		last := g.dirs[len(g.dirs)-1]
 		if len(g.dirs) < 2 || directiveName(p.text(last)) != "endif" || p.blanked[g.dirs[0]] {
 			continue // unterminated, or inside a branch already blanked
@@ -433,6 +439,33 @@ func (p *prepass) resolveConditionals() {
 		p.blankBetween(g.dirs[1]-1, last+1)
 		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[g.dirs[0]].start), int(p.toks[g.dirs[0]].end)})
 	}
+}
+
+// compareArgument matches a comparison operator passed as a macro argument,
+// `_CCCL_COMPILER(GCC, >=, 8)`, which no expression grammar accepts.
+var compareArgument = regexp.MustCompile(`[(,]\s*(>=|<=|==|!=|<|>)\s*[,)]`)
+
+// simplifyCondition replaces the condition of an #if or #elif that passes
+// operators as macro arguments by `1` and spaces: the condition means
+// nothing to rules, and left in, it is an ERROR node.
+func (p *prepass) simplifyCondition(d int) {
+	t := p.toks[d]
+	text := p.src[t.start:t.end]
+	name := directiveName(text)
+	if name != "if" && name != "elif" || !compareArgument.Match(text) {
+		return
+	}
+	at := bytes.Index(text, []byte(name)) + len(name)
+	start := int(t.start) + at
+	for start < int(t.end) && isSpace(p.src[start]) {
+		start++
+	}
+	if start >= int(t.end) {
+		return
+	}
+	p.blank(start, int(t.end))
+	p.out[start] = '1'
+	p.rw.Blanked = append(p.rw.Blanked, Range{start, int(t.end)})
 }
 
 // blankBetween blanks the tokens strictly between token indexes a and b.
@@ -622,7 +655,7 @@ func (p *prepass) rewriteQualifiers() {
 			continue
 		}
 		if cudaAttributeCalls[s] {
-			if end, ok := p.balancedParens(i + 1); ok {
+			if end, ok := p.balancedParensAcross(i + 1); ok {
 				p.blankTokens(i, end)
 				p.rw.Blanked = append(p.rw.Blanked, Range{int(t.start), int(p.toks[end].end)})
 			}
@@ -650,7 +683,7 @@ func (p *prepass) rewriteQualifiers() {
 			p.rw.Blanked = append(p.rw.Blanked, Range{int(t.start), int(p.toks[end].end)})
 			continue
 		}
-		if p.isStandaloneMacro(i) || p.isClassHeadMacro(i) {
+		if p.isStandaloneMacro(i) || p.isClassHeadMacro(i) || p.isAliasMacro(i) {
 			end := i
 			if p.isPunct(i+1, '(') {
 				end, _ = p.balancedParens(i + 1)
@@ -659,7 +692,7 @@ func (p *prepass) rewriteQualifiers() {
 			p.rw.Blanked = append(p.rw.Blanked, Range{int(t.start), int(p.toks[end].end)})
 			continue
 		}
-		if p.isCallingConventionMacro(i) {
+		if p.isCallingConventionMacro(i) || p.isConditionMacro(i) {
 			p.blankTokens(i, i)
 			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: QualOther, Start: int(t.start), End: int(t.end), Macro: s})
 			continue
@@ -774,7 +807,36 @@ func (p *prepass) isCallingConventionMacro(i int) bool {
 			return false
 		}
 	}
-	return p.isIdent(i+1) && !declarationKeywords[string(p.text(i+1))] && p.isPunct(i+2, '(')
+	next := p.nextToken(i)
+	if p.isIdent(next) && (string(p.text(next)) == "const" || string(p.text(next)) == "volatile") {
+		return true // Args NCCL_GRID_CONSTANT const args
+	}
+	return p.isIdent(next) && !declarationKeywords[string(p.text(next))] && p.isPunct(next+1, '(')
+}
+
+// isConditionMacro reports whether the macro at i stands between `if` and
+// its condition: if NCCL_IF_CONSTEXPR (cond).
+func (p *prepass) isConditionMacro(i int) bool {
+	prev := p.prevToken(i)
+	return p.isIdent(prev) && string(p.text(prev)) == "if" && p.isPunct(i+1, '(')
+}
+
+// isAliasMacro reports whether the macro at i stands between an alias
+// name and `=`: using Policy CCCL_DEPRECATED_BECAUSE("...") = T;
+func (p *prepass) isAliasMacro(i int) bool {
+	name := p.prevToken(i)
+	if !p.isIdent(name) || !p.isIdent(p.prevToken(name)) || string(p.text(p.prevToken(name))) != "using" {
+		return false
+	}
+	next := i + 1
+	if p.isPunct(next, '(') {
+		e, ok := p.balancedParens(next)
+		if !ok {
+			return false
+		}
+		next = e + 1
+	}
+	return p.isPunct(next, '=')
 }
 
 // isClassHeadMacro reports whether the macro at i stands between `struct`
@@ -953,6 +1015,56 @@ func (p *prepass) blankExpressionTypename() {
 	}
 }
 
+// rewriteKeywordCasts turns functional casts to multi-word builtin types
+// written with one word, `unsigned(x)`, `signed(x)`, `long(x)`, which the
+// grammar rejects, into calls: `Unsigned(x)`.
+func (p *prepass) rewriteKeywordCasts() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		if !p.isIdent(i) || !p.isPunct(i+1, '(') || !p.adjacent(i, i+1) {
+			continue
+		}
+		switch string(p.text(i)) {
+		case "unsigned", "signed", "long", "short":
+		default:
+			continue
+		}
+		if prev := p.prevToken(i); p.isIdent(prev) && declarationKeywords[string(p.text(prev))] {
+			continue // unsigned long(x) and the like: leave alone
+		}
+		c := p.out[p.toks[i].start]
+		p.out[p.toks[i].start] = c - 'a' + 'A'
+	}
+}
+
+// blankAttributesBeforeFriend blanks `[[...]]` in front of `friend`
+// (`[[nodiscard]] friend bool operator==`), which the grammar rejects.
+func (p *prepass) blankAttributesBeforeFriend() {
+	for i := 0; i < len(p.toks); i++ {
+		if !p.isIdent(i) || p.blanked[i] || string(p.text(i)) != "friend" {
+			continue
+		}
+		end := p.prevToken(i)
+		if !p.isPunct(end, ']') || !p.isPunct(end-1, ']') {
+			continue
+		}
+		depth := 0
+		for j := end; j >= 0; j-- {
+			if p.isPunct(j, ']') {
+				depth++
+			} else if p.isPunct(j, '[') {
+				depth--
+				if depth == 0 {
+					if p.isPunct(j-1, '[') {
+						p.blankTokens(j-1, end)
+						p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[j-1].start), int(p.toks[end].end)})
+					}
+					break
+				}
+			}
+		}
+	}
+}
+
 // blankStraySemicolons blanks the `;` after the `}` that closes a namespace
 // or a function at namespace scope (`}; // namespace detail`): legal for
 // compilers, an ERROR for the grammar.
@@ -963,9 +1075,11 @@ func (p *prepass) blankStraySemicolons() {
 		braceFunction
 	)
 	var stack []int
+	// Functions at namespace or class scope; a `}` inside a function body
+	// closes a statement, where `};` is an empty statement and fine.
 	atNamespaceScope := func() bool {
 		for _, k := range stack {
-			if k != braceNamespace {
+			if k == braceFunction {
 				return false
 			}
 		}
@@ -981,7 +1095,7 @@ func (p *prepass) blankStraySemicolons() {
 				p.isIdent(prev) && p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "namespace",
 				prev >= 0 && p.toks[prev].kind == tokString && p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "extern":
 				kind = braceNamespace
-			case p.isPunct(prev, ')') && atNamespaceScope():
+			case p.isPunct(prev, ')') && !p.closesLambdaOrStatementHead(prev):
 				kind = braceFunction
 			}
 			stack = append(stack, kind)
@@ -992,12 +1106,62 @@ func (p *prepass) blankStraySemicolons() {
 			kind := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			next := p.nextToken(i)
-			if (kind == braceNamespace || kind == braceFunction && atNamespaceScope()) && p.isPunct(next, ';') {
+			if (kind == braceNamespace || kind == braceFunction && atNamespaceScope()) && p.isPunct(next, ';') && !p.afterAssignment(i) {
 				p.blankTokens(next, next)
 				p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[next].start), int(p.toks[next].end)})
 			}
 		}
 	}
+}
+
+// closesLambdaOrStatementHead reports whether the `)` at i closes a lambda's
+// parameters or the head of if/for/while/switch/catch.
+func (p *prepass) closesLambdaOrStatementHead(i int) bool {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		if p.isPunct(j, ')') {
+			depth++
+		} else if p.isPunct(j, '(') {
+			depth--
+			if depth == 0 {
+				k := p.prevToken(j)
+				if p.isPunct(k, ']') {
+					return true
+				}
+				if p.isIdent(k) {
+					switch string(p.text(k)) {
+					case "if", "for", "while", "switch", "catch", "constexpr":
+						return true
+					}
+				}
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// afterAssignment reports whether the `}` at i closes a brace that follows
+// `=` (an initializer), looking back at the statement it ends.
+func (p *prepass) afterAssignment(i int) bool {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		switch {
+		case p.isPunct(j, '}'):
+			depth++
+		case p.isPunct(j, '{'):
+			depth--
+			if depth == 0 {
+				for k := p.prevToken(j); k >= 0 && !p.isPunct(k, ';') && !p.isPunct(k, '{') && !p.isPunct(k, '}'); k = p.prevToken(k) {
+					if p.isPunct(k, '=') {
+						return true
+					}
+				}
+				return false
+			}
+		}
+	}
+	return false
 }
 
 // balancedParens returns the token index of the `)` matching the `(` at i.
@@ -1198,7 +1362,7 @@ func (p *prepass) skipType(i int) int {
 		if !p.isIdent(i) {
 			return -1
 		}
-		i++
+		i = p.nextToken(i)
 		if p.isPunct(i, '<') {
 			depth := 0
 			for ; i < len(p.toks); i++ {
@@ -1222,7 +1386,7 @@ func (p *prepass) skipType(i int) int {
 		break
 	}
 	for p.isPunct(i, '*') || p.isPunct(i, '&') || p.isIdent(i) && (string(p.text(i)) == "const" || string(p.text(i)) == "volatile") {
-		i++
+		i = p.nextToken(i)
 	}
 	return i
 }
