@@ -643,6 +643,7 @@ func (p *prepass) rewriteQualifiers() {
 	// First what is known by name; then macros judged by where they stand,
 	// with the known ones already out of the way.
 	var unknown []int
+	classes := p.classNames()
 	for i, t := range p.toks {
 		if t.kind != tokIdent || p.blanked[i] {
 			continue
@@ -692,6 +693,14 @@ func (p *prepass) rewriteQualifiers() {
 			p.rw.Blanked = append(p.rw.Blanked, Range{int(t.start), int(p.toks[end].end)})
 			continue
 		}
+		if p.isAccessMacro(i, classes) {
+			// _CUDAX_SEMI_PRIVATE: becomes `public` and spaces.
+			copy(p.out[t.start:], "public")
+			p.blank(int(t.start)+len("public"), int(t.end))
+			p.blanked[i] = true
+			p.rw.Blanked = append(p.rw.Blanked, Range{int(t.start), int(t.end)})
+			continue
+		}
 		if p.isCallingConventionMacro(i) || p.isConditionMacro(i) {
 			p.blankTokens(i, i)
 			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: QualOther, Start: int(t.start), End: int(t.end), Macro: s})
@@ -704,7 +713,6 @@ func (p *prepass) rewriteQualifiers() {
 	if len(unknown) == 0 {
 		return
 	}
-	classes := p.classNames()
 	var found []int
 	for _, i := range unknown {
 		if p.atDeclarationStart(i, 0) && p.beforeDeclaration(i, classes, 0) {
@@ -812,6 +820,20 @@ func (p *prepass) isCallingConventionMacro(i int) bool {
 		return true // Args NCCL_GRID_CONSTANT const args
 	}
 	return p.isIdent(next) && !declarationKeywords[string(p.text(next))] && p.isPunct(next+1, '(')
+}
+
+// isAccessMacro reports whether the macro at i is an access specifier in
+// macro form: it stands first in a class body member and is followed by a
+// single `:`.
+func (p *prepass) isAccessMacro(i int, classes map[int]string) bool {
+	if len(p.text(i)) < len("public") || !p.isPunct(i+1, ':') || p.isPunct(i+2, ':') {
+		return false
+	}
+	prev := p.prevToken(i)
+	if !(prev < 0 || p.isPunct(prev, ';') || p.isPunct(prev, '{') || p.isPunct(prev, '}') || p.isPunct(prev, ':') || p.toks[prev].kind == tokDirective) {
+		return false
+	}
+	return p.enclosingClass(i, classes) != ""
 }
 
 // isConditionMacro reports whether the macro at i stands between `if` and
@@ -1008,7 +1030,8 @@ func (p *prepass) blankExpressionTypename() {
 		if p.isPunct(last, '*') || p.isPunct(last, '&') {
 			continue
 		}
-		if p.isPunct(j, '{') || p.isPunct(j, '(') {
+		if p.isPunct(j, '{') || p.isPunct(j, '(') || p.isIdent(p.prevToken(i)) && string(p.text(p.prevToken(i))) == "using" {
+			// `using typename Base::T;` is also rejected: drop `typename`.
 			p.blankTokens(i, i)
 			p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i].start), int(p.toks[i].end)})
 		}
@@ -1053,11 +1076,9 @@ func (p *prepass) blankAttributesBeforeFriend() {
 				depth++
 			} else if p.isPunct(j, '[') {
 				depth--
-				if depth == 0 {
-					if p.isPunct(j-1, '[') {
-						p.blankTokens(j-1, end)
-						p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[j-1].start), int(p.toks[end].end)})
-					}
+				if depth == 0 { // j is the first `[` of `[[`
+					p.blankTokens(j, end)
+					p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[j].start), int(p.toks[end].end)})
 					break
 				}
 			}

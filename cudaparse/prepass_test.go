@@ -97,3 +97,29 @@ func TestNeutralizeKeepsShapeOnEveryByte(t *testing.T) {
 		}
 	}
 }
+
+func TestNeutralizedCodeParsesCleanly(t *testing.T) {
+	for _, src := range []string{
+		"struct S {\n  [[nodiscard]] MY_API friend constexpr bool operator==(const S&, const S&) noexcept { return true; }\n};\n",
+		"class C {\n MY_SEMI_PRIVATE:\n  int x;\n};\n",
+		"template <class T>\nstruct B { using T2 = T; };\ntemplate <class T>\nstruct D : B<T> { using typename B<T>::T2; };\n",
+		"#if MY_COMPILER(GCC, >=, 8)\nint a;\n#endif\n",
+		"using Policy MY_DEPRECATED(\"use X\") = int;\n",
+		"void CUDART_CB callback(void *data) {}\n",
+		"__global__ void k(Params NCCL_GRID_CONSTANT const p) {}\n",
+		"void f(int pred) { unsigned x = unsigned(pred) << 2; }\n",
+		"namespace a {\nvoid f() {}\n}; // namespace a\n",
+		"auto g = [](int x) { return x; };\nvoid h() {};\n",
+	} {
+		p, _ := NewParser()
+		f, err := p.Parse("t.cu", []byte(src))
+		p.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.ErrorCount() > 0 {
+			out, _ := Neutralize([]byte(src))
+			t.Errorf("ERROR nodes in\n%s\nneutralized:\n%s\ntree: %v", src, out, f.Root())
+		}
+	}
+}
