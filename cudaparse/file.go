@@ -458,6 +458,14 @@ func (f *File) addFunction(n Node, prototype bool) {
 	}
 	fn.Qualifiers = f.qualifiersBefore(n, n.ChildByField("declarator"))
 	fn.Space = spaceOf(fn.Qualifiers)
+	if fn.Space&SpaceGlobal != 0 && n.ChildByField("type").Text() != "void" {
+		// Kernels return void: a macro guessed to mean __global__ from its
+		// name (MY_KERNEL_API) does not make this function one.
+		fn.Space &^= SpaceGlobal
+		if fn.Space == 0 {
+			fn.Space = SpaceHost
+		}
+	}
 	for k, p := range decl.ChildByField("parameters").NamedChildren() {
 		if !p.Is("parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration") {
 			continue

@@ -221,6 +221,7 @@ func Neutralize(src []byte) ([]byte, Rewrites) {
 	p.resolveConditionals()
 	p.rewriteLaunches()
 	p.rewriteTargetMacros()
+	p.rewriteConceptMacros()
 	p.rewriteAsmOperands()
 	p.rewriteQualifiers()
 	p.blankExpressionTypename()
@@ -725,7 +726,7 @@ func (p *prepass) rewriteQualifiers() {
 		k, ok := knownQualifierMacros[s]
 		if !ok {
 			k = QualOther
-			if strings.Contains(s, "GLOBAL") || strings.Contains(s, "KERNEL") {
+			if upper := strings.ToUpper(s); strings.Contains(upper, "GLOBAL") || strings.Contains(upper, "KERNEL") {
 				k = QualGlobal
 			}
 		}
@@ -932,6 +933,43 @@ func (p *prepass) rewriteTargetMacros() {
 		}
 		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i].start), int(p.toks[i+1].end)})
 		i = end
+	}
+}
+
+// rewriteConceptMacros rewrites libcu++'s C++17 spelling of templates with
+// constraints into the C++20 syntax it stands for, at the same length:
+// _CCCL_TEMPLATE(class T) -> `template      <class T>`,
+// _CCCL_REQUIRES(cond) -> `requires      (cond)`, _CCCL_AND -> `&&`.
+func (p *prepass) rewriteConceptMacros() {
+	for i := 0; i < len(p.toks); i++ {
+		if !p.isIdent(i) {
+			continue
+		}
+		t := p.toks[i]
+		switch string(p.text(i)) {
+		case "_CCCL_TEMPLATE":
+			end, ok := p.balancedParensAcross(i + 1)
+			if !ok || !p.adjacent(i, i+1) {
+				continue
+			}
+			p.blank(int(t.start), int(t.end))
+			copy(p.out[t.start:], "template")
+			p.out[p.toks[i+1].start] = '<'
+			p.out[p.toks[end].start] = '>'
+		case "_CCCL_REQUIRES", "_CCCL_REQUIRES_EXPR":
+			if !p.isPunct(i+1, '(') {
+				continue
+			}
+			p.blank(int(t.start), int(t.end))
+			copy(p.out[t.start:], "requires")
+		case "_CCCL_AND":
+			p.blank(int(t.start), int(t.end))
+			copy(p.out[t.start:], "&&")
+		default:
+			continue
+		}
+		p.blanked[i] = true
+		p.rw.Blanked = append(p.rw.Blanked, Range{int(t.start), int(t.end)})
 	}
 }
 
@@ -1366,6 +1404,9 @@ func (p *prepass) beforeDeclaration(i int, classes map[int]string, depth int) bo
 	// A type (qualified names, template arguments, pointers, references)
 	// followed by a declarator name and `(`, `;`, `=`, `[`, `{` or `,`.
 	if j := p.skipType(next); j >= 0 && p.isIdent(j) {
+		if string(p.text(j)) == "operator" {
+			return true // HD self_type operator++(int)
+		}
 		for p.isIdent(j) && p.isPunct(j+1, ':') && p.isPunct(j+2, ':') {
 			j += 3
 		}
