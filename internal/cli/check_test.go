@@ -276,3 +276,17 @@ func TestRulesAndExplain(t *testing.T) {
 		t.Errorf("version: %d %q", code, out)
 	}
 }
+
+// TestBundledExamples runs the README's quick-start command.
+func TestBundledExamples(t *testing.T) {
+	code, out, errs := run(t, filepath.Join("..", ".."), "check", "examples")
+	if code != ExitFindings || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if !strings.HasPrefix(out, filepath.Join("examples", "inference-server", "allocator.cpp")+":30:14: LL001 ") {
+		t.Errorf("output:\n%s", out)
+	}
+	if strings.Count(out, "LL001") != 1 {
+		t.Errorf("want exactly the arena finding:\n%s", out)
+	}
+}
