@@ -216,15 +216,15 @@ func (e *macroExpr) expr(minPrec int) (float64, bool) {
 
 func (e *macroExpr) unary() (float64, bool) {
 	s := e.peek()
-	switch {
-	case s == "-" || s == "+":
+	switch s {
+	case "-", "+":
 		e.take(s)
 		v, ok := e.unary()
 		if s == "-" {
 			v = -v
 		}
 		return v, ok
-	case s == "(":
+	case "(":
 		e.take(s)
 		// A cast: (size_t), (unsigned long long)
 		save := e.pos
@@ -242,7 +242,7 @@ func (e *macroExpr) unary() (float64, bool) {
 		}
 		e.take(")")
 		return v, true
-	case s == "":
+	case "":
 		return 0, false
 	}
 	t := e.toks[e.pos]

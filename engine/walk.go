@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -181,7 +182,7 @@ func collect(paths []string) walkResult {
 			}
 			rel, err := filepath.Rel(root, path)
 			if err != nil {
-				return nil
+				return err // cannot happen: path is below root
 			}
 			abs := filepath.Join(absRoot, rel)
 			absDir := filepath.Dir(abs)
@@ -200,7 +201,12 @@ func collect(paths []string) walkResult {
 			}
 			if d.Type()&fs.ModeSymlink != 0 {
 				// Symlinks to files are checked; to folders, not followed.
-				if st, err := os.Stat(path); err != nil || st.IsDir() {
+				st, err := os.Stat(path)
+				if err != nil {
+					addErr(path, fmt.Errorf("broken symbolic link: %w", cleanErr(err)))
+					return nil
+				}
+				if st.IsDir() {
 					return nil
 				}
 			}

@@ -45,7 +45,11 @@ func run(t *testing.T, dir string, args ...string) (code int, stdout, stderr str
 	if err := os.Chdir(dir); err != nil {
 		t.Fatal(err)
 	}
-	defer os.Chdir(wd)
+	defer func() {
+		if err := os.Chdir(wd); err != nil {
+			t.Fatal(err)
+		}
+	}()
 	var out, errb bytes.Buffer
 	code = Run(args, &out, &errb)
 	return code, out.String(), errb.String()
@@ -163,7 +167,9 @@ func stripDuration(s string) string {
 	if err := json.Unmarshal([]byte(s), &doc); err != nil {
 		return s
 	}
-	delete(doc["stats"].(map[string]any), "duration_ms")
+	if stats, ok := doc["stats"].(map[string]any); ok {
+		delete(stats, "duration_ms")
+	}
 	out, _ := json.Marshal(doc)
 	return string(out)
 }

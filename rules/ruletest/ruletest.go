@@ -42,11 +42,11 @@ func ParseExpectations(src []byte) ([]Expectation, error) {
 			for _, q := range quotedRE.FindAllString(m[2], -1) {
 				text, err := strconv.Unquote(q)
 				if err != nil {
-					return nil, fmt.Errorf("line %d: bad quoted regexp %s: %v", i+1, q, err)
+					return nil, fmt.Errorf("line %d: bad quoted regexp %s: %w", i+1, q, err)
 				}
 				re, err := regexp.Compile(text)
 				if err != nil {
-					return nil, fmt.Errorf("line %d: bad regexp %q: %v", i+1, text, err)
+					return nil, fmt.Errorf("line %d: bad regexp %q: %w", i+1, text, err)
 				}
 				out = append(out, Expectation{Line: i + 1, RuleID: m[1], Message: re})
 			}
