@@ -51,15 +51,20 @@ type functionDefs struct {
 	byVar map[string][]Def // in source order
 }
 
-// VarKey returns the key of a variable expression: "x" for x, "s.f" for s.f
-// and s->f, "" for anything else.
+// VarKey returns the key of a variable expression: "x" for x and this->x,
+// "s.f" for s.f and s->f, "" for anything else.
 func VarKey(n Node) string {
 	n = n.Unparen()
 	switch n.Kind() {
-	case "identifier":
+	case "identifier", "type_identifier":
+		// type_identifier: `T v(n);` parses n as a parameter type.
 		return n.Text()
 	case "field_expression":
-		base := VarKey(n.ChildByField("argument"))
+		arg := n.ChildByField("argument")
+		if arg.Is("this") {
+			return n.ChildByField("field").Text() // this->x is the member x
+		}
+		base := VarKey(arg)
 		if base == "" {
 			return ""
 		}

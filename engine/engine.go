@@ -180,7 +180,15 @@ func (c *Checker) Check(path string, src []byte) ([]Finding, error) {
 }
 
 // check checks src with *parser, creating it when the file needs a parse.
+// A panic anywhere in parsing or facts becomes an error for this file: the
+// run goes on with the others.
 func (c *Checker) check(parser **cudaparse.Parser, path string, src []byte) (findings []Finding, parsed bool, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			findings = nil
+			err = fmt.Errorf("internal error while checking this file: %v; please report it", v)
+		}
+	}()
 	if i := bytes.IndexByte(src[:min(len(src), binaryProbe)], 0); i >= 0 {
 		return nil, false, fmt.Errorf("binary file (NUL byte at offset %d); not checked", i)
 	}

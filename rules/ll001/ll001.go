@@ -273,6 +273,10 @@ func (a *analysis) sizeShare(c *cudaparse.Call, al allocator) (share, bool) {
 // `new pool_memory_resource<...>(up, size)`.
 func (a *analysis) checkConstruction(n cudaparse.Node, report func(cudaparse.Node, string, ...rule.FindingOption)) {
 	typ := n.ChildByField("type")
+	if elem, ok := deviceContainer(typ); ok {
+		a.checkContainer(n, typ, elem, report)
+		return
+	}
 	if !isPoolName(typ.Text()) {
 		return
 	}
@@ -305,6 +309,82 @@ func (a *analysis) checkPool(at cudaparse.Node, args []cudaparse.Node, report fu
 	}
 }
 
+// deviceContainer reports whether typ is a container that allocates device
+// memory when constructed with a size, and the size's unit: "" for bytes
+// (rmm::device_buffer), else the element type (thrust::device_vector<T>,
+// rmm::device_uvector<T>: the size counts elements of sizeof(T) bytes).
+func deviceContainer(typ cudaparse.Node) (elem string, ok bool) {
+	switch typ.Name() {
+	case "device_buffer":
+		return "", true
+	case "device_vector", "device_uvector":
+		for typ.Is("qualified_identifier") {
+			typ = typ.ChildByField("name") // thrust::device_vector<T>
+		}
+		args := typ.ChildByField("arguments").NamedChildren()
+		if len(args) == 0 {
+			return "", false
+		}
+		return strings.Join(strings.Fields(args[0].Text()), ""), true
+	}
+	return "", false
+}
+
+// checkContainer checks `thrust::device_vector<float> v(n)` and the like.
+func (a *analysis) checkContainer(n, typ cudaparse.Node, elem string, report func(cudaparse.Node, string, ...rule.FindingOption)) {
+	unit := value{isConst: true, c: 1}
+	if elem != "" {
+		unit = value{sym: "sizeof(" + elem + ")"}
+		if c, ok := sizeofConst(elem); ok {
+			unit = value{isConst: true, c: c}
+		}
+	}
+	var sites []cudaparse.Node
+	var sizes []cudaparse.Node
+	if n.Is("new_expression") {
+		if args := n.ChildByField("arguments").NamedChildren(); len(args) > 0 {
+			sites, sizes = append(sites, typ), append(sizes, args[0])
+		}
+	}
+	for _, d := range n.ChildrenByField("declarator") {
+		var first cudaparse.Node
+		switch {
+		case d.Is("init_declarator"):
+			if args := d.ChildByField("value").NamedChildren(); len(args) > 0 {
+				first = args[0]
+			}
+		case d.Is("function_declarator"):
+			if params := d.ChildByField("parameters").NamedChildren(); len(params) > 0 {
+				first = params[0].ChildByField("type")
+			}
+		}
+		if first.Valid() {
+			sites, sizes = append(sites, d), append(sizes, first)
+		}
+	}
+	for k, size := range sizes {
+		v := combine("*", a.eval(size, nil, 0), unit)
+		if v.isShare && a.hazardous(v.s) {
+			report(sites[k], a.message(typ.Name(), v.s), rule.Related(v.s.query, "memory queried here"))
+		}
+	}
+}
+
+// sizeofConst gives the size of builtin element types.
+func sizeofConst(t string) (float64, bool) {
+	switch t {
+	case "char", "int8_t", "uint8_t", "unsignedchar", "std::byte", "bool":
+		return 1, true
+	case "short", "int16_t", "uint16_t", "half", "__half", "__nv_bfloat16":
+		return 2, true
+	case "float", "int", "int32_t", "uint32_t", "unsigned":
+		return 4, true
+	case "double", "int64_t", "uint64_t", "size_t", "long", "longlong":
+		return 8, true
+	}
+	return 0, false
+}
+
 // isPoolName reports whether a type or callee names a memory pool or arena
 // that takes its memory up front (RAPIDS pool_memory_resource,
 // arena_memory_resource, or a project's own pool class). Stream-ordered
@@ -330,7 +410,7 @@ func (a *analysis) eval(n cudaparse.Node, env map[string]value, depth int) value
 		return value{isConst: true, c: c}
 	}
 	switch n.Kind() {
-	case "identifier", "field_expression":
+	case "identifier", "field_expression", "type_identifier":
 		if n.Is("field_expression") {
 			if v, ok := a.pairField(n, env, depth); ok {
 				return v
@@ -542,6 +622,12 @@ func combine(op string, x, y value) value {
 		case "*", "+":
 			return combine(op, y, x)
 		}
+	case x.isShare && y.isShare && op == "-" && x.s.total == y.s.total && len(y.s.factors) == 0 && len(y.s.unknownMinus) == 0:
+		// free - free / 10: nine tenths of free memory.
+		s := x.s
+		s.frac -= y.s.frac
+		s.minus -= y.s.minus
+		return value{isShare: true, s: s}
 	case x.isShare && y.sym != "":
 		switch op {
 		case "*":

@@ -19,6 +19,14 @@ func allocatesUntilFailure(c *cudaparse.Call) (cudaparse.Node, bool) {
 	result := resultVariable(c)
 	tests := func(n cudaparse.Node) bool {
 		n = n.Unparen()
+		// Through a checking macro: CUDA_TRY(cudaMalloc(...)) == cudaSuccess.
+		for n.Is("call_expression") && n != c.Node {
+			args := n.ChildByField("arguments").NamedChildren()
+			if len(args) != 1 || !args[0].Contains(c.Node) {
+				break
+			}
+			n = args[0].Unparen()
+		}
 		return n == c.Node || result != "" && cudaparse.VarKey(n) == result
 	}
 	cond := loop.ChildByField("condition")
