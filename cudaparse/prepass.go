@@ -227,6 +227,7 @@ func Neutralize(src []byte) ([]byte, Rewrites) {
 	p.blankExpressionTypename()
 	p.rewriteKeywordCasts()
 	p.blankAttributesBeforeFriend()
+	p.blankExternTemplate()
 	p.blankStraySemicolons()
 	return p.out, p.rw
 }
@@ -645,6 +646,7 @@ func (p *prepass) rewriteQualifiers() {
 	// with the known ones already out of the way.
 	var unknown []int
 	classes := p.classNames()
+	typeNames := p.declaredTypeNames()
 	for i, t := range p.toks {
 		if t.kind != tokIdent || p.blanked[i] {
 			continue
@@ -663,7 +665,12 @@ func (p *prepass) rewriteQualifiers() {
 			}
 			continue
 		}
-		if !isMacroLikeName(w) {
+		if p.isStringMacro(i) {
+			p.blankTokens(i, i)
+			p.rw.Blanked = append(p.rw.Blanked, Range{int(t.start), int(t.end)})
+			continue
+		}
+		if !isMacroLikeName(w) || typeNames[s] {
 			continue
 		}
 		if k, ok := knownQualifierMacros[s]; ok && (!p.isPunct(i+1, '(') || p.afterLambdaIntroducer(i)) {
@@ -837,6 +844,39 @@ func (p *prepass) isAccessMacro(i int, classes map[int]string) bool {
 	return p.enclosingClass(i, classes) != ""
 }
 
+// declaredTypeNames collects names the file declares as types: template
+// type parameters and class names (`template <typename CG>`, `struct KV`).
+// An upper-case type name such as CG is never a qualifier macro.
+func (p *prepass) declaredTypeNames() map[string]bool {
+	names := map[string]bool{}
+	for i := 0; i+1 < len(p.toks); i++ {
+		if !p.isIdent(i) {
+			continue
+		}
+		switch string(p.text(i)) {
+		case "typename", "class", "struct", "union", "enum":
+			if j := i + 1; p.isIdent(j) && (p.isPunct(j+1, ',') || p.isPunct(j+1, '>') || p.isPunct(j+1, '=') || p.isPunct(j+1, '{') || p.isPunct(j+1, ':') || p.isPunct(j+1, ';')) {
+				names[string(p.text(j))] = true
+			}
+		case "using", "typedef":
+			if j := i + 1; p.isIdent(j) && p.isPunct(j+1, '=') {
+				names[string(p.text(j))] = true
+			}
+		}
+	}
+	return names
+}
+
+// isStringMacro reports whether the name at i is a string literal macro
+// pasted to a literal: "%" PRId64 "\n" (a name next to a literal can only
+// be one). Blanked, the literals still concatenate.
+func (p *prepass) isStringMacro(i int) bool {
+	prev, next := i-1, i+1
+	isString := func(k int) bool { return k >= 0 && k < len(p.toks) && p.toks[k].kind == tokString }
+	return isString(prev) && (isString(next) || p.isPunct(next, ')') || p.isPunct(next, ',') || p.isPunct(next, ';')) ||
+		isString(next) && (p.isPunct(prev, '(') || p.isPunct(prev, ','))
+}
+
 // isConditionMacro reports whether the macro at i stands between `if` and
 // its condition: if NCCL_IF_CONSTEXPR (cond).
 func (p *prepass) isConditionMacro(i int) bool {
@@ -871,7 +911,7 @@ func (p *prepass) isClassHeadMacro(i int) bool {
 		return false
 	}
 	switch string(p.text(prev)) {
-	case "struct", "class", "union", "enum":
+	case "struct", "class", "union", "enum", "namespace":
 	default:
 		return false
 	}
@@ -1120,6 +1160,18 @@ func (p *prepass) blankAttributesBeforeFriend() {
 					break
 				}
 			}
+		}
+	}
+}
+
+// blankExternTemplate turns explicit instantiation declarations,
+// `extern template void f<int>(int);`, which the grammar rejects, into
+// explicit instantiations by blanking `extern`.
+func (p *prepass) blankExternTemplate() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		if p.isIdent(i) && string(p.text(i)) == "extern" && p.isIdent(i+1) && string(p.text(i+1)) == "template" && !p.isPunct(i+2, '<') {
+			p.blankTokens(i, i)
+			p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i].start), int(p.toks[i].end)})
 		}
 	}
 }
@@ -1373,7 +1425,7 @@ func (p *prepass) beforeParameter(i int) bool {
 	if !p.isIdent(next) {
 		return false
 	}
-	if declarationKeywords[string(p.text(next))] {
+	if w := string(p.text(next)); declarationKeywords[w] && w != "const" && w != "volatile" {
 		return true
 	}
 	j := p.skipType(next)
@@ -1395,6 +1447,14 @@ func (p *prepass) beforeDeclaration(i int, classes map[int]string, depth int) bo
 		return false
 	}
 	nw := p.text(next)
+	if string(nw) == "const" || string(nw) == "volatile" {
+		// HD const T& get() is a macro; TYPE const& x is a type.
+		next = p.nextToken(next)
+		if !p.isIdent(next) {
+			return false
+		}
+		nw = p.text(next)
+	}
 	if declarationKeywords[string(nw)] {
 		return true
 	}

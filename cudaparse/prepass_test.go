@@ -123,3 +123,24 @@ func TestNeutralizedCodeParsesCleanly(t *testing.T) {
 		}
 	}
 }
+
+func TestNeutralizedLibraryShapesParseCleanly(t *testing.T) {
+	for _, src := range []string{
+		"template <typename CG>\n__device__ constexpr void clear(CG const& group) noexcept;\n",
+		"namespace RAFT_EXPORT raft {\nint x;\n}\n",
+		"void f(long v) { printf(\"v=%\" PRId64 \"\\n\", v); }\n",
+		"extern template void run<float, 96>(Params &params, cudaStream_t stream);\n",
+		"struct KV { int k; };\nvoid g(KV const& kv);\n",
+	} {
+		p, _ := NewParser()
+		f, err := p.Parse("t.cu", []byte(src))
+		p.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.ErrorCount() > 0 {
+			out, _ := Neutralize([]byte(src))
+			t.Errorf("ERROR nodes in\n%s\nneutralized:\n%s", src, out)
+		}
+	}
+}
