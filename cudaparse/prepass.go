@@ -228,6 +228,7 @@ func Neutralize(src []byte) ([]byte, Rewrites) {
 	p.rewriteKeywordCasts()
 	p.blankAttributesBeforeFriend()
 	p.blankExternTemplate()
+	p.blankFileScopeMacroArguments()
 	p.blankStraySemicolons()
 	return p.out, p.rw
 }
@@ -946,6 +947,7 @@ func (p *prepass) rewriteTargetMacros() {
 		}
 		p.blank(int(p.toks[i].start), int(p.toks[i+1].end))
 		p.out[p.toks[end].start] = ' '
+		p.blanked[i], p.blanked[i+1], p.blanked[end] = true, true, true
 		depth := 0
 		argStart := i + 2
 		for k := i + 2; k <= end; k++ {
@@ -1159,6 +1161,55 @@ func (p *prepass) blankAttributesBeforeFriend() {
 					p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[j].start), int(p.toks[end].end)})
 					break
 				}
+			}
+		}
+	}
+}
+
+// blankFileScopeMacroArguments blanks the arguments of macro invocations
+// that stand where only declarations can: at namespace scope, a macro-like
+// name with an argument list followed by a body or by `;`
+// (TEMPLATE_TEST_CASE("x", "[t]", float) { ... }, INSTANTIATE(int, float);).
+// Their arguments are often types and keywords, which no call parses; the
+// body is kept and parses as a function.
+func (p *prepass) blankFileScopeMacroArguments() {
+	depth := 0 // braces that are not namespaces or linkage blocks
+	var kinds []bool
+	for i := 0; i < len(p.toks); i++ {
+		switch {
+		case p.isPunct(i, '{'):
+			prev := p.prevToken(i)
+			ns := p.isIdent(prev) && string(p.text(prev)) == "namespace" ||
+				p.isIdent(prev) && p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "namespace" ||
+				prev >= 0 && p.toks[prev].kind == tokString && p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "extern"
+			kinds = append(kinds, ns)
+			if !ns {
+				depth++
+			}
+		case p.isPunct(i, '}'):
+			if n := len(kinds); n > 0 {
+				if !kinds[n-1] {
+					depth--
+				}
+				kinds = kinds[:n-1]
+			}
+		case depth == 0 && p.isIdent(i) && !p.blanked[i] && isMacroLikeName(p.text(i)) && p.isPunct(i+1, '('):
+			prev := p.prevToken(i)
+			if !(prev < 0 || p.toks[prev].kind == tokDirective || p.isPunct(prev, ';') || p.isPunct(prev, '}') || p.isPunct(prev, '{')) {
+				continue
+			}
+			end, ok := p.balancedParensAcross(i + 1)
+			if !ok || end == i+2 {
+				continue
+			}
+			if next := p.nextToken(end); p.isPunct(next, '{') || p.isPunct(next, ';') {
+				start, stop := int(p.toks[i+1].end), int(p.toks[end].start)
+				p.blank(start, stop)
+				for k := i + 2; k < end; k++ {
+					p.blanked[k] = true
+				}
+				p.rw.Blanked = append(p.rw.Blanked, Range{start, stop})
+				i = end
 			}
 		}
 	}

@@ -144,3 +144,21 @@ func TestNeutralizedLibraryShapesParseCleanly(t *testing.T) {
 		}
 	}
 }
+
+func TestFileScopeMacroInvocations(t *testing.T) {
+	src := "TEMPLATE_TEST_CASE(\"x\", \"[t]\", float, double) {\n  CUDA_CHECK(cudaMalloc(&p, n));\n}\nINSTANTIATE(int, float);\nvoid f() { CHECK(cudaFree(p)); }\n"
+	p, _ := NewParser()
+	defer p.Close()
+	f, err := p.Parse("t.cu", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.ErrorCount() > 0 {
+		t.Errorf("ERROR nodes: %v", f.Root())
+	}
+	// The body of the test macro is kept, and calls inside functions are
+	// not touched.
+	if len(f.CallsTo("cudaMalloc")) != 1 || len(f.CallsTo("cudaFree")) != 1 {
+		t.Errorf("calls lost: %d cudaMalloc, %d cudaFree", len(f.CallsTo("cudaMalloc")), len(f.CallsTo("cudaFree")))
+	}
+}

@@ -89,7 +89,7 @@ func run(p *rule.Pass) {
 			a.checkPool(c.Callee, c.Args, report)
 		}
 	}
-	for _, n := range p.File.NodesOfKind("declaration", "new_expression") {
+	for _, n := range p.File.NodesOfKind("declaration", "new_expression", "compound_literal_expression") {
 		a.checkConstruction(n, report)
 	}
 }
@@ -280,8 +280,12 @@ func (a *analysis) checkConstruction(n cudaparse.Node, report func(cudaparse.Nod
 	if !isPoolName(typ.Text()) {
 		return
 	}
-	if n.Is("new_expression") {
+	switch {
+	case n.Is("new_expression"):
 		a.checkPool(typ, n.ChildByField("arguments").NamedChildren(), report)
+		return
+	case n.Is("compound_literal_expression"): // return pool_memory_resource{up, size};
+		a.checkPool(typ, n.ChildByField("value").NamedChildren(), report)
 		return
 	}
 	for _, d := range n.ChildrenByField("declarator") {
@@ -297,16 +301,35 @@ func (a *analysis) checkConstruction(n cudaparse.Node, report func(cudaparse.Nod
 }
 
 func (a *analysis) checkPool(at cudaparse.Node, args []cudaparse.Node, report func(cudaparse.Node, string, ...rule.FindingOption)) {
+	what := "memory pool"
+	if name := poolTypeName(at); name != "" {
+		what = name
+	}
 	for _, arg := range args {
 		if arg.Is("parameter_declaration") { // T pool(up, size) seen as a declarator
 			arg = arg.ChildByField("type")
 		}
 		v := a.eval(arg, nil, 0)
 		if v.isShare && a.hazardous(v.s) {
-			report(at, a.message("memory pool", v.s), rule.Related(v.s.query, "memory queried here"))
+			report(at, a.message(what, v.s), rule.Related(v.s.query, "memory queried here"))
 			return
 		}
 	}
+}
+
+// poolTypeName returns the name of the pool type a construction names
+// (pool_memory_resource for rmm::mr::pool_memory_resource<...>), or "".
+func poolTypeName(n cudaparse.Node) string {
+	switch {
+	case n.Is("init_declarator", "function_declarator"):
+		n = n.Parent().ChildByField("type")
+	case n.Is("identifier") && n.Parent().Is("init_declarator"):
+		n = n.Parent().Parent().ChildByField("type")
+	}
+	if name := n.Name(); isPoolName(name) {
+		return name
+	}
+	return ""
 }
 
 // deviceContainer reports whether typ is a container that allocates device
@@ -341,8 +364,13 @@ func (a *analysis) checkContainer(n, typ cudaparse.Node, elem string, report fun
 	}
 	var sites []cudaparse.Node
 	var sizes []cudaparse.Node
-	if n.Is("new_expression") {
+	switch {
+	case n.Is("new_expression"):
 		if args := n.ChildByField("arguments").NamedChildren(); len(args) > 0 {
+			sites, sizes = append(sites, typ), append(sizes, args[0])
+		}
+	case n.Is("compound_literal_expression"):
+		if args := n.ChildByField("value").NamedChildren(); len(args) > 0 {
 			sites, sizes = append(sites, typ), append(sizes, args[0])
 		}
 	}

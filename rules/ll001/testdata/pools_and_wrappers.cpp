@@ -60,3 +60,19 @@ void leave_reserve(void **p, size_t reserve) {
   cudaMemGetInfo(&free_b, &total_b);
   cudaMalloc(p, free_b - reserve);  // ok: an explicit reserve of unknown size is left
 }
+
+rmm::mr::arena_memory_resource make_arena() {
+  auto free_b = rmm::available_device_memory().first;
+  constexpr auto reserve{64UL << 20};  // 64 MiB is less than a lazily loaded module may need
+  return rmm::mr::arena_memory_resource{rmm::mr::get_current_device_resource_ref(), free_b - reserve};  // want LL001 "free memory"
+}
+
+rmm::mr::arena_memory_resource make_roomy_arena() {
+  auto free_b = rmm::available_device_memory().first;
+  constexpr auto reserve{2UL << 30};
+  return rmm::mr::arena_memory_resource{rmm::mr::get_current_device_resource_ref(), free_b - reserve};  // ok: 2 GiB left
+}
+
+auto make_pool_by_call() {
+  return pool_mr(rmm::mr::get_current_device_resource_ref(), rmm::percent_of_free_device_memory(99));  // want LL001 "free memory"
+}
