@@ -34,7 +34,6 @@ extern TSSymbol ts_node_symbol(TSNode);
 extern bool ts_node_is_named(TSNode);
 extern bool ts_node_is_missing(TSNode);
 extern bool ts_node_is_extra(TSNode);
-extern bool ts_node_has_error(TSNode);
 extern TSTreeCursor ts_tree_cursor_new(TSNode);
 extern void ts_tree_cursor_delete(TSTreeCursor *);
 extern TSNode ts_tree_cursor_current_node(const TSTreeCursor *);
@@ -48,7 +47,7 @@ extern uint32_t ts_language_field_count(const TSLanguage *);
 extern const char *ts_language_field_name_for_id(const TSLanguage *, TSFieldId);
 extern const TSLanguage *tree_sitter_cpp(void);
 
-enum { LL_NAMED = 1, LL_MISSING = 2, LL_ERROR = 4, LL_EXTRA = 8, LL_HAS_ERROR = 16 };
+enum { LL_NAMED = 1, LL_MISSING = 2, LL_ERROR = 4, LL_EXTRA = 8 };
 
 typedef struct {
 	uint32_t start, end;
@@ -86,7 +85,6 @@ static int32_t ll_push(ll_node **nodes, uint32_t *n, uint32_t *cap, TSTreeCursor
 	if (ts_node_is_missing(t)) flags |= LL_MISSING;
 	if (sym == (TSSymbol)-1) flags |= LL_ERROR;
 	if (ts_node_is_extra(t)) flags |= LL_EXTRA;
-	if (ts_node_has_error(t)) flags |= LL_HAS_ERROR;
 	ll_node *x = &(*nodes)[*n];
 	x->start = ts_node_start_byte(t);
 	x->end = ts_node_end_byte(t);
@@ -189,11 +187,10 @@ import (
 
 // Node flags, as set by ll_push.
 const (
-	flagNamed    = 1
-	flagMissing  = 2
-	flagError    = 4
-	flagExtra    = 8
-	flagHasError = 16
+	flagNamed   = 1
+	flagMissing = 2
+	flagError   = 4
+	flagExtra   = 8
 )
 
 // rawNode mirrors ll_node: one tree node, in pre-order, with links by index.

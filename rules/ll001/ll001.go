@@ -284,7 +284,7 @@ func (a *analysis) checkConstruction(n cudaparse.Node, report func(cudaparse.Nod
 	case n.Is("new_expression"):
 		a.checkPool(typ, n.ChildByField("arguments").NamedChildren(), report)
 		return
-	case n.Is("compound_literal_expression"): // return pool_memory_resource{up, size};
+	case n.Is("compound_literal_expression"): // a pool built as a braced temporary
 		a.checkPool(typ, n.ChildByField("value").NamedChildren(), report)
 		return
 	}
