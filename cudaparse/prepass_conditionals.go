@@ -1,0 +1,187 @@
+package cudaparse
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// Preprocessor conditionals the grammar cannot parse as they stand.
+
+// resolveConditionals handles #if groups the C++ grammar cannot parse as
+// they stand. `#if 0` blocks are dead: their first branch is blanked. A group
+// that splits a construct (a branch with unbalanced brackets, directives in
+// the middle of an expression or argument list, a branch that ends in the
+// middle of a statement) is flattened: its first branch is kept, its other
+// branches and its directive lines are blanked. Rules then see one
+// consistent variant of the code; docs/parsing.md says what that costs.
+func (p *prepass) resolveConditionals() {
+	type group struct{ dirs []int } // token indexes: #if, #elif/#else..., #endif
+	var stack []*group
+	var groups []*group
+	depthAt := make([]int, len(p.toks)) // bracket depth before each token
+	depth := 0
+	for i, t := range p.toks {
+		depthAt[i] = depth
+		switch t.kind {
+		case tokPunct:
+			switch p.src[t.start] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth--
+			}
+		case tokDirective:
+			switch directiveName(p.src[t.start:t.end]) {
+			case "if", "ifdef", "ifndef":
+				g := &group{dirs: []int{i}}
+				stack = append(stack, g)
+				groups = append(groups, g)
+			case "elif", "else", "elifdef", "elifndef":
+				if len(stack) > 0 {
+					stack[len(stack)-1].dirs = append(stack[len(stack)-1].dirs, i)
+				}
+			case "endif":
+				if len(stack) > 0 {
+					g := stack[len(stack)-1]
+					g.dirs = append(g.dirs, i)
+					stack = stack[:len(stack)-1]
+				}
+			}
+		}
+	}
+	for _, g := range groups {
+		for _, d := range g.dirs {
+			p.simplifyCondition(d)
+		}
+		last := g.dirs[len(g.dirs)-1]
+		if len(g.dirs) < 2 || directiveName(p.text(last)) != "endif" || p.blanked[g.dirs[0]] {
+			continue // unterminated, or inside a branch already blanked
+		}
+		if isIfZero(p.text(g.dirs[0])) {
+			p.blankBetween(g.dirs[0], g.dirs[1])
+			continue
+		}
+		if p.groupParses(g.dirs, depthAt) {
+			continue
+		}
+		// Flatten: keep the first branch, blank the rest and the directives.
+		p.blankTokens(g.dirs[0], g.dirs[0])
+		p.blankBetween(g.dirs[1]-1, last+1)
+		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[g.dirs[0]].start), int(p.toks[g.dirs[0]].end)})
+	}
+}
+
+// compareArgument matches a comparison operator passed as a macro argument,
+// `_CCCL_COMPILER(GCC, >=, 8)`, which no expression grammar accepts.
+var compareArgument = regexp.MustCompile(`[(,]\s*(>=|<=|==|!=|<|>)\s*[,)]`)
+
+// simplifyCondition replaces the condition of an #if or #elif that passes
+// operators as macro arguments by `1` and spaces: the condition means
+// nothing to rules, and left in, it is an ERROR node.
+func (p *prepass) simplifyCondition(d int) {
+	t := p.toks[d]
+	text := p.src[t.start:t.end]
+	name := directiveName(text)
+	if name != "if" && name != "elif" || !compareArgument.Match(text) {
+		return
+	}
+	at := bytes.Index(text, []byte(name)) + len(name)
+	start := int(t.start) + at
+	for start < int(t.end) && isSpace(p.src[start]) {
+		start++
+	}
+	if start >= int(t.end) {
+		return
+	}
+	p.blank(start, int(t.end))
+	p.out[start] = '1'
+	p.rw.Blanked = append(p.rw.Blanked, Range{start, int(t.end)})
+}
+
+// blankBetween blanks the tokens strictly between token indexes a and b.
+func (p *prepass) blankBetween(a, b int) {
+	if b <= a+1 {
+		return
+	}
+	start := int(p.toks[a].end)
+	end := int(p.toks[b-1].end)
+	if b < len(p.toks) {
+		end = int(p.toks[b].start)
+	}
+	p.blank(start, end)
+	p.rw.Blanked = append(p.rw.Blanked, Range{start, end})
+	for k := a + 1; k < b; k++ {
+		p.blanked[k] = true
+	}
+}
+
+// groupParses reports whether each branch of a conditional group holds
+// whole declarations or statements, which the grammar handles.
+func (p *prepass) groupParses(dirs []int, depthAt []int) bool {
+	if depthAt[dirs[0]] > 0 && !p.isStatementBoundary(dirs[0]-1) {
+		return false
+	}
+	for k := 0; k+1 < len(dirs); k++ {
+		a, b := dirs[k], dirs[k+1]
+		if depthAt[a] != depthAt[b] && k+1 < len(dirs) {
+			// Brackets opened in one branch and closed after the group.
+			return false
+		}
+		if prev := p.lastCodeToken(a, b); prev >= 0 && !p.isStatementBoundary(prev) {
+			return false
+		}
+	}
+	return p.isStatementBoundary(p.lastCodeToken(-1, dirs[0]))
+}
+
+// lastCodeToken returns the last non-directive token strictly between a and
+// b, or -1 (for a = -1: the last before b, or -1 at the start).
+func (p *prepass) lastCodeToken(a, b int) int {
+	for k := b - 1; k > a && k >= 0; k-- {
+		if p.toks[k].kind != tokDirective {
+			return k
+		}
+	}
+	return -1
+}
+
+func (p *prepass) isStatementBoundary(i int) bool {
+	if i < 0 || p.toks[i].kind == tokDirective {
+		return true
+	}
+	if p.toks[i].kind != tokPunct {
+		return false
+	}
+	switch p.src[p.toks[i].start] {
+	case ';', '{', '}', ':':
+		return true
+	}
+	return false
+}
+
+func directiveName(d []byte) string {
+	d = bytes.TrimLeft(d[1:], " \t")
+	j := 0
+	for j < len(d) && isIdentByte(d[j]) {
+		j++
+	}
+	return string(d[:j])
+}
+
+func isIfZero(d []byte) bool {
+	if directiveName(d) != "if" {
+		return false
+	}
+	d = bytes.TrimLeft(d[1:], " \t")[2:]
+	if i := bytes.Index(d, []byte("//")); i >= 0 {
+		d = d[:i]
+	}
+	if i := bytes.Index(d, []byte("/*")); i >= 0 {
+		d = d[:i]
+	}
+	switch string(bytes.TrimSpace(d)) {
+	case "0", "(0)", "false":
+		return true
+	}
+	return false
+}

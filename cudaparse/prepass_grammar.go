@@ -1,0 +1,332 @@
+package cudaparse
+
+import "bytes"
+
+// Rewrites for library macros that take code, and for C++ the v0.22.3
+// grammar rejects although compilers accept it.
+
+// Code-taking macros of libcu++ (<nv/target>), used wherever CUDA code
+// branches on the target: NV_IF_TARGET(NV_IS_DEVICE, (stmts;), (stmts;)).
+var targetMacros = map[string]bool{
+	"NV_IF_TARGET": true, "NV_IF_ELSE_TARGET": true, "NV_DISPATCH_TARGET": true,
+}
+
+// rewriteTargetMacros turns NV_IF_TARGET(cond, (a;), (b;)) into
+// `             cond; {a;}  {b;} ` : the condition and each branch become
+// statements of their own, so that the code in the branches parses.
+func (p *prepass) rewriteTargetMacros() {
+	for i := 0; i < len(p.toks); i++ {
+		if !p.isIdent(i) || !targetMacros[string(p.text(i))] || !p.isPunct(i+1, '(') {
+			continue
+		}
+		end, ok := p.balancedParensAcross(i + 1)
+		if !ok {
+			continue
+		}
+		p.blank(int(p.toks[i].start), int(p.toks[i+1].end))
+		p.out[p.toks[end].start] = ' '
+		p.blanked[i], p.blanked[i+1], p.blanked[end] = true, true, true
+		depth := 0
+		argStart := i + 2
+		for k := i + 2; k <= end; k++ {
+			if p.isPunct(k, '(') || p.isPunct(k, '[') || p.isPunct(k, '{') {
+				depth++
+				continue
+			}
+			if depth > 0 && (p.isPunct(k, ')') || p.isPunct(k, ']') || p.isPunct(k, '}')) {
+				depth--
+				continue
+			}
+			if depth == 0 && (p.isPunct(k, ',') || k == end) {
+				// A branch in parentheses becomes a block.
+				if p.isPunct(argStart, '(') && p.isPunct(k-1, ')') && argStart < k-1 {
+					if e, ok := p.balancedParensAcross(argStart); ok && e == k-1 {
+						p.out[p.toks[argStart].start] = '{'
+						p.out[p.toks[k-1].start] = '}'
+					}
+				}
+				if k != end {
+					p.out[p.toks[k].start] = ';'
+				}
+				argStart = k + 1
+			}
+		}
+		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i].start), int(p.toks[i+1].end)})
+		i = end
+	}
+}
+
+// rewriteConceptMacros rewrites libcu++'s C++17 spelling of templates with
+// constraints into the C++20 syntax it stands for, at the same length:
+// _CCCL_TEMPLATE(class T) -> `template      <class T>`,
+// _CCCL_REQUIRES(cond) -> `requires      (cond)`, _CCCL_AND -> `&&`.
+func (p *prepass) rewriteConceptMacros() {
+	for i := 0; i < len(p.toks); i++ {
+		if !p.isIdent(i) {
+			continue
+		}
+		t := p.toks[i]
+		switch string(p.text(i)) {
+		case "_CCCL_TEMPLATE":
+			end, ok := p.balancedParensAcross(i + 1)
+			if !ok || !p.adjacent(i, i+1) {
+				continue
+			}
+			p.blank(int(t.start), int(t.end))
+			copy(p.out[t.start:], "template")
+			p.out[p.toks[i+1].start] = '<'
+			p.out[p.toks[end].start] = '>'
+		case "_CCCL_REQUIRES", "_CCCL_REQUIRES_EXPR":
+			if !p.isPunct(i+1, '(') {
+				continue
+			}
+			p.blank(int(t.start), int(t.end))
+			copy(p.out[t.start:], "requires")
+		case "_CCCL_AND":
+			p.blank(int(t.start), int(t.end))
+			copy(p.out[t.start:], "&&")
+		default:
+			continue
+		}
+		p.blanked[i] = true
+		p.rw.Blanked = append(p.rw.Blanked, Range{int(t.start), int(t.end)})
+	}
+}
+
+// rewriteAsmOperands makes the output operands of inline asm parse: the
+// grammar takes only a plain name there, so `"=r"(v.x)` becomes
+// `"=r"(v_x)` (same length; the asm template string is left as it is).
+func (p *prepass) rewriteAsmOperands() {
+	for i := 0; i < len(p.toks); i++ {
+		if !p.isIdent(i) {
+			continue
+		}
+		switch string(p.text(i)) {
+		case "asm", "__asm__", "__asm":
+		default:
+			continue
+		}
+		open := i + 1
+		for p.isIdent(open) {
+			open++ // volatile, __volatile__, inline, goto
+		}
+		end, ok := p.balancedParensAcross(open)
+		if !ok || !p.isPunct(open, '(') {
+			continue
+		}
+		section := 0
+		depth := 0
+		for k := open + 1; k < end; k++ {
+			switch {
+			case p.isPunct(k, '('):
+				if depth == 0 && section == 1 && p.toks[k-1].kind == tokString {
+					if e, ok := p.balancedParensAcross(k); ok && e > k+2 {
+						p.flattenToName(int(p.toks[k+1].start), int(p.toks[e-1].end))
+					}
+				}
+				depth++
+			case p.isPunct(k, ')'):
+				depth--
+			case depth == 0 && p.isPunct(k, ':'):
+				section++
+			}
+		}
+		i = end
+	}
+}
+
+// flattenToName turns an lvalue expression into one identifier of the same
+// length by replacing every byte that cannot be in a name with '_'.
+func (p *prepass) flattenToName(start, end int) {
+	if bytes.IndexByte(p.out[start:end], '\n') >= 0 {
+		return
+	}
+	for k := start; k < end; k++ {
+		if !isIdentByte(p.out[k]) {
+			p.out[k] = '_'
+		}
+	}
+	if c := p.out[start]; c >= '0' && c <= '9' {
+		p.out[start] = '_'
+	}
+}
+
+// blankExpressionTypename blanks `typename` in front of a qualified type
+// that is called or brace-initialised, `typename Gemm::Arguments{...}`,
+// which the grammar only accepts in declarations.
+func (p *prepass) blankExpressionTypename() {
+	for i := 0; i < len(p.toks); i++ {
+		if !p.isIdent(i) || p.blanked[i] || string(p.text(i)) != "typename" {
+			continue
+		}
+		j := p.skipType(i + 1)
+		if j < 0 {
+			continue
+		}
+		// skipType also skips trailing * and &: only a bare type counts.
+		last := j - 1
+		if p.isPunct(last, '*') || p.isPunct(last, '&') {
+			continue
+		}
+		if p.isPunct(j, '{') || p.isPunct(j, '(') || p.isIdent(p.prevToken(i)) && string(p.text(p.prevToken(i))) == "using" {
+			// `using typename Base::T;` is also rejected: drop `typename`.
+			p.blankRecorded(i, i)
+		}
+	}
+}
+
+// rewriteKeywordCasts turns functional casts to multi-word builtin types
+// written with one word, `unsigned(x)`, `signed(x)`, `long(x)`, which the
+// grammar rejects, into calls: `Unsigned(x)`.
+func (p *prepass) rewriteKeywordCasts() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		if !p.isIdent(i) || !p.isPunct(i+1, '(') || !p.adjacent(i, i+1) {
+			continue
+		}
+		switch string(p.text(i)) {
+		case "unsigned", "signed", "long", "short":
+		default:
+			continue
+		}
+		if prev := p.prevToken(i); p.isIdent(prev) && declarationKeywords[string(p.text(prev))] {
+			continue // unsigned long(x) and the like: leave alone
+		}
+		c := p.out[p.toks[i].start]
+		p.out[p.toks[i].start] = c - 'a' + 'A'
+	}
+}
+
+// blankAttributesBeforeFriend blanks `[[...]]` in front of `friend`
+// (`[[nodiscard]] friend bool operator==`), which the grammar rejects.
+func (p *prepass) blankAttributesBeforeFriend() {
+	for i := 0; i < len(p.toks); i++ {
+		if !p.isIdent(i) || p.blanked[i] || string(p.text(i)) != "friend" {
+			continue
+		}
+		end := p.prevToken(i)
+		if !p.isPunct(end, ']') || !p.isPunct(end-1, ']') {
+			continue
+		}
+		depth := 0
+		for j := end; j >= 0; j-- {
+			if p.isPunct(j, ']') {
+				depth++
+			} else if p.isPunct(j, '[') {
+				depth--
+				if depth == 0 { // j is the first `[` of `[[`
+					p.blankRecorded(j, end)
+					break
+				}
+			}
+		}
+	}
+}
+
+// blankExternTemplate turns explicit instantiation declarations,
+// `extern template void f<int>(int);`, which the grammar rejects, into
+// explicit instantiations by blanking `extern`.
+func (p *prepass) blankExternTemplate() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		if p.isIdent(i) && string(p.text(i)) == "extern" && p.isIdent(i+1) && string(p.text(i+1)) == "template" && !p.isPunct(i+2, '<') {
+			p.blankRecorded(i, i)
+		}
+	}
+}
+
+// blankStraySemicolons blanks the `;` after the `}` that closes a namespace
+// or a function at namespace scope (`}; // namespace detail`): legal for
+// compilers, an ERROR for the grammar.
+func (p *prepass) blankStraySemicolons() {
+	const (
+		braceOther = iota
+		braceNamespace
+		braceFunction
+	)
+	var stack []int
+	// Functions at namespace or class scope; a `}` inside a function body
+	// closes a statement, where `};` is an empty statement and fine.
+	atNamespaceScope := func() bool {
+		for _, k := range stack {
+			if k == braceFunction {
+				return false
+			}
+		}
+		return true
+	}
+	for i := 0; i < len(p.toks); i++ {
+		switch {
+		case p.isPunct(i, '{'):
+			kind := braceOther
+			prev := p.prevToken(i)
+			switch {
+			case p.isIdent(prev) && string(p.text(prev)) == "namespace",
+				p.isIdent(prev) && p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "namespace",
+				prev >= 0 && p.toks[prev].kind == tokString && p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "extern":
+				kind = braceNamespace
+			case p.isPunct(prev, ')') && !p.closesLambdaOrStatementHead(prev):
+				kind = braceFunction
+			}
+			stack = append(stack, kind)
+		case p.isPunct(i, '}'):
+			if len(stack) == 0 {
+				continue
+			}
+			kind := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			next := p.nextToken(i)
+			if (kind == braceNamespace || kind == braceFunction && atNamespaceScope()) && p.isPunct(next, ';') && !p.afterAssignment(i) {
+				p.blankRecorded(next, next)
+			}
+		}
+	}
+}
+
+// closesLambdaOrStatementHead reports whether the `)` at i closes a lambda's
+// parameters or the head of if/for/while/switch/catch.
+func (p *prepass) closesLambdaOrStatementHead(i int) bool {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		if p.isPunct(j, ')') {
+			depth++
+		} else if p.isPunct(j, '(') {
+			depth--
+			if depth == 0 {
+				k := p.prevToken(j)
+				if p.isPunct(k, ']') {
+					return true
+				}
+				if p.isIdent(k) {
+					switch string(p.text(k)) {
+					case "if", "for", "while", "switch", "catch", "constexpr":
+						return true
+					}
+				}
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// afterAssignment reports whether the `}` at i closes a brace that follows
+// `=` (an initializer), looking back at the statement it ends.
+func (p *prepass) afterAssignment(i int) bool {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		switch {
+		case p.isPunct(j, '}'):
+			depth++
+		case p.isPunct(j, '{'):
+			depth--
+			if depth == 0 {
+				for k := p.prevToken(j); k >= 0 && !p.isPunct(k, ';') && !p.isPunct(k, '{') && !p.isPunct(k, '}'); k = p.prevToken(k) {
+					if p.isPunct(k, '=') {
+						return true
+					}
+				}
+				return false
+			}
+		}
+	}
+	return false
+}

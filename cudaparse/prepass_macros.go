@@ -1,0 +1,623 @@
+package cudaparse
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+)
+
+// Qualifier macros and other macros that stand where the grammar expects
+// declarations: found by definition, by name, or by where they stand.
+
+// discoverMacros records object-like macros of this file whose expansion is
+// nothing, or only declaration qualifiers: `#define HD __host__ __device__`.
+func (p *prepass) discoverMacros() {
+	p.macros = map[string]QualifierKind{}
+	for _, t := range p.toks {
+		if t.kind != tokDirective {
+			continue
+		}
+		name, body, ok := objectLikeDefine(p.src[t.start:t.end])
+		if !ok || cppKeywords[name] {
+			continue
+		}
+		kind, ok := p.qualifierExpansion(body)
+		if !ok {
+			continue
+		}
+		if prev, seen := p.macros[name]; seen && prev != kind {
+			// Defined differently under different #if branches: keep the
+			// strongest meaning (global > device > host > other).
+			if rank(kind) < rank(prev) {
+				kind = prev
+			}
+		}
+		p.macros[name] = kind
+	}
+}
+
+func rank(k QualifierKind) int {
+	switch k {
+	case QualGlobal:
+		return 3
+	case QualDevice:
+		return 2
+	case QualHost:
+		return 1
+	}
+	return 0
+}
+
+// objectLikeDefine splits `#define NAME body` (not `NAME(`) into its name and
+// body with continuations and comments removed.
+func objectLikeDefine(d []byte) (name string, body []byte, ok bool) {
+	d = bytes.TrimLeft(d[1:], " \t")
+	if !bytes.HasPrefix(d, []byte("define")) {
+		return "", nil, false
+	}
+	d = d[len("define"):]
+	if len(d) == 0 || !isSpace(d[0]) {
+		return "", nil, false
+	}
+	d = bytes.TrimLeft(d, " \t")
+	j := 0
+	for j < len(d) && isIdentByte(d[j]) {
+		j++
+	}
+	if j == 0 || j < len(d) && d[j] == '(' {
+		return "", nil, false
+	}
+	return string(d[:j]), d[j:], true
+}
+
+// qualifierExpansion reports whether a macro body consists only of
+// qualifiers, qualifier macros, declaration keywords and attributes, and the
+// strongest qualifier among them.
+func (p *prepass) qualifierExpansion(body []byte) (QualifierKind, bool) {
+	kind := QualOther
+	toks := lex(body)
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		w := body[t.start:t.end]
+		switch t.kind {
+		case tokComment:
+			continue
+		case tokPunct:
+			if w[0] == '\\' {
+				continue
+			}
+			return 0, false
+		case tokIdent:
+		default:
+			return 0, false
+		}
+		s := string(w)
+		k, isQual := cudaQualifiers[s]
+		if !isQual {
+			k, isQual = knownQualifierMacros[s]
+		}
+		if !isQual {
+			k, isQual = p.macros[s]
+		}
+		switch {
+		case isQual:
+			if rank(k) > rank(kind) {
+				kind = k
+			}
+		case s == "inline" || s == "static" || s == "constexpr" || s == "__inline__" || s == "__forceinline":
+		case s == "__attribute__" || s == "__declspec" || cudaAttributeCalls[s]:
+			// Skip the balanced argument list.
+			depth := 0
+			for i+1 < len(toks) {
+				i++
+				if toks[i].kind == tokPunct {
+					switch body[toks[i].start] {
+					case '(':
+						depth++
+					case ')':
+						depth--
+					}
+				}
+				if depth == 0 {
+					break
+				}
+			}
+		default:
+			return 0, false
+		}
+	}
+	return kind, true
+}
+
+// rewriteQualifiers blanks CUDA qualifiers, attribute-like calls, qualifier
+// macros and pragma macros, recording each.
+func (p *prepass) rewriteQualifiers() {
+	// First what is known by name; then macros judged by where they stand,
+	// with the known ones already out of the way.
+	var unknown []int
+	classes := p.classNames()
+	typeNames := p.declaredTypeNames()
+	for i, t := range p.toks {
+		if t.kind != tokIdent || p.blanked[i] {
+			continue
+		}
+		w := p.text(i)
+		s := string(w)
+		if k, ok := cudaQualifiers[s]; ok {
+			p.blankTokens(i, i)
+			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.start), End: int(t.end)})
+			continue
+		}
+		if cudaAttributeCalls[s] {
+			if end, ok := p.balancedParensAcross(i + 1); ok {
+				p.blankRecorded(i, end)
+			}
+			continue
+		}
+		if p.isStringMacro(i) {
+			p.blankRecorded(i, i)
+			continue
+		}
+		if !isMacroLikeName(w) || typeNames[s] {
+			continue
+		}
+		if k, ok := knownQualifierMacros[s]; ok && (!p.isPunct(i+1, '(') || p.afterLambdaIntroducer(i)) {
+			p.blankTokens(i, i)
+			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.start), End: int(t.end), Macro: s})
+			continue
+		}
+		if k, ok := p.macros[s]; ok && (!p.isPunct(i+1, '(') || p.afterLambdaIntroducer(i)) {
+			p.blankTokens(i, i)
+			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.start), End: int(t.end), Macro: s})
+			continue
+		}
+		if p.isPragmaMacro(i) {
+			end := i
+			if p.isPunct(i+1, '(') {
+				end, _ = p.balancedParens(i + 1)
+			}
+			p.blankRecorded(i, end)
+			continue
+		}
+		if p.isStandaloneMacro(i) || p.isClassHeadMacro(i) || p.isAliasMacro(i) {
+			end := i
+			if p.isPunct(i+1, '(') {
+				end, _ = p.balancedParens(i + 1)
+			}
+			p.blankRecorded(i, end)
+			continue
+		}
+		if p.isAccessMacro(i, classes) {
+			// _CUDAX_SEMI_PRIVATE: becomes `public` and spaces.
+			copy(p.out[t.start:], "public")
+			p.blank(int(t.start)+len("public"), int(t.end))
+			p.blanked[i] = true
+			p.rw.Blanked = append(p.rw.Blanked, Range{int(t.start), int(t.end)})
+			continue
+		}
+		if p.isCallingConventionMacro(i) || p.isConditionMacro(i) {
+			p.blankTokens(i, i)
+			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: QualOther, Start: int(t.start), End: int(t.end), Macro: s})
+			continue
+		}
+		if !p.isPunct(i+1, '(') || p.afterLambdaIntroducer(i) {
+			unknown = append(unknown, i)
+		}
+	}
+	if len(unknown) == 0 {
+		return
+	}
+	var found []int
+	for _, i := range unknown {
+		if p.atDeclarationStart(i, 0) && p.beforeDeclaration(i, classes, 0) {
+			found = append(found, i)
+		}
+	}
+	for _, i := range found {
+		t := p.toks[i]
+		s := string(p.text(i))
+		k, ok := knownQualifierMacros[s]
+		if !ok {
+			k = QualOther
+			if upper := strings.ToUpper(s); strings.Contains(upper, "GLOBAL") || strings.Contains(upper, "KERNEL") {
+				k = QualGlobal
+			}
+		}
+		p.blankTokens(i, i)
+		p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.start), End: int(t.end), Macro: s})
+	}
+	sortQualifiers(p.rw.Qualifiers)
+}
+
+func sortQualifiers(q []Qualifier) {
+	slices.SortFunc(q, func(a, b Qualifier) int { return a.Start - b.Start })
+}
+
+// afterLambdaIntroducer reports whether token i follows a lambda's capture
+// list `[...]` (not an attribute `[[...]]`) or its parameter list.
+func (p *prepass) afterLambdaIntroducer(i int) bool {
+	prev := p.prevToken(i)
+	if p.isPunct(prev, ']') {
+		return !p.isPunct(prev-1, ']')
+	}
+	if !p.isPunct(prev, ')') {
+		return false
+	}
+	// `[...] (params) HD {`: find the `(` and look before it for `]`.
+	depth := 0
+	for j := prev; j >= 0; j-- {
+		if p.isPunct(j, ')') {
+			depth++
+		} else if p.isPunct(j, '(') {
+			depth--
+			if depth == 0 {
+				k := p.prevToken(j)
+				return p.isPunct(k, ']') && !p.isPunct(k-1, ']')
+			}
+		}
+	}
+	return false
+}
+
+// isStandaloneMacro reports whether the macro at i (with its argument list,
+// if any) stands alone between two declarations or statements, where it can
+// only expand to a declaration or pragma of its own: _CCCL_DIAG_PUSH,
+// _CCCL_DIAG_SUPPRESS_MSVC(4244). Macros whose arguments hold calls are left
+// alone: CUDA_CHECK(cudaMalloc(&p, n)) written without a semicolon is a call
+// that rules need to see.
+func (p *prepass) isStandaloneMacro(i int) bool {
+	end := i
+	if p.isPunct(i+1, '(') {
+		e, ok := p.balancedParens(i + 1)
+		if !ok {
+			return false
+		}
+		for k := i + 2; k < e; k++ {
+			if p.isPunct(k, '(') {
+				return false
+			}
+		}
+		end = e
+	}
+	prev := p.prevToken(i)
+	if prev >= 0 && !(p.toks[prev].kind == tokDirective || p.isPunct(prev, ';') || p.isPunct(prev, '{') || p.isPunct(prev, '}')) {
+		return false
+	}
+	if prev >= 0 && p.toks[prev].kind != tokDirective && !p.toks[i].lineStart {
+		return false
+	}
+	next := end + 1
+	if next >= len(p.toks) {
+		return true
+	}
+	if p.isPunct(next, ';') || p.isPunct(next, '{') || p.isPunct(next, '=') || p.isPunct(next, '.') || p.isPunct(next, '-') || p.isPunct(next, ',') {
+		return false
+	}
+	return p.toks[next].lineStart || p.toks[next].kind == tokDirective
+}
+
+// isCallingConventionMacro reports whether the macro at i stands between a
+// return type and a function name: void CUDART_CB callback(...).
+func (p *prepass) isCallingConventionMacro(i int) bool {
+	prev := p.prevToken(i)
+	if !(p.isIdent(prev) && !isMacroLikeName(p.text(prev)) || p.isPunct(prev, '*') || p.isPunct(prev, '&')) {
+		return false
+	}
+	if p.isIdent(prev) {
+		switch string(p.text(prev)) {
+		case "return", "new", "delete", "throw", "case", "goto", "sizeof", "typename", "struct", "class", "union", "enum", "else", "do":
+			return false
+		}
+	}
+	next := p.nextToken(i)
+	if p.isIdent(next) && (string(p.text(next)) == "const" || string(p.text(next)) == "volatile") {
+		return true // Args NCCL_GRID_CONSTANT const args
+	}
+	return p.isIdent(next) && !declarationKeywords[string(p.text(next))] && p.isPunct(next+1, '(')
+}
+
+// isAccessMacro reports whether the macro at i is an access specifier in
+// macro form: it stands first in a class body member and is followed by a
+// single `:`.
+func (p *prepass) isAccessMacro(i int, classes map[int]string) bool {
+	if len(p.text(i)) < len("public") || !p.isPunct(i+1, ':') || p.isPunct(i+2, ':') {
+		return false
+	}
+	prev := p.prevToken(i)
+	if !(prev < 0 || p.isPunct(prev, ';') || p.isPunct(prev, '{') || p.isPunct(prev, '}') || p.isPunct(prev, ':') || p.toks[prev].kind == tokDirective) {
+		return false
+	}
+	return p.enclosingClass(i, classes) != ""
+}
+
+// declaredTypeNames collects names the file declares as types: template
+// type parameters and class names (`template <typename CG>`, `struct KV`).
+// An upper-case type name such as CG is never a qualifier macro.
+func (p *prepass) declaredTypeNames() map[string]bool {
+	names := map[string]bool{}
+	for i := 0; i+1 < len(p.toks); i++ {
+		if !p.isIdent(i) {
+			continue
+		}
+		switch string(p.text(i)) {
+		case "typename", "class", "struct", "union", "enum":
+			if j := i + 1; p.isIdent(j) && (p.isPunct(j+1, ',') || p.isPunct(j+1, '>') || p.isPunct(j+1, '=') || p.isPunct(j+1, '{') || p.isPunct(j+1, ':') || p.isPunct(j+1, ';')) {
+				names[string(p.text(j))] = true
+			}
+		case "using", "typedef":
+			if j := i + 1; p.isIdent(j) && p.isPunct(j+1, '=') {
+				names[string(p.text(j))] = true
+			}
+		}
+	}
+	return names
+}
+
+// isStringMacro reports whether the name at i is a string literal macro
+// pasted to a literal: "%" PRId64 "\n" (a name next to a literal can only
+// be one). Blanked, the literals still concatenate.
+func (p *prepass) isStringMacro(i int) bool {
+	prev, next := i-1, i+1
+	isString := func(k int) bool { return k >= 0 && k < len(p.toks) && p.toks[k].kind == tokString }
+	return isString(prev) && (isString(next) || p.isPunct(next, ')') || p.isPunct(next, ',') || p.isPunct(next, ';')) ||
+		isString(next) && (p.isPunct(prev, '(') || p.isPunct(prev, ','))
+}
+
+// isConditionMacro reports whether the macro at i stands between `if` and
+// its condition: if NCCL_IF_CONSTEXPR (cond).
+func (p *prepass) isConditionMacro(i int) bool {
+	prev := p.prevToken(i)
+	return p.isIdent(prev) && string(p.text(prev)) == "if" && p.isPunct(i+1, '(')
+}
+
+// isAliasMacro reports whether the macro at i stands between an alias
+// name and `=`: using Policy CCCL_DEPRECATED_BECAUSE("...") = T;
+func (p *prepass) isAliasMacro(i int) bool {
+	name := p.prevToken(i)
+	if !p.isIdent(name) || !p.isIdent(p.prevToken(name)) || string(p.text(p.prevToken(name))) != "using" {
+		return false
+	}
+	next := i + 1
+	if p.isPunct(next, '(') {
+		e, ok := p.balancedParens(next)
+		if !ok {
+			return false
+		}
+		next = e + 1
+	}
+	return p.isPunct(next, '=')
+}
+
+// isClassHeadMacro reports whether the macro at i stands between `struct`
+// (class, union, enum) and the name: struct _CCCL_TYPE_VISIBILITY_DEFAULT X,
+// struct DEPRECATED("use Y") X.
+func (p *prepass) isClassHeadMacro(i int) bool {
+	prev := p.prevToken(i)
+	if !p.isIdent(prev) {
+		return false
+	}
+	switch string(p.text(prev)) {
+	case "struct", "class", "union", "enum", "namespace":
+	default:
+		return false
+	}
+	next := i + 1
+	if p.isPunct(next, '(') {
+		e, ok := p.balancedParens(next)
+		if !ok {
+			return false
+		}
+		next = e + 1
+	}
+	return p.isIdent(next)
+}
+
+// blankFileScopeMacroArguments blanks the arguments of macro invocations
+// that stand where only declarations can: at namespace scope, a macro-like
+// name with an argument list followed by a body or by `;`
+// (TEMPLATE_TEST_CASE("x", "[t]", float) { ... }, INSTANTIATE(int, float);).
+// Their arguments are often types and keywords, which no call parses; the
+// body is kept and parses as a function.
+func (p *prepass) blankFileScopeMacroArguments() {
+	depth := 0 // braces that are not namespaces or linkage blocks
+	var kinds []bool
+	for i := 0; i < len(p.toks); i++ {
+		switch {
+		case p.isPunct(i, '{'):
+			prev := p.prevToken(i)
+			ns := p.isIdent(prev) && string(p.text(prev)) == "namespace" ||
+				p.isIdent(prev) && p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "namespace" ||
+				prev >= 0 && p.toks[prev].kind == tokString && p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "extern"
+			kinds = append(kinds, ns)
+			if !ns {
+				depth++
+			}
+		case p.isPunct(i, '}'):
+			if n := len(kinds); n > 0 {
+				if !kinds[n-1] {
+					depth--
+				}
+				kinds = kinds[:n-1]
+			}
+		case depth == 0 && p.isIdent(i) && !p.blanked[i] && isMacroLikeName(p.text(i)) && p.isPunct(i+1, '('):
+			prev := p.prevToken(i)
+			if !(prev < 0 || p.toks[prev].kind == tokDirective || p.isPunct(prev, ';') || p.isPunct(prev, '}') || p.isPunct(prev, '{')) {
+				continue
+			}
+			end, ok := p.balancedParensAcross(i + 1)
+			if !ok || end == i+2 {
+				continue
+			}
+			if next := p.nextToken(end); p.isPunct(next, '{') || p.isPunct(next, ';') {
+				start, stop := int(p.toks[i+1].end), int(p.toks[end].start)
+				p.blank(start, stop)
+				for k := i + 2; k < end; k++ {
+					p.blanked[k] = true
+				}
+				p.rw.Blanked = append(p.rw.Blanked, Range{start, stop})
+				i = end
+			}
+		}
+	}
+}
+
+// isPragmaMacro reports whether the macro at i is a loop pragma in macro
+// form (CUTLASS_PRAGMA_UNROLL, _CCCL_PRAGMA_UNROLL_FULL()): it stands in
+// front of a statement and, left in, breaks the statement after it.
+func (p *prepass) isPragmaMacro(i int) bool {
+	w := p.text(i)
+	if !bytes.Contains(w, []byte("PRAGMA")) && !bytes.Contains(w, []byte("UNROLL")) {
+		return false
+	}
+	next := i + 1
+	if p.isPunct(next, '(') {
+		end, ok := p.balancedParens(next)
+		if !ok {
+			return false
+		}
+		next = end + 1
+	}
+	return !p.isPunct(next, ';') && !p.isPunct(next, ')') && !p.isPunct(next, ',')
+}
+
+// classNames maps the token index of each `{` that opens a class body to the
+// class name, so that constructors can be recognised.
+func (p *prepass) classNames() map[int]string {
+	names := map[int]string{}
+	pending := ""
+	for i := 0; i < len(p.toks); i++ {
+		t := p.toks[i]
+		switch {
+		case t.kind == tokIdent:
+			s := string(p.text(i))
+			if (s == "struct" || s == "class" || s == "union") && !p.isPunct(i-1, '<') && !p.isPunct(i-1, ',') {
+				// The class name is the last plain name before `{`, `:` or `;`.
+				pending = ""
+				for j := i + 1; j < len(p.toks) && j < i+64; j++ {
+					if p.isIdent(j) && !p.blanked[j] {
+						name := string(p.text(j))
+						if name != "final" && name != "alignas" && !isMacroLikeName(p.text(j)) || pending == "" {
+							pending = name
+						}
+						continue
+					}
+					if p.isPunct(j, '{') || p.isPunct(j, ':') || p.isPunct(j, ';') || p.isPunct(j, '<') || p.isPunct(j, '(') {
+						break
+					}
+				}
+			}
+		case t.kind == tokPunct && p.src[t.start] == '{':
+			if pending != "" {
+				names[i] = pending
+				pending = ""
+			}
+		case t.kind == tokPunct && (p.src[t.start] == ';' || p.src[t.start] == '(' || p.src[t.start] == '='):
+			pending = ""
+		}
+	}
+	return names
+}
+
+// enclosingClass returns the name of the class whose body contains token i.
+func (p *prepass) enclosingClass(i int, classes map[int]string) string {
+	depth := 0
+	for j := i - 1; j >= 0; j-- {
+		if p.toks[j].kind != tokPunct {
+			continue
+		}
+		switch p.src[p.toks[j].start] {
+		case '}':
+			depth++
+		case '{':
+			if depth == 0 {
+				return classes[j]
+			}
+			depth--
+		}
+	}
+	return ""
+}
+
+// A macro-like word is taken for a qualifier macro when it stands where
+// only one can stand: at the start of a declaration (atDeclarationStart) and
+// in front of a declaration keyword, a constructor or destructor name, or a
+// type followed by a declarator name (`HD Coord<2> make_coord(`)
+// (beforeDeclaration). Chains of such macros are followed both ways.
+
+const maxMacroChain = 6
+
+func (p *prepass) atDeclarationStart(i, depth int) bool {
+	prev := p.prevToken(i)
+	switch {
+	case prev < 0 || p.toks[prev].kind == tokDirective:
+		return true
+	case p.isPunct(prev, ';'), p.isPunct(prev, '{'), p.isPunct(prev, '}'), p.isPunct(prev, ':'), p.isPunct(prev, '>'), p.isPunct(prev, ']'), p.isPunct(prev, ')') && p.afterLambdaIntroducer(i):
+		return true
+	case p.isIdent(prev) && declarationKeywords[string(p.text(prev))]:
+		return true
+	case p.isPunct(prev, ',') || p.isPunct(prev, '('):
+		// A parameter: f(int a, CUTE_GRID_CONSTANT Params const p)
+		return depth == 0 && p.beforeParameter(i)
+	case p.isIdent(prev) && depth < maxMacroChain && isMacroLikeName(p.text(prev)):
+		return p.atDeclarationStart(prev, depth+1)
+	}
+	return false
+}
+
+// beforeParameter reports whether a type and a parameter name follow i.
+func (p *prepass) beforeParameter(i int) bool {
+	next := p.nextToken(i)
+	if !p.isIdent(next) {
+		return false
+	}
+	if w := string(p.text(next)); declarationKeywords[w] && w != "const" && w != "volatile" {
+		return true
+	}
+	j := p.skipType(next)
+	return j >= 0 && p.isIdent(j) && (p.isPunct(j+1, ',') || p.isPunct(j+1, ')') || p.isPunct(j+1, '='))
+}
+
+func (p *prepass) beforeDeclaration(i int, classes map[int]string, depth int) bool {
+	next := p.nextToken(i)
+	if next >= len(p.toks) {
+		return false
+	}
+	if p.afterLambdaIntroducer(i) { // a lambda: [=] HD (int i) {...}, [](int i) HD {...}
+		return p.isPunct(next, '(') || p.isPunct(next, '{') || p.isPunct(next, '-') || p.isIdent(next) && (string(p.text(next)) == "mutable" || declarationKeywords[string(p.text(next))])
+	}
+	if p.isPunct(next, '~') {
+		return true
+	}
+	if !p.isIdent(next) {
+		return false
+	}
+	nw := p.text(next)
+	if string(nw) == "const" || string(nw) == "volatile" {
+		// HD const T& get() is a macro; TYPE const& x is a type.
+		next = p.nextToken(next)
+		if !p.isIdent(next) {
+			return false
+		}
+		nw = p.text(next)
+	}
+	if declarationKeywords[string(nw)] {
+		return true
+	}
+	if p.isPunct(next+1, '(') && string(nw) == p.enclosingClass(i, classes) {
+		return true
+	}
+	// A type (qualified names, template arguments, pointers, references)
+	// followed by a declarator name and `(`, `;`, `=`, `[`, `{` or `,`.
+	if j := p.skipType(next); j >= 0 && p.isIdent(j) {
+		if string(p.text(j)) == "operator" {
+			return true // HD self_type operator++(int)
+		}
+		for p.isIdent(j) && p.isPunct(j+1, ':') && p.isPunct(j+2, ':') {
+			j += 3
+		}
+		if p.isIdent(j) && (p.isPunct(j+1, '(') || p.isPunct(j+1, ';') || p.isPunct(j+1, '=') || p.isPunct(j+1, '[') || p.isPunct(j+1, '{') || p.isPunct(j+1, ',')) {
+			return true
+		}
+	}
+	return depth < maxMacroChain && isMacroLikeName(nw) && !p.isPunct(next+1, '(') && p.beforeDeclaration(next, classes, depth+1)
+}
