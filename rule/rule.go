@@ -45,6 +45,18 @@ type Option struct {
 	Name    string
 	Default string
 	Doc     string
+	// Numeric options must parse as numbers (checked when they are set).
+	Numeric bool
+}
+
+// Check reports whether value is acceptable for the option.
+func (o Option) Check(value string) error {
+	if o.Numeric {
+		if _, err := strconv.ParseFloat(value, 64); err != nil {
+			return fmt.Errorf("option %s wants a number, not %q", o.Name, value)
+		}
+	}
+	return nil
 }
 
 // Rule is one check.
@@ -92,16 +104,12 @@ func (p *Pass) Option(name string) string {
 	panic(fmt.Sprintf("rule %s has no option %q", p.Rule.ID, name))
 }
 
-// FloatOption returns a numeric rule option; an unparsable value falls back
-// to the default (options are validated when the configuration is read).
+// FloatOption returns a numeric rule option. Values are checked with
+// Option.Check when they are set, so a bad one here is a programming error.
 func (p *Pass) FloatOption(name string) float64 {
 	v, err := strconv.ParseFloat(p.Option(name), 64)
 	if err != nil {
-		for _, o := range p.Rule.Options {
-			if o.Name == name {
-				v, _ = strconv.ParseFloat(o.Default, 64)
-			}
-		}
+		panic(fmt.Sprintf("rule %s: option %s: %v", p.Rule.ID, name, err))
 	}
 	return v
 }

@@ -140,7 +140,13 @@ func parseRuleOptions(settings []string) (map[string]map[string]string, error) {
 		}
 		known := false
 		for _, opt := range r.Options {
-			known = known || opt.Name == name
+			if opt.Name != name {
+				continue
+			}
+			known = true
+			if err := opt.Check(value); err != nil {
+				return nil, fmt.Errorf("bad --rule-option %q: %w", s, err)
+			}
 		}
 		if !known {
 			return nil, fmt.Errorf("bad --rule-option %q: %s has no option %q", s, r.ID, name)

@@ -82,6 +82,9 @@ func TestExitCodes(t *testing.T) {
 	if code, _, _ := run(t, dir, "check", "--rule-option", "LL001.threshold=1.5", "bad.cu"); code != ExitFindings {
 		t.Errorf("whole free memory is reported whatever the threshold: exit %d", code)
 	}
+	if code, _, errs := run(t, dir, "check", "--rule-option", "LL001.threshold=most", "bad.cu"); code != ExitFailure || !strings.Contains(errs, "wants a number") {
+		t.Errorf("non-numeric option: exit %d, %q", code, errs)
+	}
 	if code, _, _ := run(t, dir, "check", "--rule-option", "LL001.threshold=0.4", "good.cu"); code != ExitFindings {
 		t.Errorf("threshold 0.4 must report half of free memory: exit %d", code)
 	}
