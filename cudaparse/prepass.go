@@ -274,6 +274,33 @@ func (p *prepass) balancedParens(i int) (int, bool) { return p.closingParen(i, t
 // or braces (NV_IF_TARGET(c, ({ ... })), __launch_bounds__(T{}.n)).
 func (p *prepass) balancedParensAcross(i int) (int, bool) { return p.closingParen(i, false) }
 
+// openingParen returns the token index of the `(` matching the `)` at i.
+func (p *prepass) openingParen(i int) (int, bool) {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		switch {
+		case p.isPunct(j, ')'):
+			depth++
+		case p.isPunct(j, '('):
+			depth--
+			if depth == 0 {
+				return j, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// afterArguments returns the token after the macro name at i and its
+// argument list, if it has one (MACRO or MACRO(args)).
+func (p *prepass) afterArguments(i int) (int, bool) {
+	if !p.isPunct(i+1, '(') {
+		return i + 1, true
+	}
+	end, ok := p.balancedParens(i + 1)
+	return end + 1, ok
+}
+
 func (p *prepass) closingParen(i int, withinStatement bool) (int, bool) {
 	if !p.isPunct(i, '(') {
 		return 0, false

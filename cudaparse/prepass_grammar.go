@@ -284,25 +284,18 @@ func (p *prepass) blankStraySemicolons() {
 // closesLambdaOrStatementHead reports whether the `)` at i closes a lambda's
 // parameters or the head of if/for/while/switch/catch.
 func (p *prepass) closesLambdaOrStatementHead(i int) bool {
-	depth := 0
-	for j := i; j >= 0; j-- {
-		if p.isPunct(j, ')') {
-			depth++
-		} else if p.isPunct(j, '(') {
-			depth--
-			if depth == 0 {
-				k := p.prevToken(j)
-				if p.isPunct(k, ']') {
-					return true
-				}
-				if p.isIdent(k) {
-					switch string(p.text(k)) {
-					case "if", "for", "while", "switch", "catch", "constexpr":
-						return true
-					}
-				}
-				return false
-			}
+	open, ok := p.openingParen(i)
+	if !ok {
+		return false
+	}
+	k := p.prevToken(open)
+	if p.isPunct(k, ']') {
+		return true
+	}
+	if p.isIdent(k) {
+		switch string(p.text(k)) {
+		case "if", "for", "while", "switch", "catch", "constexpr":
+			return true
 		}
 	}
 	return false

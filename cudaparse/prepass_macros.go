@@ -244,19 +244,12 @@ func (p *prepass) afterLambdaIntroducer(i int) bool {
 		return false
 	}
 	// `[...] (params) HD {`: find the `(` and look before it for `]`.
-	depth := 0
-	for j := prev; j >= 0; j-- {
-		if p.isPunct(j, ')') {
-			depth++
-		} else if p.isPunct(j, '(') {
-			depth--
-			if depth == 0 {
-				k := p.prevToken(j)
-				return p.isPunct(k, ']') && !p.isPunct(k-1, ']')
-			}
-		}
+	open, ok := p.openingParen(prev)
+	if !ok {
+		return false
 	}
-	return false
+	k := p.prevToken(open)
+	return p.isPunct(k, ']') && !p.isPunct(k-1, ']')
 }
 
 // isStandaloneMacro reports whether the macro at i (with its argument list,
@@ -377,15 +370,8 @@ func (p *prepass) isAliasMacro(i int) bool {
 	if !p.isIdent(name) || !p.isIdent(p.prevToken(name)) || string(p.text(p.prevToken(name))) != "using" {
 		return false
 	}
-	next := i + 1
-	if p.isPunct(next, '(') {
-		e, ok := p.balancedParens(next)
-		if !ok {
-			return false
-		}
-		next = e + 1
-	}
-	return p.isPunct(next, '=')
+	next, ok := p.afterArguments(i)
+	return ok && p.isPunct(next, '=')
 }
 
 // isClassHeadMacro reports whether the macro at i stands between `struct`
@@ -401,15 +387,8 @@ func (p *prepass) isClassHeadMacro(i int) bool {
 	default:
 		return false
 	}
-	next := i + 1
-	if p.isPunct(next, '(') {
-		e, ok := p.balancedParens(next)
-		if !ok {
-			return false
-		}
-		next = e + 1
-	}
-	return p.isIdent(next)
+	next, ok := p.afterArguments(i)
+	return ok && p.isIdent(next)
 }
 
 // blankFileScopeMacroArguments blanks the arguments of macro invocations

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/engine"
 )
 
@@ -17,27 +18,32 @@ type jsonDoc struct {
 	Stats    jsonStats     `json:"stats"`
 }
 
+// jsonSpan is a located range: 1-based lines, columns in characters.
+type jsonSpan struct {
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+}
+
+func span(path string, start, end cudaparse.Position) jsonSpan {
+	return jsonSpan{Path: path, Line: start.Line, Column: start.Column, EndLine: end.Line, EndColumn: end.Column}
+}
+
 type jsonFinding struct {
-	Rule          string        `json:"rule"`
-	Name          string        `json:"name"`
-	Severity      string        `json:"severity"`
-	Path          string        `json:"path"`
-	Line          int           `json:"line"`
-	Column        int           `json:"column"`
-	EndLine       int           `json:"end_line"`
-	EndColumn     int           `json:"end_column"`
+	Rule     string `json:"rule"`
+	Name     string `json:"name"`
+	Severity string `json:"severity"`
+	jsonSpan
 	Message       string        `json:"message"`
 	LowConfidence bool          `json:"low_confidence,omitempty"`
 	Related       []jsonRelated `json:"related,omitempty"`
 }
 
 type jsonRelated struct {
-	Path      string `json:"path"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	EndLine   int    `json:"end_line"`
-	EndColumn int    `json:"end_column"`
-	Message   string `json:"message"`
+	jsonSpan
+	Message string `json:"message"`
 }
 
 type jsonError struct {
@@ -68,11 +74,11 @@ func JSON(w io.Writer, res engine.Result) error {
 	for _, f := range res.Findings {
 		jf := jsonFinding{
 			Rule: f.Rule.ID, Name: f.Rule.Name, Severity: f.Rule.Severity.String(),
-			Path: f.Path, Line: f.Start.Line, Column: f.Start.Column, EndLine: f.End.Line, EndColumn: f.End.Column,
-			Message: f.Message, LowConfidence: f.LowConfidence,
+			jsonSpan: span(f.Path, f.Start, f.End),
+			Message:  f.Message, LowConfidence: f.LowConfidence,
 		}
 		for _, r := range f.Related {
-			jf.Related = append(jf.Related, jsonRelated{Path: r.Path, Line: r.Start.Line, Column: r.Start.Column, EndLine: r.End.Line, EndColumn: r.End.Column, Message: r.Message})
+			jf.Related = append(jf.Related, jsonRelated{jsonSpan: span(r.Path, r.Start, r.End), Message: r.Message})
 		}
 		doc.Findings = append(doc.Findings, jf)
 	}
