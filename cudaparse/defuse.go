@@ -137,28 +137,61 @@ func (f *File) reachingIn(fn *Function, key string, use Node) []Def {
 	return append(out, later...)
 }
 
-// runsBefore reports whether d is sure to run before use: the construct
-// that could skip d (a block, branch, loop or lambda) also holds use.
-func runsBefore(d, use Node) bool {
-	for p := d.Parent(); p.Valid(); p = p.Parent() {
-		switch p.Kind() {
-		case "condition_clause":
-			// The condition of an if/while/switch always runs: judge by
-			// the statement it belongs to.
-			p = p.Parent()
-			continue
-		case "compound_statement", "if_statement", "while_statement", "for_statement",
-			"do_statement", "for_range_loop", "switch_statement", "case_statement",
-			"conditional_expression", "lambda_expression", "try_statement", "catch_clause":
-			if p.Is("for_statement") && d.Field() == "initializer" {
-				continue
-			}
-			return p.Contains(use)
-		case "function_definition":
+// runsBefore reports whether d is sure to run before use: nothing between
+// them that could skip d (a branch, a loop body, a lambda) fails to hold use.
+func runsBefore(d, use Node) bool { return onTheWay(d, use, false) }
+
+// OnTheWay reports whether d, earlier in the same function, runs before use
+// on every path, taking loops to run at least once (a warm-up loop runs):
+// only branches (if, switch, ?:, catch) and lambdas that do not also hold
+// use can skip it.
+func OnTheWay(d, use Node) bool {
+	return d.End() <= use.Start() && onTheWay(d, use, true)
+}
+
+func onTheWay(d, use Node, loopsRun bool) bool {
+	from := d
+	for p := d.Parent(); p.Valid(); from, p = p, p.Parent() {
+		if p.Contains(use) || p.Is("function_definition") {
 			return true
+		}
+		// Conditions and loop initializers always run.
+		if from.Is("condition_clause") || from.Field() == "condition" || from.Field() == "initializer" {
+			continue
+		}
+		switch p.Kind() {
+		case "if_statement":
+			// d in one branch of `if (c)` reaches use in the same branch of
+			// another `if (c)`: warm-up and measurement under one condition.
+			if !sameBranchElsewhere(p, from, use) {
+				return false
+			}
+		case "switch_statement", "case_statement", "conditional_expression",
+			"lambda_expression", "catch_clause":
+			return false
+		case "while_statement", "for_statement", "do_statement", "for_range_loop":
+			if !loopsRun {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// sameBranchElsewhere reports whether use lies in the same branch (then or
+// else) of another if statement with the same condition text as ifStmt,
+// whose branch is the child `branch`.
+func sameBranchElsewhere(ifStmt, branch, use Node) bool {
+	cond := compactSpace(ifStmt.ChildByField("condition").Text())
+	side := branch.Field() // "consequence" or "alternative"
+	from := use
+	for p := use.Parent(); p.Valid(); from, p = p, p.Parent() {
+		if p.Is("if_statement") && p != ifStmt && from.Field() == side &&
+			compactSpace(p.ChildByField("condition").Text()) == cond {
+			return true
+		}
+	}
+	return false
 }
 
 func (f *File) defsOf(fn *Function) *functionDefs {
@@ -228,7 +261,8 @@ func defsAt(n Node, callAt map[int32]*Call) []Def {
 	case "update_expression":
 		return []Def{{Var: VarKey(n.ChildByField("argument")), Op: DefUpdate, Node: n}}
 	case "for_range_loop":
-		return []Def{{Var: declaredName(n.ChildByField("declarator")), Op: DefRange, Node: n, Value: n.ChildByField("right")}}
+		d := n.ChildByField("declarator")
+		return []Def{{Var: declaredName(d), Op: DefRange, Node: d, Value: n.ChildByField("right")}}
 	case "pointer_expression":
 		if !strings.HasPrefix(strings.TrimSpace(n.Text()), "&") {
 			return nil

@@ -238,7 +238,7 @@ type Launch struct {
 
 // KernelKey identifies the launched kernel: its name with template
 // arguments, so that k<float> and k<double> differ.
-func (l *Launch) KernelKey() string { return compactSpace(l.KernelExpr.Text()) }
+func (l *Launch) KernelKey() string { return KernelKeyOf(l.KernelExpr) }
 
 func compactSpace(s string) string { return strings.Join(strings.Fields(s), "") }
 

@@ -6,9 +6,11 @@ import (
 	"github.com/lazylint/lazylint/rule"
 
 	"github.com/lazylint/lazylint/rules/ll001"
+	"github.com/lazylint/lazylint/rules/ll002"
 )
 
 // All is every rule, sorted by ID.
 var All = []*rule.Rule{
 	ll001.Rule,
+	ll002.Rule,
 }

@@ -1,0 +1,136 @@
+package cudaparse
+
+import (
+	"strings"
+)
+
+// Facts about kernels beyond their launches: which calls load ("preload") a
+// kernel without launching it. Under lazy loading a kernel is loaded at its
+// first launch or first reference; these calls reference it.
+
+// preloadAPIs maps each call that loads a kernel to the index of the
+// argument naming it (a kernel symbol, or a CUfunction handle).
+var preloadAPIs = map[string]int{
+	"cudaFuncGetAttributes":                                  1,
+	"cudaFuncSetAttribute":                                   0,
+	"cudaFuncSetCacheConfig":                                 0,
+	"cudaFuncSetSharedMemConfig":                             0,
+	"cudaGetFuncBySymbol":                                    1,
+	"cudaOccupancyMaxActiveBlocksPerMultiprocessor":          1,
+	"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags": 1,
+	"cudaOccupancyMaxPotentialBlockSize":                     2,
+	"cudaOccupancyMaxPotentialBlockSizeWithFlags":            2,
+	"cudaOccupancyAvailableDynamicSMemPerBlock":              1,
+	"cuFuncLoad":                                  0,
+	"cuFuncGetAttribute":                          2,
+	"cuFuncSetAttribute":                          0,
+	"cuFuncSetCacheConfig":                        0,
+	"cuOccupancyMaxActiveBlocksPerMultiprocessor": 1,
+	"cuOccupancyMaxPotentialBlockSize":            2,
+}
+
+// handleAPIs return a loaded CUfunction through their first argument:
+// cuModuleGetFunction(&f, module, "name") loads the kernel "name" (the
+// vendor's guide names it as the way to load explicitly), and
+// cuKernelGetFunction(&f, kernel) loads kernel.
+var handleAPIs = map[string]bool{
+	"cuModuleGetFunction": true,
+	"cuKernelGetFunction": true,
+}
+
+// Preload is a call that loads a kernel before (or instead of) launching it.
+type Preload struct {
+	// Keys name the loaded kernel: its symbol with template arguments
+	// ("scale<float>"), and for the driver API the CUfunction variable that
+	// now holds it and the kernel's name string.
+	Keys []string
+	// All is set for a preload inside a loop over a table of kernels
+	// (`for (auto k : kernels) cudaFuncGetAttributes(&a, k);`): it loads
+	// every kernel of the table, which lazylint takes as every kernel.
+	All  bool
+	Call *Call
+}
+
+// Preloads returns the calls of the file that load a kernel, in source order.
+func (f *File) Preloads() []Preload {
+	var out []Preload
+	for _, c := range f.Calls {
+		if k, ok := preloadAPIs[c.Name]; ok && k < len(c.Args) {
+			arg := kernelOperand(c.Args[k])
+			p := Preload{Call: c, Keys: []string{KernelKeyOf(arg)}}
+			p.All = isTableElement(arg)
+			out = append(out, p)
+			continue
+		}
+		if handleAPIs[c.Name] && len(c.Args) >= 2 {
+			p := Preload{Call: c}
+			if h := VarKey(kernelOperand(c.Args[0])); h != "" { // &f
+				p.Keys = append(p.Keys, h)
+			}
+			switch c.Name {
+			case "cuModuleGetFunction":
+				if len(c.Args) >= 3 {
+					if name, ok := StringValue(c.Args[2]); ok {
+						p.Keys = append(p.Keys, name)
+					}
+				}
+			case "cuKernelGetFunction":
+				p.Keys = append(p.Keys, KernelKeyOf(kernelOperand(c.Args[1])))
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// isTableElement reports whether a kernel operand is a loop variable or an
+// element of an array, as in a preload loop over a table of kernels.
+func isTableElement(n Node) bool {
+	if n.Is("subscript_expression") {
+		return true
+	}
+	if !n.Is("identifier") {
+		return false
+	}
+	for _, d := range n.f.ReachingDefs(n) {
+		if d.Op == DefRange {
+			return true
+		}
+	}
+	return false
+}
+
+// KernelKeyOf returns the key of a kernel expression: its text without
+// spaces or a leading `::`, so that `k<float>` and `k<double>` differ.
+func KernelKeyOf(n Node) string {
+	return strings.TrimPrefix(compactSpace(n.Text()), "::")
+}
+
+// SameKernel reports whether two kernel keys name the same kernel: equal,
+// or equal but for a namespace qualification one of them leaves out
+// (`ns::k` and `k`).
+func SameKernel(a, b string) bool {
+	if a == b {
+		return a != ""
+	}
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	return b != "" && strings.HasSuffix(a, "::"+b)
+}
+
+// StringValue returns the contents of a string literal without escapes
+// resolved beyond the quotes ("name" gives name).
+func StringValue(n Node) (string, bool) {
+	n = n.Unparen()
+	if !n.Is("string_literal") {
+		return "", false
+	}
+	s := n.Text()
+	i := strings.IndexByte(s, '"')
+	j := strings.LastIndexByte(s, '"')
+	if i < 0 || j <= i {
+		return "", false
+	}
+	return s[i+1 : j], true
+}

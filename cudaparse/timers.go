@@ -1,0 +1,160 @@
+package cudaparse
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Timers and the regions of code they measure.
+
+// ClockKind says which clock a timing call reads.
+type ClockKind uint8
+
+const (
+	ClockNone  ClockKind = iota
+	ClockEvent           // CUDA events: cudaEventRecord, cuEventRecord
+	ClockHost            // a host clock: std::chrono, clock_gettime, timer objects...
+)
+
+// hostClockCalls are C and OS calls that read a clock.
+var hostClockCalls = map[string]bool{
+	"clock_gettime": true, "gettimeofday": true, "omp_get_wtime": true, "MPI_Wtime": true,
+	"QueryPerformanceCounter": true, "GetTickCount": true, "GetTickCount64": true,
+	"timeGetTime": true, "mach_absolute_time": true, "rdtsc": true, "__rdtsc": true,
+	"clock": true, "cpuSecond": true, "seconds": true, "wtime": true, "get_time": true,
+	"getTime": true, "walltime": true, "wall_time": true, "now_ms": true, "now_us": true,
+	// cuda-samples' helper_timer.h
+	"sdkStartTimer": true, "sdkStopTimer": true, "sdkResetTimer": true,
+	"cutStartTimer": true, "cutStopTimer": true,
+}
+
+// timerMethod matches methods of timer objects: t.start(), timer.Stop(),
+// sw.tic(), gpu_timer.Elapsed().
+var timerMethod = regexp.MustCompile(`^(?i:start|stop|begin|end|tic|toc|elapsed|elapsed_ms|elapsedmillis|record|restart|reset|lap|split)$`)
+
+// timerObject matches names of objects that are timers.
+var timerObject = regexp.MustCompile(`(?i)timer|clock|watch|tick|profil`)
+
+// timerFunction matches free functions named for a timer: StartTimer,
+// stop_timer, timerStart.
+var timerFunction = regexp.MustCompile(`^(?i:(start|stop|begin|end|reset)_?timer|timer_?(start|stop|begin|end|reset))$`)
+
+// ClockOf says whether a call reads a clock, and which kind.
+func ClockOf(c *Call) ClockKind {
+	switch c.Name {
+	case "cudaEventRecord", "cudaEventRecordWithFlags", "cuEventRecord", "cuEventRecordWithFlags":
+		return ClockEvent
+	case "now":
+		// std::chrono::steady_clock::now(), Clock::now(), clock_t::now()
+		if strings.Contains(c.Callee.Text(), "::") {
+			return ClockHost
+		}
+	}
+	if hostClockCalls[c.Name] || timerFunction.MatchString(c.Name) {
+		return ClockHost
+	}
+	if c.Callee.Is("field_expression") && timerMethod.MatchString(c.Name) {
+		if timerObject.MatchString(c.Callee.ChildByField("argument").Text()) {
+			return ClockHost
+		}
+	}
+	return ClockNone
+}
+
+// TimedRegion is code between two reads of the same clock in one function:
+// what a benchmark measures.
+type TimedRegion struct {
+	// From and To bound the measured code (byte offsets).
+	From, To int
+	// Start and Stop are the clock reads (for a benchmark loop: its range
+	// expression and its body).
+	Start, Stop Node
+	Clock       ClockKind
+	Func        *Function
+}
+
+// Contains reports whether n lies inside the measured code.
+func (r TimedRegion) Contains(n Node) bool { return r.From <= n.Start() && n.End() <= r.To }
+
+func regionBetween(start, stop *Call, kind ClockKind, fn *Function) TimedRegion {
+	return TimedRegion{From: start.Node.End(), To: stop.Node.Start(), Start: start.Node, Stop: stop.Node, Clock: kind, Func: fn}
+}
+
+// TimedRegions returns the timed regions of a function. Event regions pair
+// the records that a cudaEventElapsedTime(&ms, a, b) compares; without one,
+// consecutive records. Host regions are between consecutive clock reads.
+// A loop over a benchmark state (`for (auto _ : state)`) is timed as a whole.
+func (f *File) TimedRegions(fn *Function) []TimedRegion {
+	var events, host []*Call
+	var elapsed []*Call
+	for _, c := range f.Calls {
+		if c.Func != fn {
+			continue
+		}
+		switch ClockOf(c) {
+		case ClockEvent:
+			events = append(events, c)
+		case ClockHost:
+			host = append(host, c)
+		}
+		if c.Name == "cudaEventElapsedTime" || c.Name == "cuEventElapsedTime" {
+			elapsed = append(elapsed, c)
+		}
+	}
+	var out []TimedRegion
+	paired := false
+	for _, e := range elapsed {
+		if len(e.Args) < 3 {
+			continue
+		}
+		startEv, stopEv := VarKey(e.Args[1]), VarKey(e.Args[2])
+		// The last record of stop before the elapsed-time call, and the last
+		// record of start before that.
+		var stop, start *Call
+		for _, r := range events {
+			if r.Node.Start() < e.Node.Start() && len(r.Args) > 0 && VarKey(r.Args[0]) == stopEv {
+				stop = r
+			}
+		}
+		if stop == nil {
+			continue
+		}
+		for _, r := range events {
+			if r.Node.Start() < stop.Node.Start() && len(r.Args) > 0 && VarKey(r.Args[0]) == startEv {
+				start = r
+			}
+		}
+		if start != nil {
+			out = append(out, regionBetween(start, stop, ClockEvent, fn))
+			paired = true
+		}
+	}
+	if !paired {
+		out = append(out, consecutive(events, ClockEvent, fn)...)
+	}
+	out = append(out, consecutive(host, ClockHost, fn)...)
+	out = append(out, f.benchmarkLoops(fn)...)
+	return out
+}
+
+func consecutive(reads []*Call, kind ClockKind, fn *Function) []TimedRegion {
+	var out []TimedRegion
+	for i := 0; i+1 < len(reads); i++ {
+		out = append(out, regionBetween(reads[i], reads[i+1], kind, fn))
+	}
+	return out
+}
+
+// benchmarkLoops returns the bodies of Google Benchmark loops,
+// `for (auto _ : state)`, as regions bounded by the loop itself.
+func (f *File) benchmarkLoops(fn *Function) []TimedRegion {
+	var out []TimedRegion
+	fn.Body.Descendants(func(n Node) bool {
+		if n.Is("for_range_loop") && n.ChildByField("right").Text() == "state" {
+			body := n.ChildByField("body")
+			out = append(out, TimedRegion{From: body.Start(), To: body.End(), Start: n.ChildByField("right"), Stop: body, Clock: ClockHost, Func: fn})
+		}
+		return true
+	})
+	return out
+}

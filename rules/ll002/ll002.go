@@ -1,0 +1,235 @@
+// Package ll002 reports timed regions that contain the first launch of a
+// kernel: under lazy loading the measurement includes loading the kernel.
+package ll002
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/rule"
+)
+
+//go:embed doc.md
+var doc string
+
+// Rule is LL002.
+var Rule = &rule.Rule{
+	ID:       "LL002",
+	Name:     "untimed-first-launch",
+	Severity: rule.Warning,
+	Since:    "0.1.0",
+	Summary:  "a timed region contains a kernel's first launch, so the measurement includes loading the kernel",
+	Doc:      doc,
+	Triggers: []string{"EventRecord", "::now", "clock_gettime", "gettimeofday", "omp_get_wtime", "MPI_Wtime",
+		"QueryPerformanceCounter", "Timer", "timer", "clock", "state)"},
+	Run: run,
+}
+
+// kernelUse is something a function does to kernels at one place: launch
+// them, preload them, or call a function of the file that does.
+type kernelUse struct {
+	node      cudaparse.Node
+	launched  []string // kernel keys launched here (for a call: by the callee, first launches)
+	preloaded []string // kernel keys loaded here without a launch
+	all       bool     // preloads every kernel (a loop over a table of kernels)
+	via       *cudaparse.Function
+	launch    *cudaparse.Launch // the launch itself, when node is one
+}
+
+// summary is what a function of the file does to kernels, transitively.
+type summary struct {
+	launched, preloaded []string
+	all                 bool
+}
+
+type analysis struct {
+	file      *cudaparse.File
+	preloads  []cudaparse.Preload
+	summaries map[*cudaparse.Function]*summary
+}
+
+func run(p *rule.Pass) {
+	a := &analysis{file: p.File, preloads: p.File.Preloads(), summaries: map[*cudaparse.Function]*summary{}}
+	for _, fn := range p.File.Functions {
+		if fn.Space&cudaparse.SpaceHost == 0 {
+			continue // device code times with clock64(); launches there are device-side
+		}
+		regions := p.File.TimedRegions(fn)
+		if len(regions) == 0 {
+			continue
+		}
+		uses := a.uses(fn)
+		reported := map[int]bool{}
+		for _, r := range regions {
+			for i, u := range uses {
+				if !r.Contains(u.node) || reported[u.node.Start()] {
+					continue
+				}
+				for _, key := range u.launched {
+					if warmedUp(uses[:i], u.node, key) {
+						continue
+					}
+					reported[u.node.Start()] = true
+					p.Report(u.node, message(key, u, r), a.findingOptions(key, u, r)...)
+					break
+				}
+			}
+		}
+	}
+}
+
+func message(key string, u kernelUse, r cudaparse.TimedRegion) string {
+	where := "is timed"
+	if u.via != nil {
+		where = fmt.Sprintf("happens in %s, called in a timed region", u.via.Name)
+	}
+	return fmt.Sprintf("the first launch of %s in this function %s (%s): under lazy loading the measurement includes loading the kernel (20x a warm launch on an H100); launch it once or preload it (cudaFuncGetAttributes) before the timer starts",
+		key, where, clockName(r))
+}
+
+func clockName(r cudaparse.TimedRegion) string {
+	if r.Clock == cudaparse.ClockEvent {
+		return "CUDA events"
+	}
+	return "host clock"
+}
+
+func (a *analysis) findingOptions(key string, u kernelUse, r cudaparse.TimedRegion) []rule.FindingOption {
+	opts := []rule.FindingOption{rule.Related(r.Start, "timer starts here"), rule.Related(r.Stop, "and stops here")}
+	if u.launch != nil {
+		if fix, ok := preloadFix(a.file.Src, key, u.launch, r); ok {
+			opts = append(opts, rule.WithFix(fix))
+		}
+	}
+	return opts
+}
+
+// preloadFix inserts a preload of the kernel before the statement that
+// starts the timer. Only kernels named by their symbol can be preloaded
+// with cudaFuncGetAttributes; driver-API handles cannot.
+func preloadFix(src []byte, key string, l *cudaparse.Launch, r cudaparse.TimedRegion) (rule.Fix, bool) {
+	if l.API != "" && strings.HasPrefix(l.API, "cu") && !strings.HasPrefix(l.API, "cuda") {
+		return rule.Fix{}, false
+	}
+	stmt := r.Start
+	for stmt.Valid() && !stmt.Parent().Is("compound_statement") {
+		stmt = stmt.Parent()
+	}
+	if !stmt.Valid() {
+		return rule.Fix{}, false
+	}
+	lineStart := stmt.Start()
+	for lineStart > 0 && src[lineStart-1] != '\n' {
+		lineStart--
+	}
+	indent := string(src[lineStart:stmt.Start()])
+	if strings.TrimSpace(indent) != "" {
+		return rule.Fix{}, false // the statement does not start its line
+	}
+	text := fmt.Sprintf("%s{ cudaFuncAttributes preload; cudaFuncGetAttributes(&preload, %s); }  // load before timing\n", indent, key)
+	return rule.Fix{
+		Message: "preload " + key + " before the timer starts",
+		Edits:   []rule.TextEdit{{Range: cudaparse.Range{Start: lineStart, End: lineStart}, NewText: text}},
+	}, true
+}
+
+// warmedUp reports whether one of the earlier uses launches or loads the
+// kernel on the way to at.
+func warmedUp(earlier []kernelUse, at cudaparse.Node, key string) bool {
+	for _, e := range earlier {
+		if !cudaparse.OnTheWay(e.node, at) {
+			continue
+		}
+		if e.all || containsKernel(e.launched, key) || containsKernel(e.preloaded, key) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsKernel(keys []string, key string) bool {
+	for _, k := range keys {
+		if cudaparse.SameKernel(k, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// uses lists, in source order, what fn does to kernels.
+func (a *analysis) uses(fn *cudaparse.Function) []kernelUse {
+	var out []kernelUse
+	for _, l := range a.file.Launches {
+		if l.Func == fn {
+			out = append(out, kernelUse{node: l.Node, launched: []string{l.KernelKey()}, launch: l})
+		}
+	}
+	for _, p := range a.preloads {
+		if p.Call.Func == fn {
+			out = append(out, kernelUse{node: p.Call.Node, preloaded: p.Keys, all: p.All})
+		}
+	}
+	for _, c := range a.file.Calls {
+		if c.Func != fn {
+			continue
+		}
+		callee := a.file.FunctionNamed(c.Name)
+		if callee == nil || callee == fn || callee.Space&cudaparse.SpaceHost == 0 {
+			continue
+		}
+		s := a.summarize(callee, 0)
+		if len(s.launched) > 0 || len(s.preloaded) > 0 || s.all {
+			out = append(out, kernelUse{node: c.Node, launched: s.launched, preloaded: s.preloaded, all: s.all, via: callee})
+		}
+	}
+	sortUses(out)
+	return out
+}
+
+func sortUses(us []kernelUse) {
+	for i := 1; i < len(us); i++ {
+		for j := i; j > 0 && us[j].node.Start() < us[j-1].node.Start(); j-- {
+			us[j], us[j-1] = us[j-1], us[j]
+		}
+	}
+}
+
+const maxCallDepth = 4
+
+// summarize returns what fn does to kernels, following calls to other
+// functions of the file.
+func (a *analysis) summarize(fn *cudaparse.Function, depth int) *summary {
+	if s, ok := a.summaries[fn]; ok {
+		return s
+	}
+	s := &summary{}
+	a.summaries[fn] = s // breaks recursion
+	if depth > maxCallDepth {
+		return s
+	}
+	for _, l := range a.file.Launches {
+		if l.Func == fn {
+			s.launched = append(s.launched, l.KernelKey())
+		}
+	}
+	for _, p := range a.preloads {
+		if p.Call.Func == fn {
+			s.preloaded = append(s.preloaded, p.Keys...)
+			s.all = s.all || p.All
+		}
+	}
+	for _, c := range a.file.Calls {
+		if c.Func != fn {
+			continue
+		}
+		if callee := a.file.FunctionNamed(c.Name); callee != nil && callee != fn {
+			cs := a.summarize(callee, depth+1)
+			s.launched = append(s.launched, cs.launched...)
+			s.preloaded = append(s.preloaded, cs.preloaded...)
+			s.all = s.all || cs.all
+		}
+	}
+	return s
+}

@@ -1,0 +1,68 @@
+// Driver API launches and Google Benchmark loops.
+#include <cuda.h>
+#include <benchmark/benchmark.h>
+
+__global__ void vadd(const float *a, const float *b, float *c, int n) {}
+
+double driver_module(CUmodule mod, CUstream s, void **params) {
+  CUfunction f;
+  cuModuleGetFunction(&f, mod, "vadd");
+  CUevent a, b;
+  cuEventCreate(&a, 0);
+  cuEventCreate(&b, 0);
+  cuEventRecord(a, s);
+  cuLaunchKernel(f, 64, 1, 1, 256, 1, 1, 0, s, params, nullptr);  // ok: cuModuleGetFunction loaded the kernel
+  cuEventRecord(b, s);
+  float ms;
+  cuEventElapsedTime(&ms, a, b);
+  return ms;
+}
+
+double driver_library(CUlibrary lib, CUstream s, void **params) {
+  CUkernel k;
+  cuLibraryGetKernel(&k, lib, "vadd");
+  CUevent a, b;
+  cuEventCreate(&a, 0);
+  cuEventCreate(&b, 0);
+  cuEventRecord(a, s);
+  cuLaunchKernel((CUfunction)k, 64, 1, 1, 256, 1, 1, 0, s, params, nullptr);  // want LL002 "first launch of .*k in this function"
+  cuEventRecord(b, s);
+  float ms;
+  cuEventElapsedTime(&ms, a, b);
+  return ms;
+}
+
+double driver_library_loaded(CUlibrary lib, CUstream s, void **params) {
+  CUkernel k;
+  CUfunction f;
+  cuLibraryGetKernel(&k, lib, "vadd");
+  cuKernelGetFunction(&f, k);
+  CUevent a, b;
+  cuEventCreate(&a, 0);
+  cuEventCreate(&b, 0);
+  cuEventRecord(a, s);
+  cuLaunchKernel(f, 64, 1, 1, 256, 1, 1, 0, s, params, nullptr);  // ok: cuKernelGetFunction loaded it
+  cuEventRecord(b, s);
+  float ms;
+  cuEventElapsedTime(&ms, a, b);
+  return ms;
+}
+
+static void BM_vadd(benchmark::State &state) {
+  float *a, *b, *c;
+  int n = state.range(0);
+  for (auto _ : state) {
+    vadd<<<n / 256, 256>>>(a, b, c, n);  // want LL002 "vadd"
+    cudaDeviceSynchronize();
+  }
+}
+
+static void BM_vadd_warm(benchmark::State &state) {
+  float *a, *b, *c;
+  int n = state.range(0);
+  vadd<<<n / 256, 256>>>(a, b, c, n);  // ok: warm-up before the benchmark loop
+  for (auto _ : state) {
+    vadd<<<n / 256, 256>>>(a, b, c, n);  // ok: warmed up
+    cudaDeviceSynchronize();
+  }
+}

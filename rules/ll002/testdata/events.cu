@@ -1,0 +1,129 @@
+// Benchmarks timed with CUDA events.
+#include <cuda_runtime.h>
+#include <cstdio>
+
+#define CHECK(x) do { if ((x) != cudaSuccess) abort(); } while (0)
+
+template <typename T>
+__global__ void axpy(int n, T a, const T *x, T *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] += a * x[i];
+}
+
+__global__ void fill(float *p, float v, int n) {}
+__global__ void scale(float *p, float v, int n) {}
+__global__ void reduce(const float *p, float *out, int n) {}
+
+float cold(int n, const float *x, float *y) {
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  CHECK(cudaEventRecord(start));
+  axpy<float><<<(n + 255) / 256, 256>>>(n, 2.0f, x, y);  // want LL002 "first launch of axpy<float>"
+  CHECK(cudaEventRecord(stop));
+  CHECK(cudaEventSynchronize(stop));
+  float ms;
+  CHECK(cudaEventElapsedTime(&ms, start, stop));
+  return ms;
+}
+
+float warmed(int n, const float *x, float *y) {
+  axpy<float><<<1, 256>>>(n, 2.0f, x, y);  // ok: warm-up launch, not timed
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  axpy<float><<<(n + 255) / 256, 256>>>(n, 2.0f, x, y);  // ok: the kernel was launched before the timer
+  cudaEventRecord(stop);
+  cudaEventSynchronize(stop);
+  float ms;
+  cudaEventElapsedTime(&ms, start, stop);
+  return ms;
+}
+
+float other_instantiation(int n, const float *xf, float *yf, const double *xd, double *yd) {
+  axpy<float><<<1, 256>>>(n, 2.0f, xf, yf);  // ok: warms axpy<float> only
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start, 0);
+  axpy<double><<<(n + 255) / 256, 256>>>(n, 2.0, xd, yd);  // want LL002 "axpy<double>"
+  cudaEventRecord(stop, 0);
+  float ms;
+  cudaEventElapsedTime(&ms, start, stop);
+  return ms;
+}
+
+float timed_loop(float *p, int n, int iters) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  cudaEventRecord(a);
+  for (int i = 0; i < iters; ++i) {
+    fill<<<n / 256, 256>>>(p, 1.0f, n);  // want LL002 "first launch of fill"
+  }
+  cudaEventRecord(b);
+  float ms;
+  cudaEventElapsedTime(&ms, a, b);
+  return ms / iters;
+}
+
+float warmup_loop(float *p, int n, int iters) {
+  for (int w = 0; w < 3; ++w) {
+    fill<<<n / 256, 256>>>(p, 1.0f, n);  // ok: warm-up loop before the timer
+  }
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  cudaEventRecord(a);
+  for (int i = 0; i < iters; ++i) {
+    fill<<<n / 256, 256>>>(p, 1.0f, n);  // ok: warmed up by the loop above
+  }
+  cudaEventRecord(b);
+  float ms;
+  cudaEventElapsedTime(&ms, a, b);
+  return ms / iters;
+}
+
+float preloaded(float *p, int n) {
+  cudaFuncAttributes attr;
+  cudaFuncGetAttributes(&attr, scale);
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  cudaEventRecord(a);
+  scale<<<n / 256, 256>>>(p, 2.0f, n);  // ok: preloaded with cudaFuncGetAttributes
+  reduce<<<1, 256>>>(p, p, n);  // want LL002 "first launch of reduce"
+  cudaEventRecord(b);
+  float ms;
+  cudaEventElapsedTime(&ms, a, b);
+  return ms;
+}
+
+float conditional_warmup(float *p, int n, bool warm) {
+  if (warm) {
+    scale<<<1, 1>>>(p, 1.0f, n);  // ok: a warm-up that may not run
+  }
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  cudaEventRecord(a);
+  scale<<<n / 256, 256>>>(p, 2.0f, n);  // want LL002 "first launch of scale"
+  cudaEventRecord(b);
+  float ms;
+  cudaEventElapsedTime(&ms, a, b);
+  return ms;
+}
+
+void only_copies(float *d, const float *h, size_t bytes) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  cudaEventRecord(a);
+  cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);  // ok: no kernel in the timed region
+  cudaEventRecord(b);
+  float ms;
+  cudaEventElapsedTime(&ms, a, b);
+  printf("%f\n", ms);
+  fill<<<1, 1>>>(d, 0.0f, 1);  // ok: launched after the timer stopped
+}

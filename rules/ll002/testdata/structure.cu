@@ -1,0 +1,76 @@
+// Timers as objects, launches through helpers, preload tables, lambdas.
+#include <cuda_runtime.h>
+#include <vector>
+
+__global__ void gemm_naive(const float *a, const float *b, float *c, int n) {}
+__global__ void gemm_tiled(const float *a, const float *b, float *c, int n) {}
+__global__ void relu(float *x, int n) {}
+__global__ void softmax(float *x, int n) {}
+
+struct GpuTimer {
+  cudaEvent_t a, b;
+  void start() { cudaEventRecord(a); }
+  float stop() { cudaEventRecord(b); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); return ms; }
+};
+
+static void run_naive(const float *a, const float *b, float *c, int n) {
+  gemm_naive<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(a, b, c, n);
+}
+
+static void preload_all() {
+  const void *kernels[] = {(const void *)relu, (const void *)softmax};
+  for (const void *k : kernels) {
+    cudaFuncAttributes attr;
+    cudaFuncGetAttributes(&attr, k);  // ok: a preload loop over a table of kernels
+  }
+}
+
+float through_helper(const float *a, const float *b, float *c, int n) {
+  GpuTimer timer;
+  timer.start();
+  run_naive(a, b, c, n);  // want LL002 "gemm_naive.*run_naive"
+  return timer.stop();
+}
+
+float helper_warmed(const float *a, const float *b, float *c, int n) {
+  run_naive(a, b, c, n);  // ok: warm-up through the helper
+  GpuTimer timer;
+  timer.start();
+  run_naive(a, b, c, n);  // ok: the helper's kernel was loaded by the warm-up
+  return timer.stop();
+}
+
+float table_preloaded(float *x, int n) {
+  preload_all();
+  GpuTimer timer;
+  timer.start();
+  relu<<<n / 256, 256>>>(x, n);  // ok: preload_all loaded every kernel of its table
+  softmax<<<n / 256, 256>>>(x, n);  // ok: same
+  return timer.stop();
+}
+
+float tiled_in_lambda(const float *a, const float *b, float *c, int n) {
+  auto measure = [&](auto body) {
+    GpuTimer timer;
+    timer.start();
+    body();
+    return timer.stop();
+  };
+  return measure([&] { gemm_tiled<<<n / 16, 16>>>(a, b, c, n); });  // ok: not measured in this function's own timed region (the lambda is called through measure)
+}
+
+class Bench {
+ public:
+  float run(float *x, int n) {
+    cudaEventRecord(start_);
+    softmax<<<n / 256, 256, 0, stream_>>>(x, n);  // want LL002 "softmax"
+    cudaEventRecord(stop_);
+    float ms;
+    cudaEventElapsedTime(&ms, start_, stop_);
+    return ms;
+  }
+
+ private:
+  cudaEvent_t start_, stop_;
+  cudaStream_t stream_;
+};
