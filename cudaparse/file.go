@@ -382,6 +382,9 @@ func (f *File) qualifiersBefore(d Node, declarator Node) []Qualifier {
 		// In pre-order the node before d is its parent or lies inside its
 		// previous sibling.
 		from = int(f.nodes[parent].start)
+		if f.nodes[parent].parent < 0 {
+			from = 0 // the root starts at its first token, after blanked qualifiers
+		}
 		prev := d.i - 1
 		for prev > parent && f.nodes[prev].parent != parent {
 			prev = f.nodes[prev].parent

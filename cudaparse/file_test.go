@@ -213,3 +213,12 @@ func TestErrorNodesAreReported(t *testing.T) {
 		t.Logf("call recovered inside an ERROR node (low confidence)")
 	}
 }
+
+// A kernel at the very start of a file: the root node starts after the
+// blanked qualifier, which must still count.
+func TestKernelFirstInFile(t *testing.T) {
+	f := parse(t, "__global__ void k(int *p) {}\n")
+	if len(f.Functions) != 1 || !f.Functions[0].IsKernel() {
+		t.Errorf("not a kernel: %+v", f.Functions)
+	}
+}

@@ -12,6 +12,9 @@ type Node struct {
 
 func (n Node) raw() *rawNode { return &n.f.nodes[n.i] }
 
+// File is the parsed file n belongs to.
+func (n Node) File() *File { return n.f }
+
 // Valid reports whether n is a node (and not the zero Node).
 func (n Node) Valid() bool { return n.f != nil }
 

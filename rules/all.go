@@ -7,10 +7,12 @@ import (
 
 	"github.com/lazylint/lazylint/rules/ll001"
 	"github.com/lazylint/lazylint/rules/ll002"
+	"github.com/lazylint/lazylint/rules/ll003"
 )
 
 // All is every rule, sorted by ID.
 var All = []*rule.Rule{
 	ll001.Rule,
 	ll002.Rule,
+	ll003.Rule,
 }

@@ -5,10 +5,10 @@ package ll002
 import (
 	_ "embed"
 	"fmt"
-	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/rules/fix"
 )
 
 //go:embed doc.md
@@ -98,41 +98,12 @@ func clockName(r cudaparse.TimedRegion) string {
 
 func (a *analysis) findingOptions(key string, u kernelUse, r cudaparse.TimedRegion) []rule.FindingOption {
 	opts := []rule.FindingOption{rule.Related(r.Start, "timer starts here"), rule.Related(r.Stop, "and stops here")}
-	if u.launch != nil {
-		if fix, ok := preloadFix(a.file.Src, key, u.launch, r); ok {
-			opts = append(opts, rule.WithFix(fix))
+	if u.launch != nil && fix.IsSymbolLaunch(u.launch) {
+		if f, ok := fix.PreloadKernel(a.file, r.Start, key, "load before timing"); ok {
+			opts = append(opts, rule.WithFix(f))
 		}
 	}
 	return opts
-}
-
-// preloadFix inserts a preload of the kernel before the statement that
-// starts the timer. Only kernels named by their symbol can be preloaded
-// with cudaFuncGetAttributes; driver-API handles cannot.
-func preloadFix(src []byte, key string, l *cudaparse.Launch, r cudaparse.TimedRegion) (rule.Fix, bool) {
-	if l.API != "" && strings.HasPrefix(l.API, "cu") && !strings.HasPrefix(l.API, "cuda") {
-		return rule.Fix{}, false
-	}
-	stmt := r.Start
-	for stmt.Valid() && !stmt.Parent().Is("compound_statement") {
-		stmt = stmt.Parent()
-	}
-	if !stmt.Valid() {
-		return rule.Fix{}, false
-	}
-	lineStart := stmt.Start()
-	for lineStart > 0 && src[lineStart-1] != '\n' {
-		lineStart--
-	}
-	indent := string(src[lineStart:stmt.Start()])
-	if strings.TrimSpace(indent) != "" {
-		return rule.Fix{}, false // the statement does not start its line
-	}
-	text := fmt.Sprintf("%s{ cudaFuncAttributes preload; cudaFuncGetAttributes(&preload, %s); }  // load before timing\n", indent, key)
-	return rule.Fix{
-		Message: "preload " + key + " before the timer starts",
-		Edits:   []rule.TextEdit{{Range: cudaparse.Range{Start: lineStart, End: lineStart}, NewText: text}},
-	}, true
 }
 
 // warmedUp reports whether one of the earlier uses launches or loads the

@@ -1,0 +1,119 @@
+package ll003
+
+import (
+	"fmt"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/rules/fix"
+)
+
+// Host side: after the launch of a waiting kernel and before a
+// synchronization, the launch of a kernel that was neither launched nor
+// preloaded before must load while the waiter occupies the device.
+
+// syncCalls wait for the device (or a stream) to finish.
+var syncCalls = map[string]bool{
+	"cudaDeviceSynchronize": true, "cudaStreamSynchronize": true, "cudaEventSynchronize": true,
+	"cudaThreadSynchronize": true, "cuCtxSynchronize": true, "cuStreamSynchronize": true,
+	"cuEventSynchronize": true, "cudaDeviceReset": true,
+}
+
+type hostEvent struct {
+	node     cudaparse.Node
+	launch   *cudaparse.Launch
+	preloads []string
+	all      bool
+	sync     bool
+}
+
+func (a *analysis) checkHost(p *rule.Pass, waiting map[string]waiter) {
+	preloads := a.file.Preloads()
+	for _, fn := range a.file.Functions {
+		if fn.Space&cudaparse.SpaceHost == 0 {
+			continue
+		}
+		var events []hostEvent
+		for _, l := range a.file.Launches {
+			if l.Func == fn {
+				events = append(events, hostEvent{node: l.Node, launch: l})
+			}
+		}
+		for _, pl := range preloads {
+			if pl.Call.Func == fn {
+				events = append(events, hostEvent{node: pl.Call.Node, preloads: pl.Keys, all: pl.All})
+			}
+		}
+		for _, c := range a.file.Calls {
+			if c.Func == fn && syncCalls[c.Name] {
+				events = append(events, hostEvent{node: c.Node, sync: true})
+			}
+		}
+		sortEvents(events)
+		reported := map[int]bool{}
+		for i, e := range events {
+			if e.launch == nil {
+				continue
+			}
+			w, isWaiter := waiting[e.launch.Kernel]
+			if !isWaiter {
+				continue
+			}
+			for _, later := range events[i+1:] {
+				if later.sync {
+					break
+				}
+				l := later.launch
+				if l == nil || l.Kernel == e.launch.Kernel || reported[l.Node.Start()] {
+					continue
+				}
+				if loadedBefore(events, l) {
+					continue
+				}
+				reported[l.Node.Start()] = true
+				opts := []rule.FindingOption{rule.Related(e.launch.Node, "waiting kernel launched here"), rule.Related(w.loop, "it spins here")}
+				if fix.IsSymbolLaunch(l) {
+					if f, ok := fix.PreloadKernel(a.file, e.launch.Node, l.KernelKey(), "load before the waiter runs"); ok {
+						opts = append(opts, rule.WithFix(f))
+					}
+				}
+				p.Report(l.Node, fmt.Sprintf("%s is launched for the first time while %s may be spinning (launched before it, no synchronization since): under lazy loading %s must load first, which waits for the device, and the program deadlocks (measured on an H100); preload %s before launching %s (preloading only the waiter is not enough)",
+					l.KernelKey(), e.launch.KernelKey(), l.KernelKey(), l.KernelKey(), e.launch.KernelKey()), opts...)
+			}
+		}
+	}
+}
+
+// loadedBefore reports whether the kernel of launch l was launched or
+// preloaded on the way to l.
+func loadedBefore(events []hostEvent, l *cudaparse.Launch) bool {
+	key := l.KernelKey()
+	for _, e := range events {
+		if e.node.Start() >= l.Node.Start() {
+			break
+		}
+		if !cudaparse.OnTheWay(e.node, l.Node) {
+			continue
+		}
+		if e.launch != nil && cudaparse.SameKernel(e.launch.KernelKey(), key) {
+			return true
+		}
+		if e.all {
+			return true
+		}
+		for _, k := range e.preloads {
+			if cudaparse.SameKernel(k, key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sortEvents(es []hostEvent) {
+	for i := 1; i < len(es); i++ {
+		for j := i; j > 0 && es[j].node.Start() < es[j-1].node.Start(); j-- {
+			es[j], es[j-1] = es[j-1], es[j]
+		}
+	}
+}

@@ -1,0 +1,335 @@
+// Package ll003 reports kernels that spin until another kernel, a copy or
+// the host releases them, and host code that launches a not-yet-loaded
+// kernel while such a waiter may be running.
+package ll003
+
+import (
+	_ "embed"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/rule"
+)
+
+//go:embed doc.md
+var doc string
+
+// Rule is LL003.
+var Rule = &rule.Rule{
+	ID:       "LL003",
+	Name:     "cross-kernel-spin-wait",
+	Severity: rule.Error,
+	Since:    "0.1.0",
+	Summary:  "a kernel spins until another kernel, copy or the host releases it; a releaser that still has to load deadlocks",
+	Doc:      doc,
+	Triggers: []string{"volatile", "atomicAdd", "atomicOr", "atomicXor", "atomicSub", "atomicCAS", "__ldcv", "__ldcg", "__ldlu",
+		"atomic", "ld.acquire", "ld.volatile", "ld.relaxed"},
+	Run: run,
+}
+
+type analysis struct {
+	file *cudaparse.File
+	// readers are device functions of the file that spin-read a parameter.
+	readers         map[string]*reader
+	volatileGlobals map[string]bool
+	volatileMembers map[string]bool
+	atomicMembers   map[string]bool
+}
+
+type reader struct {
+	param int
+	how   string
+}
+
+// waiter is a spin loop in device code.
+type waiter struct {
+	fn   *cudaparse.Function
+	loop cudaparse.Node
+	read spinRead
+}
+
+func run(p *rule.Pass) {
+	a := newAnalysis(p.File)
+	waiters := a.waiters()
+	// Kernels whose code (or whose device callees) spin, and the loop.
+	waitingKernels := map[string]waiter{}
+	for _, w := range waiters {
+		kernels := a.kernelsReaching(w.fn)
+		if a.selfReleased(w, kernels) {
+			continue
+		}
+		names := make([]string, 0, len(kernels))
+		for _, k := range kernels {
+			names = append(names, k.Name)
+			if _, seen := waitingKernels[k.Name]; !seen {
+				waitingKernels[k.Name] = w
+			}
+		}
+		sort.Strings(names)
+		who := "this device function"
+		if len(names) > 0 {
+			who = "kernel " + strings.Join(names, ", ")
+		}
+		p.Report(w.read.node, fmt.Sprintf("%s spins on %s (%s) until another kernel, a copy or the host releases it: under lazy loading a releaser that still has to load cannot run while the waiter occupies the device (measured on an H100: deadlock); preload every kernel that can run while it waits (cudaFuncGetAttributes), or run with CUDA_MODULE_LOADING=EAGER",
+			who, describe(w.read), w.read.how), rule.Related(w.loop, "wait loop"))
+	}
+	if len(waitingKernels) > 0 {
+		a.checkHost(p, waitingKernels)
+	}
+}
+
+func describe(r spinRead) string {
+	if r.key != "" {
+		return r.key
+	}
+	return "memory"
+}
+
+func newAnalysis(f *cudaparse.File) *analysis {
+	a := &analysis{
+		file:            f,
+		readers:         map[string]*reader{},
+		volatileGlobals: map[string]bool{},
+		volatileMembers: map[string]bool{},
+		atomicMembers:   map[string]bool{},
+	}
+	for _, d := range f.NodesOfKind("declaration", "field_declaration") {
+		typ := d.ChildByField("type").Text()
+		isVolatile := strings.Contains(typ, "volatile") || typeQualified(d, "volatile")
+		isAtomic := strings.Contains(typ, "atomic")
+		inFunction := d.Ancestor("function_definition").Valid()
+		for _, decl := range d.ChildrenByField("declarator") {
+			name := declName(decl)
+			switch {
+			case d.Is("field_declaration") && isVolatile:
+				a.volatileMembers[name] = true
+			case d.Is("field_declaration") && isAtomic:
+				a.atomicMembers[name] = true
+			case !inFunction && isVolatile:
+				a.volatileGlobals[name] = true
+			}
+		}
+	}
+	// Device helpers that return (or compare) a spin read of a parameter:
+	// __device__ int load_acquire(const int *p) { asm("ld.acquire..." : "l"(p)); }
+	for range 2 { // helpers of helpers
+		for _, fn := range f.Functions {
+			if fn.Space&(cudaparse.SpaceDevice|cudaparse.SpaceGlobal) == 0 || fn.IsKernel() || a.readers[fn.Name] != nil {
+				continue
+			}
+			for _, r := range a.spinReadsIn(fn.Body, fn) {
+				for _, prm := range fn.Params {
+					if prm.Name == r.key {
+						a.readers[fn.Name] = &reader{param: prm.Index, how: r.how}
+					}
+				}
+			}
+		}
+	}
+	return a
+}
+
+func declName(d cudaparse.Node) string {
+	for d.Valid() && !d.Is("identifier", "field_identifier") {
+		next := d.ChildByField("declarator")
+		if !next.Valid() {
+			return ""
+		}
+		d = next
+	}
+	return d.Text()
+}
+
+// waiters finds the spin loops of device code: loops whose condition (or,
+// for an endless loop, a break condition) reads memory another agent
+// releases, and whose body does not produce that value itself.
+func (a *analysis) waiters() []waiter {
+	var out []waiter
+	for _, fn := range a.file.Functions {
+		if fn.Space&(cudaparse.SpaceDevice|cudaparse.SpaceGlobal) == 0 || a.readers[fn.Name] != nil {
+			continue
+		}
+		fn.Body.Descendants(func(n cudaparse.Node) bool {
+			if !n.Is("while_statement", "do_statement", "for_statement") {
+				return true
+			}
+			for _, r := range a.loopReads(n, fn) {
+				if r.key != "" && a.writes(n.ChildByField("body"), r.key) {
+					continue // the loop produces the value it waits for
+				}
+				out = append(out, waiter{fn: fn, loop: n, read: r})
+				break
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// loopReads returns the spin reads that decide whether loop n goes on.
+func (a *analysis) loopReads(n cudaparse.Node, fn *cudaparse.Function) []spinRead {
+	cond := n.ChildByField("condition")
+	if cond.Valid() && !isConstantTrue(cond) {
+		return a.spinReadsIn(cond, fn)
+	}
+	// while (true) / for (;;): the reads in the tests of its exits.
+	var out []spinRead
+	n.ChildByField("body").Descendants(func(x cudaparse.Node) bool {
+		if x.Is("while_statement", "do_statement", "for_statement", "lambda_expression") {
+			return false
+		}
+		if x.Is("if_statement") && exits(x.ChildByField("consequence")) {
+			out = append(out, a.spinReadsIn(x.ChildByField("condition"), fn)...)
+		}
+		return true
+	})
+	if len(out) == 0 {
+		// v = load(flag); if (v == target) break;  the read is in the body
+		n.ChildByField("body").Descendants(func(x cudaparse.Node) bool {
+			if x.Is("while_statement", "do_statement", "for_statement", "lambda_expression", "if_statement") {
+				return false
+			}
+			if r, ok := a.spinReadAt(x, fn); ok {
+				out = append(out, r)
+				return false
+			}
+			return true
+		})
+		if !hasExit(n.ChildByField("body")) {
+			return nil
+		}
+	}
+	return out
+}
+
+func isConstantTrue(cond cudaparse.Node) bool {
+	t := compact(cond.Text())
+	return t == "(true)" || t == "(1)" || t == "true" || t == "1" || t == ""
+}
+
+func exits(n cudaparse.Node) bool {
+	found := false
+	n.Descendants(func(x cudaparse.Node) bool {
+		if x.Is("break_statement", "return_statement") {
+			found = true
+		}
+		return !found && !x.Is("while_statement", "for_statement", "do_statement", "switch_statement")
+	})
+	return found || n.Is("break_statement", "return_statement")
+}
+
+func hasExit(body cudaparse.Node) bool { return exits(body) }
+
+// writes reports whether n writes the location key: an assignment through
+// it, an atomic on it, or a release store in PTX.
+func (a *analysis) writes(n cudaparse.Node, key string) bool {
+	found := false
+	n.Descendants(func(x cudaparse.Node) bool {
+		if found {
+			return false
+		}
+		switch x.Kind() {
+		case "assignment_expression":
+			if resolvedKey(x.ChildByField("left")) == key {
+				found = true
+			}
+		case "update_expression":
+			if resolvedKey(x.ChildByField("argument")) == key {
+				found = true
+			}
+		case "call_expression":
+			if _, isRead := a.spinReadAt(x, nil); isRead {
+				return false // atomicCAS(p, v, v) and atomicAdd(p, 0) only read
+			}
+			name := x.ChildByField("function").Name()
+			args := x.ChildByField("arguments").NamedChildren()
+			if len(args) > 0 && resolvedKey(args[0]) == key {
+				if (atomicWrites[name] && !(noOpAtomics[name] && len(args) == 2 && isZero(a, args[1]))) || name == "store" || name == "fetch_add" || name == "exchange" {
+					found = true
+				}
+			}
+			if fn := x.ChildByField("function"); fn.Is("field_expression") && resolvedKey(fn.ChildByField("argument")) == key {
+				switch fn.ChildByField("field").Text() {
+				case "store", "fetch_add", "fetch_sub", "fetch_or", "exchange", "compare_exchange_strong", "compare_exchange_weak", "notify_all", "notify_one", "test_and_set", "clear":
+					found = true
+				}
+			}
+		case "gnu_asm_expression":
+			t := strings.ToLower(x.ChildByField("assembly_code").Text())
+			if strings.Contains(t, "st.") || strings.Contains(t, "red.") || strings.Contains(t, "atom.") {
+				for _, in := range x.ChildByField("input_operands").NamedChildren() {
+					if resolvedKey(in.ChildByField("value")) == key {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// kernelsReaching returns the kernels of the file whose code runs fn:
+// fn itself, or kernels that call it through device functions.
+func (a *analysis) kernelsReaching(fn *cudaparse.Function) []*cudaparse.Function {
+	if fn.IsKernel() {
+		return []*cudaparse.Function{fn}
+	}
+	callers := map[*cudaparse.Function]bool{fn: true}
+	for changed := true; changed; {
+		changed = false
+		for _, c := range a.file.Calls {
+			if c.Func == nil || callers[c.Func] {
+				continue
+			}
+			if callee := a.file.FunctionNamed(c.Name); callee != nil && callers[callee] {
+				callers[c.Func] = true
+				changed = true
+			}
+		}
+	}
+	var out []*cudaparse.Function
+	for f := range callers {
+		if f.IsKernel() {
+			out = append(out, f)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Node.Start() < out[j].Node.Start() })
+	return out
+}
+
+// selfReleased reports whether the location a waiter reads is written by
+// the same kernel (outside the wait loop): blocks of one kernel waiting on
+// each other (decoupled look-back), or peers running the same kernel on
+// other GPUs. That kernel is loaded already; nothing has to load to
+// release it.
+func (a *analysis) selfReleased(w waiter, kernels []*cudaparse.Function) bool {
+	if w.read.key == "" {
+		return false
+	}
+	code := map[*cudaparse.Function]bool{w.fn: true}
+	for _, k := range kernels {
+		code[k] = true
+		a.addCallees(k, code)
+	}
+	for fn := range code {
+		if a.writes(fn.Body, w.read.key) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *analysis) addCallees(fn *cudaparse.Function, seen map[*cudaparse.Function]bool) {
+	for _, c := range a.file.Calls {
+		if c.Func != fn {
+			continue
+		}
+		if callee := a.file.FunctionNamed(c.Name); callee != nil && !seen[callee] {
+			seen[callee] = true
+			a.addCallees(callee, seen)
+		}
+	}
+}

@@ -1,0 +1,267 @@
+package ll003
+
+import (
+	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse"
+)
+
+// Device side: loops that spin on memory another agent writes.
+
+// spinRead is one read in a wait loop of memory that another agent releases.
+type spinRead struct {
+	node cudaparse.Node // the read: *flag, atomicAdd(p, 0), r.load(), the asm statement
+	key  string         // the location read: the variable the pointer comes from
+	how  string         // "volatile read", "atomicAdd(p, 0)", "atomic load", "ld.acquire"...
+}
+
+// noOpAtomics are atomics that leave memory unchanged when their operand is
+// zero: used as coherent reads.
+var noOpAtomics = map[string]bool{
+	"atomicAdd": true, "atomicAdd_system": true, "atomicAdd_block": true,
+	"atomicOr": true, "atomicOr_system": true, "atomicOr_block": true,
+	"atomicXor": true, "atomicXor_system": true, "atomicSub": true, "atomicSub_system": true,
+}
+
+// atomicWrites write their first argument's target.
+var atomicWrites = map[string]bool{
+	"atomicExch": true, "atomicExch_system": true, "atomicExch_block": true,
+	"atomicAdd": true, "atomicAdd_system": true, "atomicAdd_block": true,
+	"atomicSub": true, "atomicSub_system": true, "atomicInc": true, "atomicDec": true,
+	"atomicOr": true, "atomicOr_system": true, "atomicAnd": true, "atomicAnd_system": true,
+	"atomicXor": true, "atomicMax": true, "atomicMin": true, "atomicCAS": true,
+	"atomicCAS_system": true, "atomicCAS_block": true,
+}
+
+// volatileLoads are intrinsics that read memory bypassing caches.
+var volatileLoads = map[string]bool{"__ldcv": true, "__ldcg": true, "__ldvolatile": true, "__ldlu": true}
+
+// atomicObjectMethods read (or wait on) an atomic object.
+var atomicObjectMethods = map[string]bool{"load": true, "wait": true, "test": true}
+
+// spinAsm matches PTX loads that see other agents' writes.
+func spinAsm(template string) bool {
+	t := strings.ToLower(template)
+	for _, op := range []string{"ld.acquire", "ld.volatile", "ld.relaxed", "ld.global.acquire", "ld.global.volatile", "ld.global.relaxed", "ld.sys", "ld.gpu"} {
+		if strings.Contains(t, op) {
+			return true
+		}
+	}
+	return strings.Contains(t, "ld.") && (strings.Contains(t, ".acquire") || strings.Contains(t, ".volatile"))
+}
+
+// spinReadsIn returns the spin reads inside n (a loop condition or body).
+func (a *analysis) spinReadsIn(n cudaparse.Node, fn *cudaparse.Function) []spinRead {
+	var out []spinRead
+	n.Descendants(func(x cudaparse.Node) bool {
+		if x.Is("lambda_expression") {
+			return false
+		}
+		if r, ok := a.spinReadAt(x, fn); ok {
+			out = append(out, r)
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// spinReadAt reports whether node x is a spin read.
+func (a *analysis) spinReadAt(x cudaparse.Node, fn *cudaparse.Function) (spinRead, bool) {
+	switch x.Kind() {
+	case "pointer_expression", "subscript_expression", "field_expression", "identifier":
+		if x.Is("pointer_expression") && !strings.HasPrefix(strings.TrimSpace(x.Text()), "*") {
+			return spinRead{}, false
+		}
+		if isWriteTarget(x) {
+			return spinRead{}, false
+		}
+		if base, ok := a.volatileBase(x, fn); ok {
+			return spinRead{node: x, key: base, how: "volatile read"}, true
+		}
+	case "call_expression":
+		callee := x.ChildByField("function")
+		args := x.ChildByField("arguments").NamedChildren()
+		name := callee.Name()
+		switch {
+		case noOpAtomics[name] && len(args) == 2 && isZero(a, args[1]):
+			return spinRead{node: x, key: resolvedKey(args[0]), how: name + "(p, 0)"}, true
+		case (name == "atomicCAS" || name == "atomicCAS_system") && len(args) == 3 && compact(args[1].Text()) == compact(args[2].Text()):
+			return spinRead{node: x, key: resolvedKey(args[0]), how: name + "(p, v, v)"}, true
+		case volatileLoads[name] && len(args) == 1:
+			return spinRead{node: x, key: resolvedKey(args[0]), how: name}, true
+		case callee.Is("field_expression") && atomicObjectMethods[name]:
+			obj := callee.ChildByField("argument")
+			if a.isAtomicObject(obj, fn) {
+				return spinRead{node: x, key: resolvedKey(obj), how: "atomic " + name}, true
+			}
+		case a.readers[name] != nil:
+			// A device helper of this file that spin-reads its parameter.
+			h := a.readers[name]
+			if h.param < len(args) {
+				return spinRead{node: x, key: resolvedKey(args[h.param]), how: h.how + " in " + name}, true
+			}
+		}
+	case "gnu_asm_expression":
+		if spinAsm(x.ChildByField("assembly_code").Text()) {
+			key := ""
+			for _, in := range x.ChildByField("input_operands").NamedChildren() {
+				if k := resolvedKey(in.ChildByField("value")); k != "" {
+					key = k
+					break
+				}
+			}
+			return spinRead{node: x, key: key, how: "PTX load"}, true
+		}
+	}
+	return spinRead{}, false
+}
+
+func compact(s string) string { return strings.Join(strings.Fields(s), "") }
+
+func isZero(a *analysis, n cudaparse.Node) bool {
+	v, ok := a.file.ConstValue(n)
+	return ok && v == 0
+}
+
+// isWriteTarget reports whether x is the left side of an assignment.
+func isWriteTarget(x cudaparse.Node) bool {
+	p := x.Parent()
+	for p.Is("parenthesized_expression") {
+		x, p = p, p.Parent()
+	}
+	return p.Is("assignment_expression") && p.ChildByField("left") == x || p.Is("update_expression")
+}
+
+// resolvedKey is locationKey through local aliases: for
+// `volatile int *flag = (volatile int *)&flags[k];`, a read of *flag is a
+// read of flags.
+func resolvedKey(n cudaparse.Node) string {
+	for range 4 {
+		base := n.Unparen()
+		for base.Is("pointer_expression", "subscript_expression", "binary_expression") {
+			if base.Is("binary_expression") {
+				base = base.ChildByField("left").Unparen()
+			} else {
+				base = base.ChildByField("argument").Unparen()
+			}
+		}
+		if !base.Is("identifier") {
+			break
+		}
+		defs := n.File().ReachingDefs(base)
+		if len(defs) != 1 || !defs[0].Value.Valid() || defs[0].Op != cudaparse.DefInit && defs[0].Op != cudaparse.DefAssign {
+			break
+		}
+		v := defs[0].Value.Unparen()
+		if !v.Is("pointer_expression", "subscript_expression", "binary_expression", "identifier", "field_expression") {
+			break
+		}
+		n = v
+	}
+	return locationKey(n)
+}
+
+// locationKey names the memory a pointer expression points into: its base
+// variable (flags for &flags[i], *flags, flags + i; s.done for &s->done).
+func locationKey(n cudaparse.Node) string {
+	for {
+		n = n.Unparen()
+		switch n.Kind() {
+		case "pointer_expression":
+			n = n.ChildByField("argument")
+		case "subscript_expression":
+			n = n.ChildByField("argument")
+		case "binary_expression":
+			n = n.ChildByField("left") // p + i
+		default:
+			return cudaparse.VarKey(n)
+		}
+	}
+}
+
+// volatileBase reports whether x reads through a volatile-qualified pointer,
+// reference or variable, and returns the location's key.
+func (a *analysis) volatileBase(x cudaparse.Node, fn *cudaparse.Function) (string, bool) {
+	var base cudaparse.Node
+	switch x.Kind() {
+	case "pointer_expression", "subscript_expression":
+		base = x.ChildByField("argument")
+	case "field_expression":
+		// box->ready with `volatile int ready;` in the struct, or a field
+		// read through a volatile pointer.
+		if a.volatileMembers[x.ChildByField("field").Text()] {
+			return cudaparse.VarKey(x), true
+		}
+		base = x.ChildByField("argument")
+	case "identifier":
+		base = x
+	}
+	if !base.Valid() {
+		return "", false
+	}
+	// (volatile int *)p, static_cast<volatile T*>(p)
+	if c := base; c.Is("parenthesized_expression") || c.Is("cast_expression") || c.Is("call_expression") {
+		if strings.Contains(c.Text(), "volatile") {
+			return resolvedKey(c.Unparen()), true
+		}
+		base = c.Unparen()
+	}
+	if !base.Is("identifier", "field_expression") {
+		return "", false
+	}
+	if a.declaredVolatile(base, fn) {
+		return resolvedKey(base), true
+	}
+	return "", false
+}
+
+// declaredVolatile reports whether the variable named by n is declared with
+// a volatile type: a parameter, a local, a member or a file-scope variable.
+func (a *analysis) declaredVolatile(n cudaparse.Node, fn *cudaparse.Function) bool {
+	name := n.Name()
+	if n.Is("field_expression") {
+		name = n.ChildByField("field").Text()
+		return a.volatileMembers[name]
+	}
+	for _, d := range a.file.ReachingDefs(n) {
+		decl := d.Node
+		switch d.Op {
+		case cudaparse.DefParam:
+			return strings.Contains(decl.Text(), "volatile")
+		case cudaparse.DefInit, cudaparse.DefDecl:
+			for p := decl; p.Valid(); p = p.Parent() {
+				if p.Is("declaration", "field_declaration", "parameter_declaration") {
+					return strings.Contains(p.ChildByField("type").Text(), "volatile") || typeQualified(p, "volatile")
+				}
+			}
+		}
+	}
+	return a.volatileGlobals[name]
+}
+
+// typeQualified reports whether a declaration carries a type qualifier.
+func typeQualified(decl cudaparse.Node, q string) bool {
+	for _, c := range decl.NamedChildren() {
+		if c.Is("type_qualifier") && strings.TrimSpace(c.Text()) == q {
+			return true
+		}
+	}
+	return false
+}
+
+// isAtomicObject reports whether obj is a cuda::atomic, cuda::atomic_ref,
+// std::atomic or atomic_flag (by its declaration's type).
+func (a *analysis) isAtomicObject(obj cudaparse.Node, fn *cudaparse.Function) bool {
+	if strings.Contains(obj.Text(), "atomic") {
+		return true // cuda::atomic_ref<int>(*p).load()
+	}
+	for _, d := range a.file.ReachingDefs(obj) {
+		for p := d.Node; p.Valid(); p = p.Parent() {
+			if p.Is("declaration", "parameter_declaration", "field_declaration") {
+				return strings.Contains(p.ChildByField("type").Text(), "atomic")
+			}
+		}
+	}
+	return a.atomicMembers[obj.Name()]
+}
