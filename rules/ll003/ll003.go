@@ -6,6 +6,7 @@ package ll003
 import (
 	_ "embed"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -31,8 +32,11 @@ var Rule = &rule.Rule{
 
 type analysis struct {
 	file *cudaparse.File
-	// readers are device functions of the file that spin-read a parameter.
+	// readers are device functions of the file that spin-read a parameter;
+	// writers, those that store through some of theirs
+	// (store_release(&flag[i], 1)).
 	readers         map[string]*reader
+	writers         map[string][]int
 	volatileGlobals map[string]bool
 	volatileMembers map[string]bool
 	atomicMembers   map[string]bool
@@ -91,6 +95,7 @@ func newAnalysis(f *cudaparse.File) *analysis {
 	a := &analysis{
 		file:            f,
 		readers:         map[string]*reader{},
+		writers:         map[string][]int{},
 		volatileGlobals: map[string]bool{},
 		volatileMembers: map[string]bool{},
 		atomicMembers:   map[string]bool{},
@@ -125,6 +130,16 @@ func newAnalysis(f *cudaparse.File) *analysis {
 						a.readers[fn.Name] = &reader{param: prm.Index, how: r.how}
 					}
 				}
+			}
+		}
+	}
+	for _, fn := range f.Functions {
+		if fn.Space&(cudaparse.SpaceDevice|cudaparse.SpaceGlobal) == 0 || fn.IsKernel() {
+			continue
+		}
+		for _, prm := range fn.Params {
+			if a.writes(fn.Body, prm.Name) {
+				a.writers[fn.Name] = append(a.writers[fn.Name], prm.Index)
 			}
 		}
 	}
@@ -245,6 +260,11 @@ func (a *analysis) writes(n cudaparse.Node, key string) bool {
 			}
 			name := x.ChildByField("function").Name()
 			args := x.ChildByField("arguments").NamedChildren()
+			for _, k := range a.writers[name] {
+				if k < len(args) && resolvedKey(args[k]) == key {
+					found = true
+				}
+			}
 			if len(args) > 0 && resolvedKey(args[0]) == key {
 				if (atomicWrites[name] && !(noOpAtomics[name] && len(args) == 2 && isZero(a, args[1]))) || name == "store" || name == "fetch_add" || name == "exchange" {
 					found = true
@@ -259,8 +279,8 @@ func (a *analysis) writes(n cudaparse.Node, key string) bool {
 		case "gnu_asm_expression":
 			t := strings.ToLower(x.ChildByField("assembly_code").Text())
 			if strings.Contains(t, "st.") || strings.Contains(t, "red.") || strings.Contains(t, "atom.") {
-				for _, in := range x.ChildByField("input_operands").NamedChildren() {
-					if resolvedKey(in.ChildByField("value")) == key {
+				for _, addr := range asmAddressOperands(x) {
+					if resolvedKey(addr) == key {
 						found = true
 					}
 				}
@@ -314,12 +334,59 @@ func (a *analysis) selfReleased(w waiter, kernels []*cudaparse.Function) bool {
 		code[k] = true
 		a.addCallees(k, code)
 	}
+	if len(kernels) == 0 {
+		// No kernel of this file runs the waiter (it is called from
+		// elsewhere): any device code of the file may be its own kernel's.
+		for _, fn := range a.file.Functions {
+			if fn.Space&(cudaparse.SpaceDevice|cudaparse.SpaceGlobal) != 0 {
+				code[fn] = true
+			}
+		}
+	}
 	for fn := range code {
 		if a.writes(fn.Body, w.read.key) {
 			return true
 		}
 	}
-	return false
+	return a.peerProtocol(code)
+}
+
+// peerName matches names of multi-GPU protocols: ranks, peers, multicast.
+var peerName = regexp.MustCompile(`(?i)^(peer|peers|remote|rank|ranks|nranks|n_ranks|num_ranks|nRanks|myrank|my_rank|local_rank|world_size|npes|mype|my_pe)$|^(peer|remote|mc|uc)_|_(peer|mc|uc|remote)$|multimem`)
+
+// peerProtocol reports whether code is one side of a multi-GPU protocol:
+// it names ranks or peers and signals through memory itself (an atomic, a
+// release store, a multimem reduction). Its waits are released by the same
+// kernel running on the other GPUs, and launches on another GPU are not
+// serialized by loading (measured on H100/H200).
+func (a *analysis) peerProtocol(code map[*cudaparse.Function]bool) bool {
+	names, signals := false, false
+	for fn := range code {
+		for _, prm := range fn.Params {
+			names = names || peerName.MatchString(prm.Name)
+		}
+		fn.Body.Descendants(func(x cudaparse.Node) bool {
+			switch {
+			case x.Is("identifier", "field_identifier"):
+				names = names || peerName.MatchString(x.Text())
+			case x.Is("call_expression"):
+				if n := x.ChildByField("function").Name(); atomicWrites[n] && !isNoOp(a, x) {
+					signals = true
+				}
+			case x.Is("gnu_asm_expression"):
+				t := strings.ToLower(x.ChildByField("assembly_code").Text())
+				signals = signals || strings.Contains(t, "st.release") || strings.Contains(t, "multimem") ||
+					strings.Contains(t, "red.") || strings.Contains(t, "atom.")
+			}
+			return true
+		})
+	}
+	return names && signals
+}
+
+func isNoOp(a *analysis, call cudaparse.Node) bool {
+	_, isRead := a.spinReadAt(call, nil)
+	return isRead
 }
 
 func (a *analysis) addCallees(fn *cudaparse.Function, seen map[*cudaparse.Function]bool) {

@@ -1,6 +1,8 @@
 package ll003
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -105,16 +107,34 @@ func (a *analysis) spinReadAt(x cudaparse.Node, fn *cudaparse.Function) (spinRea
 	case "gnu_asm_expression":
 		if spinAsm(x.ChildByField("assembly_code").Text()) {
 			key := ""
-			for _, in := range x.ChildByField("input_operands").NamedChildren() {
-				if k := resolvedKey(in.ChildByField("value")); k != "" {
-					key = k
-					break
-				}
+			if addrs := asmAddressOperands(x); len(addrs) > 0 {
+				key = resolvedKey(addrs[0])
 			}
 			return spinRead{node: x, key: key, how: "PTX load"}, true
 		}
 	}
 	return spinRead{}, false
+}
+
+// asmAddress matches an operand used as an address in PTX: [%1], [%1+4].
+var asmAddress = regexp.MustCompile(`\[\s*%(\d+)`)
+
+// asmAddressOperands returns the operand expressions an asm statement uses
+// as addresses (operands are numbered outputs first, then inputs).
+func asmAddressOperands(x cudaparse.Node) []cudaparse.Node {
+	var operands []cudaparse.Node
+	for _, field := range []string{"output_operands", "input_operands"} {
+		for _, op := range x.ChildByField(field).NamedChildren() {
+			operands = append(operands, op.ChildByField("value"))
+		}
+	}
+	var out []cudaparse.Node
+	for _, m := range asmAddress.FindAllStringSubmatch(x.ChildByField("assembly_code").Text(), -1) {
+		if k, err := strconv.Atoi(m[1]); err == nil && k < len(operands) {
+			out = append(out, operands[k])
+		}
+	}
+	return out
 }
 
 func compact(s string) string { return strings.Join(strings.Fields(s), "") }
