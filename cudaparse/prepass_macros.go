@@ -36,9 +36,18 @@ func (p *prepass) discoverMacros() {
 	}
 }
 
+// rank orders qualifier kinds by how much they say about a declaration, to
+// name a macro that expands to several: `__device__ __managed__` declares a
+// managed variable, `__host__ __device__` a device function.
 func rank(k QualifierKind) int {
 	switch k {
 	case QualGlobal:
+		return 6
+	case QualManaged:
+		return 5
+	case QualConstant:
+		return 4
+	case QualShared:
 		return 3
 	case QualDevice:
 		return 2

@@ -162,3 +162,20 @@ func TestFileScopeMacroInvocations(t *testing.T) {
 		t.Errorf("calls lost: %d cudaMalloc, %d cudaFree", len(f.CallsTo("cudaMalloc")), len(f.CallsTo("cudaFree")))
 	}
 }
+
+func TestMemoryQualifierMacros(t *testing.T) {
+	src := "#define MANAGED __managed__\n#define DEV_MANAGED __device__ __managed__\nMANAGED long long a;\nDEV_MANAGED int b;\n"
+	p, _ := NewParser()
+	defer p.Close()
+	f, err := p.Parse("m.cu", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range f.Variables {
+		got = append(got, v.Name+":"+v.Kind.String())
+	}
+	if strings.Join(got, " ") != "a:managed b:managed" {
+		t.Errorf("variables: %v", got)
+	}
+}

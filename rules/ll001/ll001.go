@@ -89,7 +89,7 @@ func run(p *rule.Pass) {
 			a.checkPool(c.Callee, c.Args, report)
 		}
 	}
-	for _, n := range p.File.NodesOfKind("declaration", "new_expression", "compound_literal_expression") {
+	for _, n := range p.File.NodesOfKind("declaration", "field_declaration", "new_expression", "compound_literal_expression") {
 		a.checkConstruction(n, report)
 	}
 }
@@ -277,27 +277,68 @@ func (a *analysis) checkConstruction(n cudaparse.Node, report func(cudaparse.Nod
 		a.checkContainer(n, typ, elem, report)
 		return
 	}
-	if !isPoolName(typ.Text()) {
+	wrapper, isWrapper := a.wrappers[typ.Name()]
+	if !isWrapper && !isPoolName(typ.Text()) {
 		return
 	}
+	for _, site := range constructions(n) {
+		if !isWrapper {
+			a.checkPool(site.at, site.args, report)
+			continue
+		}
+		// A class of this file whose constructor allocates its size
+		// argument: DeviceBuffer arena(free - (64 << 20));
+		v := value{isConst: true, c: 1}
+		for _, k := range wrapper.sizeArgs {
+			if k < len(site.args) {
+				v = combine("*", v, a.eval(argValue(site.args[k]), nil, 0))
+			}
+		}
+		if v.isShare && a.hazardous(v.s) {
+			report(site.at, a.message(typ.Name(), v.s), rule.Related(v.s.query, "memory queried here"))
+		}
+	}
+}
+
+// construction is one object built with arguments: where, and with what.
+type construction struct {
+	at   cudaparse.Node
+	args []cudaparse.Node
+}
+
+// constructions lists the objects a declaration, field declaration, new
+// expression or braced temporary builds, with their constructor arguments.
+func constructions(n cudaparse.Node) []construction {
 	switch {
 	case n.Is("new_expression"):
-		a.checkPool(typ, n.ChildByField("arguments").NamedChildren(), report)
-		return
-	case n.Is("compound_literal_expression"): // a pool built as a braced temporary
-		a.checkPool(typ, n.ChildByField("value").NamedChildren(), report)
-		return
+		return []construction{{n.ChildByField("type"), n.ChildByField("arguments").NamedChildren()}}
+	case n.Is("compound_literal_expression"): // T{up, size} as a temporary
+		return []construction{{n.ChildByField("type"), n.ChildByField("value").NamedChildren()}}
+	case n.Is("field_declaration"): // T member_{up, size};
+		if v := n.ChildByField("default_value"); v.Is("initializer_list", "argument_list") {
+			return []construction{{n.ChildByField("declarator"), v.NamedChildren()}}
+		}
+		return nil
 	}
+	var out []construction
 	for _, d := range n.ChildrenByField("declarator") {
-		var args []cudaparse.Node
 		switch {
 		case d.Is("init_declarator"):
-			args = d.ChildByField("value").NamedChildren()
+			out = append(out, construction{d, d.ChildByField("value").NamedChildren()})
 		case d.Is("function_declarator"): // T pool(up, size); parses as a declarator
-			args = d.ChildByField("parameters").NamedChildren()
+			out = append(out, construction{d, d.ChildByField("parameters").NamedChildren()})
 		}
-		a.checkPool(d, args, report)
 	}
+	return out
+}
+
+// argValue is the expression of a constructor argument; in `T x(up, size)`
+// parsed as a function declarator, an argument is a parameter's type.
+func argValue(arg cudaparse.Node) cudaparse.Node {
+	if arg.Is("parameter_declaration") {
+		return arg.ChildByField("type")
+	}
+	return arg
 }
 
 func (a *analysis) checkPool(at cudaparse.Node, args []cudaparse.Node, report func(cudaparse.Node, string, ...rule.FindingOption)) {
@@ -306,10 +347,7 @@ func (a *analysis) checkPool(at cudaparse.Node, args []cudaparse.Node, report fu
 		what = name
 	}
 	for _, arg := range args {
-		if arg.Is("parameter_declaration") { // T pool(up, size) seen as a declarator
-			arg = arg.ChildByField("type")
-		}
-		v := a.eval(arg, nil, 0)
+		v := a.eval(argValue(arg), nil, 0)
 		if v.isShare && a.hazardous(v.s) {
 			report(at, a.message(what, v.s), rule.Related(v.s.query, "memory queried here"))
 			return
