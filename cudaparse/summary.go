@@ -5,11 +5,11 @@ package cudaparse
 // run), through functions of the file called earlier, and through the
 // callers of a function when every call of it in the file comes after one.
 type CallSummary struct {
-	file    *File
-	match   func(*Call) bool
-	direct  map[*Function]bool // fn makes a matching call (or launch), maybe through callees
-	entry   map[*Function]int  // 0 unknown, 1 yes, 2 no, 3 in progress
-	Launch  bool               // kernel launches count as matching calls
+	file   *File
+	match  func(*Call) bool
+	direct map[*Function]bool // fn makes a matching call (or launch), maybe through callees
+	entry  map[*Function]int  // 0 unknown, 1 yes, 2 no, 3 in progress
+	Launch bool               // kernel launches count as matching calls
 }
 
 // NewCallSummary summarizes the calls of f that match.
