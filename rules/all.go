@@ -8,6 +8,7 @@ import (
 	"github.com/lazylint/lazylint/rules/ll001"
 	"github.com/lazylint/lazylint/rules/ll002"
 	"github.com/lazylint/lazylint/rules/ll003"
+	"github.com/lazylint/lazylint/rules/ll008"
 )
 
 // All is every rule, sorted by ID.
@@ -15,4 +16,5 @@ var All = []*rule.Rule{
 	ll001.Rule,
 	ll002.Rule,
 	ll003.Rule,
+	ll008.Rule,
 }
