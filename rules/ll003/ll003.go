@@ -348,7 +348,7 @@ func (a *analysis) selfReleased(w waiter, kernels []*cudaparse.Function) bool {
 			return true
 		}
 	}
-	return a.peerProtocol(code)
+	return a.peerProtocol(code, w.read.key)
 }
 
 // peerName matches names of multi-GPU protocols: ranks, peers, multicast.
@@ -359,8 +359,15 @@ var peerName = regexp.MustCompile(`(?i)^(peer|peers|remote|rank|ranks|nranks|n_r
 // release store, a multimem reduction). Its waits are released by the same
 // kernel running on the other GPUs, and launches on another GPU are not
 // serialized by loading (measured on H100/H200).
-func (a *analysis) peerProtocol(code map[*cudaparse.Function]bool) bool {
+//
+// A waiter on memory of a multi-GPU window (`uc_flagptr`, an NCCL window
+// or communicator, NVSHMEM) that names ranks counts too, even when another
+// kernel of the collective is what signals.
+func (a *analysis) peerProtocol(code map[*cudaparse.Function]bool, key string) bool {
 	names, signals := false, false
+	if peerName.MatchString(key) || peerName.MatchString(key[strings.LastIndexByte(key, '.')+1:]) {
+		signals = true
+	}
 	for fn := range code {
 		for _, prm := range fn.Params {
 			names = names || peerName.MatchString(prm.Name)
@@ -370,9 +377,12 @@ func (a *analysis) peerProtocol(code map[*cudaparse.Function]bool) bool {
 			case x.Is("identifier", "field_identifier"):
 				names = names || peerName.MatchString(x.Text())
 			case x.Is("call_expression"):
-				if n := x.ChildByField("function").Name(); atomicWrites[n] && !isNoOp(a, x) {
+				n := x.ChildByField("function").Name()
+				if atomicWrites[n] && !isNoOp(a, x) || signalCall.MatchString(n) && mentionsPeer(x.ChildByField("arguments")) {
 					signals = true
 				}
+			case x.Is("type_identifier", "namespace_identifier"):
+				signals = signals || multiGPUType.MatchString(x.Text())
 			case x.Is("gnu_asm_expression"):
 				t := strings.ToLower(x.ChildByField("assembly_code").Text())
 				signals = signals || strings.Contains(t, "st.release") || strings.Contains(t, "multimem") ||
@@ -382,6 +392,24 @@ func (a *analysis) peerProtocol(code map[*cudaparse.Function]bool) bool {
 		})
 	}
 	return names && signals
+}
+
+// signalCall matches macros and functions that signal peers:
+// ATOMIC_UCINC(peer_flag + k), nvshmem_signal_op, put_signal.
+var signalCall = regexp.MustCompile(`(?i)atomic|signal|notify|put|store|red|inc`)
+
+// multiGPUType matches types of multi-GPU communication libraries.
+var multiGPUType = regexp.MustCompile(`^(ncclWindow|ncclDevComm|ncclComm|ncclTeam|nvshmem)|Window_t$`)
+
+func mentionsPeer(n cudaparse.Node) bool {
+	found := false
+	n.Descendants(func(x cudaparse.Node) bool {
+		if x.Is("identifier") && peerName.MatchString(x.Text()) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 func isNoOp(a *analysis, call cudaparse.Node) bool {
