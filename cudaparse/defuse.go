@@ -166,8 +166,15 @@ func onTheWay(d, use Node, loopsRun bool) bool {
 			if !sameBranchElsewhere(p, from, use) {
 				return false
 			}
-		case "switch_statement", "case_statement", "conditional_expression",
-			"lambda_expression", "catch_clause":
+		case "case_statement":
+			// The same case of another switch on the same value.
+			if !sameCaseElsewhere(p, use) {
+				return false
+			}
+		case "switch_statement", "conditional_expression", "lambda_expression", "catch_clause":
+			if p.Is("switch_statement") && from.Is("compound_statement") {
+				continue // judged at the case
+			}
 			return false
 		case "while_statement", "for_statement", "do_statement", "for_range_loop":
 			if !loopsRun {
@@ -176,6 +183,25 @@ func onTheWay(d, use Node, loopsRun bool) bool {
 		}
 	}
 	return true
+}
+
+// sameCaseElsewhere reports whether use lies in a case with the same label
+// of another switch on the same value as the case caseStmt.
+func sameCaseElsewhere(caseStmt, use Node) bool {
+	sw := caseStmt.Ancestor("switch_statement")
+	cond := compactSpace(sw.ChildByField("condition").Text())
+	label := compactSpace(caseStmt.ChildByField("value").Text()) // "" for default
+	for p := use.Parent(); p.Valid(); p = p.Parent() {
+		if !p.Is("case_statement") || p == caseStmt {
+			continue
+		}
+		other := p.Ancestor("switch_statement")
+		if other != sw && compactSpace(other.ChildByField("condition").Text()) == cond &&
+			compactSpace(p.ChildByField("value").Text()) == label {
+			return true
+		}
+	}
+	return false
 }
 
 // sameBranchElsewhere reports whether use lies in the same branch (then or
