@@ -81,8 +81,8 @@ func regionBetween(start, stop *Call, kind ClockKind, fn *Function) TimedRegion 
 }
 
 // TimedRegions returns the timed regions of a function. Event regions pair
-// the records that a cudaEventElapsedTime(&ms, a, b) compares; without one,
-// consecutive records. Host regions are between consecutive clock reads.
+// the records that a cudaEventElapsedTime(&ms, a, b) of the same function
+// compares. Host regions are between consecutive clock reads.
 // A loop over a benchmark state (`for (auto _ : state)`) is timed as a whole.
 func (f *File) TimedRegions(fn *Function) []TimedRegion {
 	var events, host []*Call
@@ -102,7 +102,6 @@ func (f *File) TimedRegions(fn *Function) []TimedRegion {
 		}
 	}
 	var out []TimedRegion
-	paired := false
 	for _, e := range elapsed {
 		if len(e.Args) < 3 {
 			continue
@@ -126,17 +125,17 @@ func (f *File) TimedRegions(fn *Function) []TimedRegion {
 		}
 		if start != nil {
 			out = append(out, regionBetween(start, stop, ClockEvent, fn))
-			paired = true
 		}
 	}
-	if !paired {
-		out = append(out, consecutive(events, ClockEvent, fn)...)
-	}
+	// Records without an elapsed-time computation in the function are
+	// usually dependencies between streams (cudaStreamWaitEvent), not
+	// timing; timer helpers are recognised by name instead.
 	out = append(out, consecutive(host, ClockHost, fn)...)
 	out = append(out, f.benchmarkLoops(fn)...)
 	return out
 }
 
+// consecutive pairs each clock read with the next one.
 func consecutive(reads []*Call, kind ClockKind, fn *Function) []TimedRegion {
 	var out []TimedRegion
 	for i := 0; i+1 < len(reads); i++ {
