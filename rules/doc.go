@@ -3,6 +3,7 @@
 // packages found here.
 package rules
 
+//go:generate go run ../internal/gen/cmd -registry ..
 //go:generate go run ../internal/gen/cmd ..
 
 import (

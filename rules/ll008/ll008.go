@@ -49,7 +49,7 @@ func run(p *rule.Pass) {
 		if !name.Valid() {
 			continue
 		}
-		p.Report(name, fmt.Sprintf("__managed__ variable `%s` makes this translation unit load eagerly with its %d %s (documented behaviour; not observed on driver 580): move managed variables into a translation unit without kernels, or allocate with cudaMallocManaged",
+		p.Report(name, fmt.Sprintf("__managed__ variable %#q makes this translation unit load eagerly with its %d %s (documented behaviour; not observed on driver 580): move managed variables into a translation unit without kernels, or allocate with cudaMallocManaged",
 			name.Text(), len(kernels), noun),
 			rule.Related(first, "kernel loaded eagerly with it"))
 	}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,14 +13,19 @@ import (
 )
 
 func main() {
+	registryOnly := flag.Bool("registry", false, "write only rules/all.go (run first: the docs need the new registry compiled in)")
+	flag.Parse()
 	root := "."
-	if len(os.Args) > 1 {
-		root = os.Args[1]
+	if flag.NArg() > 0 {
+		root = flag.Arg(0)
 	}
 	files, err := gen.Files(root, rules.All)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
+	}
+	if *registryOnly {
+		files = map[string][]byte{"rules/all.go": files["rules/all.go"]}
 	}
 	for path, data := range files {
 		full := filepath.Join(root, path)
