@@ -317,30 +317,33 @@ func defsAt(n Node, callAt map[int32]*Call) []Def {
 // initializer, and object-like #defines (as DefInit with the preproc_arg as
 // Value).
 func (f *File) fileDefs(key string) []Def {
-	var out []Def
-	for _, n := range f.Root().NamedChildren() {
-		f.collectFileDefs(n, key, &out, 0)
+	if f.fileDefsByName == nil {
+		f.fileDefsByName = map[string][]Def{}
+		for _, n := range f.Root().NamedChildren() {
+			f.collectFileDefs(n, 0)
+		}
 	}
-	return out
+	return f.fileDefsByName[key]
 }
 
-func (f *File) collectFileDefs(n Node, key string, out *[]Def, depth int) {
+// collectFileDefs indexes the file-scope definitions under n, once per file.
+func (f *File) collectFileDefs(n Node, depth int) {
 	switch n.Kind() {
 	case "preproc_def":
-		if n.ChildByField("name").Text() == key {
-			*out = append(*out, Def{Var: key, Op: DefInit, Node: n, Value: n.ChildByField("value")})
-		}
+		name := n.ChildByField("name").Text()
+		f.fileDefsByName[name] = append(f.fileDefsByName[name], Def{Var: name, Op: DefInit, Node: n, Value: n.ChildByField("value")})
 	case "declaration":
 		for _, d := range n.ChildrenByField("declarator") {
-			if d.Is("init_declarator") && declaredName(d) == key {
-				*out = append(*out, Def{Var: key, Op: DefInit, Node: d, Value: d.ChildByField("value")})
+			if d.Is("init_declarator") {
+				name := declaredName(d)
+				f.fileDefsByName[name] = append(f.fileDefsByName[name], Def{Var: name, Op: DefInit, Node: d, Value: d.ChildByField("value")})
 			}
 		}
 	case "namespace_definition", "linkage_specification", "declaration_list",
 		"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif":
 		if depth < 8 {
 			for _, c := range n.NamedChildren() {
-				f.collectFileDefs(c, key, out, depth+1)
+				f.collectFileDefs(c, depth+1)
 			}
 		}
 	}

@@ -96,6 +96,9 @@ type File struct {
 	errorNodes []int32
 	funcOf     map[int32]*Function
 	defsCache  map[*Function]*functionDefs
+	// fileDefsByName indexes file-scope definitions by name (built on
+	// first use).
+	fileDefsByName map[string][]Def
 }
 
 // Root is the translation unit node.

@@ -244,17 +244,13 @@ func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string) (out []
 	return out, nil
 }
 
-// mayFire reports whether src contains one of the rule's triggers.
+// mayFire reports whether src can give a finding of the rule: its
+// prefilter says so, or it contains one of the rule's triggers.
 func mayFire(r *rule.Rule, src []byte) bool {
-	if len(r.Triggers) == 0 {
-		return true
+	if r.Prefilter != nil {
+		return r.Prefilter(src)
 	}
-	for _, t := range r.Triggers {
-		if bytes.Contains(src, []byte(t)) {
-			return true
-		}
-	}
-	return false
+	return len(r.Triggers) == 0 || rule.ContainsAny(src, r.Triggers...)
 }
 
 func locate(f *cudaparse.File, path string, fd rule.Finding) Finding {

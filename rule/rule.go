@@ -4,6 +4,7 @@
 package rule
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -74,7 +75,10 @@ type Rule struct {
 	// Triggers are literal byte strings; a file that contains none of them
 	// cannot give a finding, and is not parsed for this rule.
 	Triggers []string
-	Run      func(*Pass)
+	// Prefilter, when set, decides instead of Triggers whether a file can
+	// give a finding: a cheap byte search, never a parse.
+	Prefilter func(src []byte) bool
+	Run       func(*Pass)
 }
 
 // Pass is one run of a rule over one file.
@@ -174,6 +178,17 @@ type Fix struct {
 type TextEdit struct {
 	Range   cudaparse.Range
 	NewText string
+}
+
+// ContainsAny reports whether src contains one of the literal strings: the
+// building block of prefilters.
+func ContainsAny(src []byte, literals ...string) bool {
+	for _, l := range literals {
+		if bytes.Contains(src, []byte(l)) {
+			return true
+		}
+	}
+	return false
 }
 
 // SortRules sorts rules by ID.

@@ -16,15 +16,22 @@ var doc string
 
 // Rule is LL002.
 var Rule = &rule.Rule{
-	ID:       "LL002",
-	Name:     "untimed-first-launch",
-	Severity: rule.Warning,
-	Since:    "0.1.0",
-	Summary:  "a timed region contains a kernel's first launch, so the measurement includes loading the kernel",
-	Doc:      doc,
-	Triggers: []string{"EventRecord", "::now", "clock_gettime", "gettimeofday", "omp_get_wtime", "MPI_Wtime",
-		"QueryPerformanceCounter", "Timer", "timer", "clock", "state)"},
-	Run: run,
+	ID:        "LL002",
+	Name:      "untimed-first-launch",
+	Severity:  rule.Warning,
+	Since:     "0.1.0",
+	Summary:   "a timed region contains a kernel's first launch, so the measurement includes loading the kernel",
+	Doc:       doc,
+	Prefilter: prefilter,
+	Run:       run,
+}
+
+// prefilter: a file needs a clock and a launch (or a call of a function
+// that may launch, which a file with no launch cannot define).
+func prefilter(src []byte) bool {
+	return rule.ContainsAny(src, "EventRecord", "::now", "clock_gettime", "gettimeofday", "omp_get_wtime", "MPI_Wtime",
+		"QueryPerformanceCounter", "Timer", "timer", "clock", "state)", "wtime", "Wtime") &&
+		rule.ContainsAny(src, "<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch")
 }
 
 // kernelUse is something a function does to kernels at one place: launch

@@ -4,6 +4,7 @@
 package ll003
 
 import (
+	"bytes"
 	_ "embed"
 	"fmt"
 	"regexp"
@@ -19,15 +20,29 @@ var doc string
 
 // Rule is LL003.
 var Rule = &rule.Rule{
-	ID:       "LL003",
-	Name:     "cross-kernel-spin-wait",
-	Severity: rule.Error,
-	Since:    "0.1.0",
-	Summary:  "a kernel spins until another kernel, copy or the host releases it; a releaser that still has to load deadlocks",
-	Doc:      doc,
-	Triggers: []string{"volatile", "atomicAdd", "atomicOr", "atomicXor", "atomicSub", "atomicCAS", "__ldcv", "__ldcg", "__ldlu",
-		"atomic", "ld.acquire", "ld.volatile", "ld.relaxed"},
-	Run: run,
+	ID:        "LL003",
+	Name:      "cross-kernel-spin-wait",
+	Severity:  rule.Error,
+	Since:     "0.1.0",
+	Summary:   "a kernel spins until another kernel, copy or the host releases it; a releaser that still has to load deadlocks",
+	Doc:       doc,
+	Prefilter: prefilter,
+	Run:       run,
+}
+
+// prefilter: a file needs device code and a way to wait. `volatile` counts
+// only outside `asm volatile`, which every PTX-heavy header is full of.
+func prefilter(src []byte) bool {
+	if !rule.ContainsAny(src, "__global__", "__device__", "DEVICE", "GLOBAL", "KERNEL", "_device", "_global") {
+		return false
+	}
+	if rule.ContainsAny(src, "atomicAdd", "atomicOr", "atomicXor", "atomicSub", "atomicCAS", "__ldcv", "__ldcg", "__ldlu",
+		"atomic_ref", "atomic<", "atomic_flag", "ld.acquire", "ld.volatile", "ld.relaxed") {
+		return true
+	}
+	asmVolatile := bytes.Count(src, []byte("asm volatile")) + bytes.Count(src, []byte("asm __volatile__")) +
+		bytes.Count(src, []byte("__asm__ __volatile__")) + bytes.Count(src, []byte("asm  volatile"))
+	return bytes.Count(src, []byte("volatile")) > asmVolatile
 }
 
 type analysis struct {
