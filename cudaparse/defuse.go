@@ -171,7 +171,11 @@ func onTheWay(d, use Node, loopsRun bool) bool {
 			if !sameCaseElsewhere(p, use) {
 				return false
 			}
-		case "switch_statement", "conditional_expression", "lambda_expression", "catch_clause":
+		case "lambda_expression":
+			if !runsInPlace(p) {
+				return false
+			}
+		case "switch_statement", "conditional_expression", "catch_clause":
 			if p.Is("switch_statement") && from.Is("compound_statement") {
 				continue // judged at the case
 			}
@@ -183,6 +187,24 @@ func onTheWay(d, use Node, loopsRun bool) bool {
 		}
 	}
 	return true
+}
+
+// runsInPlace reports whether a lambda runs where it is written: called at
+// once (`[&] { ... }()`) or handed to `->*` (CUDASTF's ctx.task(...)->*[]).
+func runsInPlace(lambda Node) bool {
+	p := lambda.Parent()
+	for p.Is("parenthesized_expression") {
+		lambda, p = p, p.Parent()
+	}
+	switch {
+	case p.Is("call_expression") && p.ChildByField("function") == lambda:
+		return true
+	case p.Is("binary_expression") && p.ChildByField("right") == lambda:
+		// The grammar reads `a->*b` as `(a->) * b`, with a missing field.
+		op := strings.TrimSpace(p.ChildByField("operator").Text())
+		return op == "->*" || op == "*" && strings.HasSuffix(strings.TrimSpace(p.ChildByField("left").Text()), "->")
+	}
+	return false
 }
 
 // sameCaseElsewhere reports whether use lies in a case with the same label

@@ -24,20 +24,21 @@ var hostClockCalls = map[string]bool{
 	"clock": true, "cpuSecond": true, "seconds": true, "wtime": true, "get_time": true,
 	"getTime": true, "walltime": true, "wall_time": true, "now_ms": true, "now_us": true,
 	// cuda-samples' helper_timer.h
-	"sdkStartTimer": true, "sdkStopTimer": true, "sdkResetTimer": true,
+	"sdkStartTimer": true, "sdkStopTimer": true,
 	"cutStartTimer": true, "cutStopTimer": true,
 }
 
 // timerMethod matches methods of timer objects: t.start(), timer.Stop(),
 // sw.tic(), gpu_timer.Elapsed().
-var timerMethod = regexp.MustCompile(`^(?i:start|stop|begin|end|tic|toc|elapsed|elapsed_ms|elapsedmillis|record|restart|reset|lap|split)$`)
+// (reset and create do not read the clock.)
+var timerMethod = regexp.MustCompile(`^(?i:start|stop|begin|end|tic|toc|elapsed|elapsed_ms|elapsedmillis|record|restart|lap|split)$`)
 
 // timerObject matches names of objects that are timers.
 var timerObject = regexp.MustCompile(`(?i)timer|clock|watch|tick|profil`)
 
 // timerFunction matches free functions named for a timer: StartTimer,
 // stop_timer, timerStart.
-var timerFunction = regexp.MustCompile(`^(?i:(start|stop|begin|end|reset)_?timer|timer_?(start|stop|begin|end|reset))$`)
+var timerFunction = regexp.MustCompile(`^(?i:(start|stop|begin|end)_?timer|timer_?(start|stop|begin|end))$`)
 
 // ClockOf says whether a call reads a clock, and which kind.
 func ClockOf(c *Call) ClockKind {
@@ -136,13 +137,23 @@ func (f *File) TimedRegions(fn *Function) []TimedRegion {
 }
 
 // consecutive pairs each clock read with the next one.
+// A pair whose first read stops a timer, or whose second starts one, is the
+// gap between two measurements, not a measurement.
 func consecutive(reads []*Call, kind ClockKind, fn *Function) []TimedRegion {
 	var out []TimedRegion
 	for i := 0; i+1 < len(reads); i++ {
+		if stopsTimer.MatchString(reads[i].Name) || startsTimer.MatchString(reads[i+1].Name) {
+			continue
+		}
 		out = append(out, regionBetween(reads[i], reads[i+1], kind, fn))
 	}
 	return out
 }
+
+var (
+	startsTimer = regexp.MustCompile(`(?i)start|begin|tic$`)
+	stopsTimer  = regexp.MustCompile(`(?i)stop|end$|toc$|elapsed`)
+)
 
 // benchmarkLoops returns the bodies of Google Benchmark loops,
 // `for (auto _ : state)`, as regions bounded by the loop itself.

@@ -74,3 +74,31 @@ class Bench {
   cudaEvent_t start_, stop_;
   cudaStream_t stream_;
 };
+
+struct Task {
+  template <typename F>
+  void operator->*(F &&f);
+};
+Task task();
+
+float stf_style(float *x, int n) {
+  task()->*[&](cudaStream_t s) {
+    relu<<<1, 1, 0, s>>>(x, n);  // ok: warm-up in a lambda that ->* runs at once
+  };
+  GpuTimer timer;
+  timer.start();
+  task()->*[&](cudaStream_t s) {
+    relu<<<n / 256, 256, 0, s>>>(x, n);  // ok: warmed up by the task above
+  };
+  return timer.stop();
+}
+
+void between_measurements(float *x, int n, StopWatchInterface *t) {
+  sdkStartTimer(&t);
+  relu<<<1, 1>>>(x, n);  // want LL002 "first launch of relu"
+  sdkStopTimer(&t);
+  softmax<<<1, 1>>>(x, n);  // ok: between a stop and the next start, not measured
+  sdkStartTimer(&t);
+  relu<<<1, 1>>>(x, n);  // ok: launched before
+  sdkStopTimer(&t);
+}
