@@ -5,6 +5,7 @@ package ll002
 import (
 	_ "embed"
 	"fmt"
+	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/rule"
@@ -24,6 +25,26 @@ var Rule = &rule.Rule{
 	Doc:       doc,
 	Prefilter: prefilter,
 	Run:       run,
+}
+
+// mayLoadAtLaunch reports whether a launch can be the one that loads its
+// kernel. Driver-API launches take a CUfunction, which cuModuleGetFunction
+// or cuKernelGetFunction returns already loaded; only a CUkernel from
+// cuLibraryGetKernel, cast to CUfunction, loads at its first launch.
+func mayLoadAtLaunch(f *cudaparse.File, l *cudaparse.Launch) bool {
+	if l.API == "" || strings.HasPrefix(l.API, "cuda") {
+		return true
+	}
+	if strings.Contains(l.KernelExpr.Text(), "CUkernel") || l.KernelExpr.Parent().Is("cast_expression") {
+		return true
+	}
+	handle := l.KernelExpr
+	for _, d := range f.ReachingDefs(handle) {
+		if d.Op == cudaparse.DefOut && d.Call != nil && d.Call.Name == "cuLibraryGetKernel" {
+			return true
+		}
+	}
+	return false
 }
 
 // prefilter: a file needs a clock and a launch (or a call of a function
@@ -140,7 +161,7 @@ func containsKernel(keys []string, key string) bool {
 func (a *analysis) uses(fn *cudaparse.Function) []kernelUse {
 	var out []kernelUse
 	for _, l := range a.file.Launches {
-		if l.Func == fn {
+		if l.Func == fn && mayLoadAtLaunch(a.file, l) {
 			out = append(out, kernelUse{node: l.Node, launched: []string{l.KernelKey()}, launch: l})
 		}
 	}

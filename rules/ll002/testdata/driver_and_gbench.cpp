@@ -66,3 +66,17 @@ static void BM_vadd_warm(benchmark::State &state) {
     cudaDeviceSynchronize();
   }
 }
+
+CUfunction g_vadd;  // set by a loader elsewhere with cuModuleGetFunction
+
+double driver_global_handle(CUstream s, void **params) {
+  CUevent a, b;
+  cuEventCreate(&a, 0);
+  cuEventCreate(&b, 0);
+  cuEventRecord(a, s);
+  cuLaunchKernel(g_vadd, 64, 1, 1, 256, 1, 1, 0, s, params, nullptr);  // ok: a CUfunction handle is loaded when it is obtained
+  cuEventRecord(b, s);
+  float ms;
+  cuEventElapsedTime(&ms, a, b);
+  return ms;
+}
