@@ -8,6 +8,8 @@ import (
 	"github.com/lazylint/lazylint/rules/ll001"
 	"github.com/lazylint/lazylint/rules/ll002"
 	"github.com/lazylint/lazylint/rules/ll003"
+	"github.com/lazylint/lazylint/rules/ll004"
+	"github.com/lazylint/lazylint/rules/ll005"
 	"github.com/lazylint/lazylint/rules/ll006"
 	"github.com/lazylint/lazylint/rules/ll007"
 	"github.com/lazylint/lazylint/rules/ll008"
@@ -18,6 +20,8 @@ var All = []*rule.Rule{
 	ll001.Rule,
 	ll002.Rule,
 	ll003.Rule,
+	ll004.Rule,
+	ll005.Rule,
 	ll006.Rule,
 	ll007.Rule,
 	ll008.Rule,
