@@ -163,7 +163,7 @@ func onTheWay(d, use Node, loopsRun bool) bool {
 		case "if_statement":
 			// d in one branch of `if (c)` reaches use in the same branch of
 			// another `if (c)`: warm-up and measurement under one condition.
-			if !sameBranchElsewhere(p, from, use) {
+			if !SameBranchElsewhere(p, from, use) {
 				return false
 			}
 		case "case_statement":
@@ -172,7 +172,7 @@ func onTheWay(d, use Node, loopsRun bool) bool {
 				return false
 			}
 		case "lambda_expression":
-			if !runsInPlace(p) {
+			if !RunsInPlace(p) {
 				return false
 			}
 		case "switch_statement", "conditional_expression", "catch_clause":
@@ -189,9 +189,10 @@ func onTheWay(d, use Node, loopsRun bool) bool {
 	return true
 }
 
-// runsInPlace reports whether a lambda runs where it is written: called at
-// once (`[&] { ... }()`) or handed to `->*` (CUDASTF's ctx.task(...)->*[]).
-func runsInPlace(lambda Node) bool {
+// RunsInPlace reports whether a lambda runs where it is written: called at
+// once (`[&] { ... }()`), handed to std::call_once or pthread_once, or to
+// `->*` (CUDASTF's ctx.task(...)->*[]).
+func RunsInPlace(lambda Node) bool {
 	p := lambda.Parent()
 	for p.Is("parenthesized_expression") {
 		lambda, p = p, p.Parent()
@@ -199,6 +200,8 @@ func runsInPlace(lambda Node) bool {
 	switch {
 	case p.Is("call_expression") && p.ChildByField("function") == lambda:
 		return true
+	case p.Is("argument_list"):
+		return OnceRunners[p.Parent().ChildByField("function").Name()]
 	case p.Is("binary_expression") && p.ChildByField("right") == lambda:
 		// The grammar reads `a->*b` as `(a->) * b`, with a missing field.
 		op := strings.TrimSpace(p.ChildByField("operator").Text())
@@ -226,10 +229,11 @@ func sameCaseElsewhere(caseStmt, use Node) bool {
 	return false
 }
 
-// sameBranchElsewhere reports whether use lies in the same branch (then or
+// SameBranchElsewhere reports whether use lies in the same branch (then or
 // else) of another if statement with the same condition text as ifStmt,
-// whose branch is the child `branch`.
-func sameBranchElsewhere(ifStmt, branch, use Node) bool {
+// whose branch is the child `branch`: a warm-up and a measurement, or an
+// initialization and a query, under one flag.
+func SameBranchElsewhere(ifStmt, branch, use Node) bool {
 	cond := compactSpace(ifStmt.ChildByField("condition").Text())
 	side := branch.Field() // "consequence" or "alternative"
 	from := use

@@ -99,6 +99,7 @@ type File struct {
 	// fileDefsByName indexes file-scope definitions by name (built on
 	// first use).
 	fileDefsByName map[string][]Def
+	macroNames     map[string]bool
 }
 
 // Root is the translation unit node.

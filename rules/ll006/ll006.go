@@ -70,10 +70,10 @@ func (a *analysis) findingOptions(c *cudaparse.Call, cov coverage) []rule.Findin
 	}
 	if s, ok := a.missedInit(c.Func, c.Node); ok {
 		why := "CUDA is initialized here, which may not run before the query"
-		if s.node.Start() >= c.Node.End() {
+		if s.Node.Start() >= c.Node.End() {
 			why = "CUDA is initialized only here, after the query"
 		}
-		opts = append(opts, rule.Related(s.node, why))
+		opts = append(opts, rule.Related(s.Node, why))
 	}
 	// cuInit is idempotent, so inserting it is safe wherever the query is.
 	if edit, ok := fix.InsertBeforeStatement(a.file, c.Node, "cuInit(0);"); ok {

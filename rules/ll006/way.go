@@ -24,7 +24,7 @@ func surelyRunsBefore(d, use cudaparse.Node) bool {
 		case "function_definition":
 			return false // use is in another function
 		case "if_statement":
-			if from.Field() != "condition" && !sameBranchElsewhere(p, from, use) {
+			if from.Field() != "condition" && !cudaparse.SameBranchElsewhere(p, from, use) {
 				return false
 			}
 		case "while_statement":
@@ -61,7 +61,7 @@ func surelyRunsBefore(d, use cudaparse.Node) bool {
 				return false
 			}
 		case "lambda_expression":
-			if !runsWhereWritten(p) {
+			if !cudaparse.RunsInPlace(p) {
 				return false
 			}
 		}
@@ -133,34 +133,3 @@ func counterStart(init cudaparse.Node, counter string) (float64, bool) {
 	}
 	return init.File().ConstValue(value)
 }
-
-// runsWhereWritten reports whether a lambda runs where it is written:
-// [] { ... }() or std::call_once(flag, [] { ... }).
-func runsWhereWritten(lambda cudaparse.Node) bool {
-	parent := lambda.Parent()
-	if parent.Is("call_expression") && lambda.Field() == "function" {
-		return true
-	}
-	if parent.Is("argument_list") {
-		return onceRunners[parent.Parent().ChildByField("function").Name()]
-	}
-	return false
-}
-
-// sameBranchElsewhere reports whether use lies in the same branch (then or
-// else) of another if statement with the same condition as ifStmt, whose
-// branch is the child branch: initialization and query under one flag.
-func sameBranchElsewhere(ifStmt, branch, use cudaparse.Node) bool {
-	cond := compact(ifStmt.ChildByField("condition").Text())
-	side := branch.Field()
-	from := use
-	for p := use.Parent(); p.Valid(); from, p = p, p.Parent() {
-		if p.Is("if_statement") && p != ifStmt && from.Field() == side &&
-			compact(p.ChildByField("condition").Text()) == cond {
-			return true
-		}
-	}
-	return false
-}
-
-func compact(s string) string { return strings.Join(strings.Fields(s), "") }

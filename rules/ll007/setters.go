@@ -219,7 +219,7 @@ func (a *analysis) bufferStrings(n cudaparse.Node, depth int) []text {
 	}
 	var out []text
 	appended := false
-	for _, c := range a.callsIn[fn] {
+	for _, c := range a.act.CallsIn(fn) {
 		if c.Node.End() > n.Start() || !bufferWriters.MatchString(c.Name) || cudaparse.VarKey(c.Arg(0)) != key {
 			continue
 		}
