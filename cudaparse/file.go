@@ -368,6 +368,10 @@ func kernelOperand(n Node) Node {
 	}
 }
 
+// FunctionOf returns the function definition n lies in, or nil at file
+// scope.
+func (f *File) FunctionOf(n Node) *Function { return f.enclosingFunction(n) }
+
 func (f *File) enclosingFunction(n Node) *Function {
 	for p := n.Parent(); p.Valid(); p = p.Parent() {
 		if fn, ok := f.funcOf[p.i]; ok {

@@ -41,7 +41,7 @@ func run(p *rule.Pass) {
 	f := p.File
 	reported := map[int]bool{}
 	for _, loop := range f.NodesOfKind("for_statement", "while_statement", "do_statement", "for_range_loop") {
-		fn := enclosing(f, loop)
+		fn := f.FunctionOf(loop)
 		if fn == nil || fn.Space&cudaparse.SpaceHost == 0 {
 			continue
 		}
@@ -60,16 +60,6 @@ func run(p *rule.Pass) {
 				rule.Related(switches[0].Node, "context switched here"))
 		}
 	}
-}
-
-func enclosing(f *cudaparse.File, n cudaparse.Node) *cudaparse.Function {
-	def := n.Ancestor("function_definition")
-	for _, fn := range f.Functions {
-		if fn.Node == def {
-			return fn
-		}
-	}
-	return nil
 }
 
 // callsIn returns the calls inside n that match, following calls to

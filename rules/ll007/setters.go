@@ -213,7 +213,7 @@ func declaredName(d cudaparse.Node) string {
 // before its first conversion.
 func (a *analysis) bufferStrings(n cudaparse.Node, depth int) []text {
 	key := cudaparse.VarKey(n)
-	fn := a.functionOf(n)
+	fn := a.file.FunctionOf(n)
 	if key == "" || fn == nil {
 		return nil
 	}
@@ -248,16 +248,6 @@ func (a *analysis) bufferStrings(n cudaparse.Node, depth int) []text {
 		}
 	}
 	return out
-}
-
-func (a *analysis) functionOf(n cudaparse.Node) *cudaparse.Function {
-	def := n.Ancestor("function_definition")
-	for _, fn := range a.file.Functions {
-		if fn.Node == def {
-			return fn
-		}
-	}
-	return nil
 }
 
 // concat joins every left string with every right one.
