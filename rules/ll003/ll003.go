@@ -37,7 +37,7 @@ func prefilter(src []byte) bool {
 		return false
 	}
 	if rule.ContainsAny(src, "atomicAdd", "atomicOr", "atomicXor", "atomicSub", "atomicCAS", "__ldcv", "__ldcg", "__ldlu",
-		"atomic_ref", "atomic<", "atomic_flag", "ld.acquire", "ld.volatile", "ld.relaxed") {
+		"atomic_ref", "atomic<", "atomic_flag", "atomic_load", "__atomic_load", "ld.acquire", "ld.volatile", "ld.relaxed") {
 		return true
 	}
 	asmVolatile := bytes.Count(src, []byte("asm volatile")) + bytes.Count(src, []byte("asm __volatile__")) +

@@ -35,8 +35,12 @@ var atomicWrites = map[string]bool{
 	"atomicCAS_system": true, "atomicCAS_block": true,
 }
 
-// volatileLoads are intrinsics that read memory bypassing caches.
-var volatileLoads = map[string]bool{"__ldcv": true, "__ldcg": true, "__ldvolatile": true, "__ldlu": true}
+// volatileLoads are intrinsics and builtins that read memory other agents
+// write: cache-bypassing loads and atomic loads.
+var volatileLoads = map[string]bool{
+	"__ldcv": true, "__ldcg": true, "__ldvolatile": true, "__ldlu": true,
+	"__atomic_load_n": true, "__atomic_load": true, "atomic_load": true, "atomic_load_explicit": true,
+}
 
 // atomicObjectMethods read (or wait on) an atomic object.
 var atomicObjectMethods = map[string]bool{"load": true, "wait": true, "test": true}
@@ -90,7 +94,7 @@ func (a *analysis) spinReadAt(x cudaparse.Node, fn *cudaparse.Function) (spinRea
 			return spinRead{node: x, key: resolvedKey(args[0]), how: name + "(p, 0)"}, true
 		case (name == "atomicCAS" || name == "atomicCAS_system") && len(args) == 3 && compact(args[1].Text()) == compact(args[2].Text()):
 			return spinRead{node: x, key: resolvedKey(args[0]), how: name + "(p, v, v)"}, true
-		case volatileLoads[name] && len(args) == 1:
+		case volatileLoads[name] && len(args) >= 1:
 			return spinRead{node: x, key: resolvedKey(args[0]), how: name}, true
 		case callee.Is("field_expression") && atomicObjectMethods[name]:
 			obj := callee.ChildByField("argument")

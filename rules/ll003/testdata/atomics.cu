@@ -53,3 +53,13 @@ __global__ void counting_atomics(int *hist, const int *keys, int n) {
     atomicAdd(&hist[keys[i]], 1);  // ok: atomics that count, not a wait
   }
 }
+
+__global__ void wait_builtin(int *flag) {
+  while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0) {  // want LL003 "__atomic_load_n"
+  }
+}
+
+__global__ void wait_volatile_cast(int *flag) {
+  while (*(volatile int *)flag == 0) {  // want LL003 "volatile read"
+  }
+}
