@@ -130,9 +130,39 @@ func (f *File) TimedRegions(fn *Function) []TimedRegion {
 	}
 	// Records without an elapsed-time computation in the function are
 	// usually dependencies between streams (cudaStreamWaitEvent), not
-	// timing; timer helpers are recognised by name instead.
+	// timing: they pair only when their events are named for timing and
+	// never waited on (the elapsed time may be computed by a helper).
+	if len(elapsed) == 0 {
+		out = append(out, consecutive(timingRecords(events, f, fn), ClockEvent, fn)...)
+	}
 	out = append(out, consecutive(host, ClockHost, fn)...)
 	out = append(out, f.benchmarkLoops(fn)...)
+	return out
+}
+
+// timingEvent matches names of events used for timing.
+var timingEvent = regexp.MustCompile(`(?i)^(start|stop|begin|end|tic|toc|t0|t1|t_start|t_stop|ev_?start|ev_?stop|start_?ev(ent)?|stop_?ev(ent)?|begin_?ev(ent)?|end_?ev(ent)?)$`)
+
+// timingRecords keeps the event records whose events are named for timing
+// and not waited on in the function.
+func timingRecords(records []*Call, f *File, fn *Function) []*Call {
+	waited := map[string]bool{}
+	for _, c := range f.Calls {
+		if c.Func == fn && (c.Name == "cudaStreamWaitEvent" || c.Name == "cuStreamWaitEvent") && len(c.Args) > 1 {
+			waited[VarKey(c.Args[1])] = true
+		}
+	}
+	var out []*Call
+	for _, r := range records {
+		if len(r.Args) == 0 {
+			continue
+		}
+		ev := VarKey(r.Args[0])
+		if ev == "" || waited[ev] || !timingEvent.MatchString(ev[strings.LastIndexByte(ev, '.')+1:]) {
+			continue
+		}
+		out = append(out, r)
+	}
 	return out
 }
 

@@ -158,3 +158,25 @@ float selected_variant(float *p, int n, Variant v) {
   cudaEventElapsedTime(&ms, a, b);
   return ms;
 }
+
+float elapsed_between(cudaEvent_t a, cudaEvent_t b);
+
+float elapsed_in_helper(float *p, int n) {
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  scale<<<n / 256, 256>>>(p, 3.0f, n);  // want LL002 "first launch of scale"
+  cudaEventRecord(stop);
+  return elapsed_between(start, stop);
+}
+
+void stream_dependency(float *p, int n, cudaStream_t s1, cudaStream_t s2) {
+  cudaEvent_t ready, done;
+  cudaEventCreate(&ready);
+  cudaEventCreate(&done);
+  cudaEventRecord(ready, s1);
+  cudaStreamWaitEvent(s2, ready, 0);
+  fill<<<n / 256, 256, 0, s2>>>(p, 1.0f, n);  // ok: events that order streams are not a timer
+  cudaEventRecord(done, s2);
+}
