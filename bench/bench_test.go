@@ -72,14 +72,19 @@ func kernelFiles(b *testing.B) ([][]byte, int64) {
 	return out, n
 }
 
-// BenchmarkParseBare is tree-sitter alone on one goroutine: the baseline.
-func BenchmarkParseBare(b *testing.B) {
-	files, n := kernelFiles(b)
+func newParser(b *testing.B) *cudaparse.Parser {
 	p, err := cudaparse.NewParser()
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer p.Close()
+	b.Cleanup(p.Close)
+	return p
+}
+
+// BenchmarkParseBare is tree-sitter alone on one goroutine: the baseline.
+func BenchmarkParseBare(b *testing.B) {
+	files, n := kernelFiles(b)
+	p := newParser(b)
 	b.SetBytes(n)
 	for b.Loop() {
 		for _, src := range files {
@@ -99,11 +104,7 @@ func BenchmarkParseBareNeutralized(b *testing.B) {
 	for i, src := range files {
 		neutral[i], _ = cudaparse.Neutralize(src)
 	}
-	p, err := cudaparse.NewParser()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
+	p := newParser(b)
 	b.SetBytes(n)
 	for b.Loop() {
 		for _, src := range neutral {
@@ -119,11 +120,7 @@ func BenchmarkParseBareNeutralized(b *testing.B) {
 // prefilter is bypassed: every file is parsed).
 func BenchmarkParseAndRules(b *testing.B) {
 	files, n := kernelFiles(b)
-	p, err := cudaparse.NewParser()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
+	p := newParser(b)
 	findings := 0
 	b.SetBytes(n)
 	for b.Loop() {

@@ -111,16 +111,17 @@ func TestNeutralizedCodeParsesCleanly(t *testing.T) {
 		"namespace a {\nvoid f() {}\n}; // namespace a\n",
 		"auto g = [](int x) { return x; };\nvoid h() {};\n",
 	} {
-		p, _ := NewParser()
-		f, err := p.Parse("t.cu", []byte(src))
-		p.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.ErrorCount() > 0 {
-			out, _ := Neutralize([]byte(src))
-			t.Errorf("ERROR nodes in\n%s\nneutralized:\n%s\ntree: %v", src, out, f.Root())
-		}
+		assertParsesCleanly(t, src)
+	}
+}
+
+// assertParsesCleanly fails when the neutralized src has an ERROR node.
+func assertParsesCleanly(t *testing.T, src string) {
+	t.Helper()
+	f := parse(t, src)
+	if f.ErrorCount() > 0 {
+		out, _ := Neutralize([]byte(src))
+		t.Errorf("ERROR nodes in\n%s\nneutralized:\n%s\ntree: %v", src, out, f.Root())
 	}
 }
 
@@ -132,16 +133,7 @@ func TestNeutralizedLibraryShapesParseCleanly(t *testing.T) {
 		"extern template void run<float, 96>(Params &params, cudaStream_t stream);\n",
 		"struct KV { int k; };\nvoid g(KV const& kv);\n",
 	} {
-		p, _ := NewParser()
-		f, err := p.Parse("t.cu", []byte(src))
-		p.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.ErrorCount() > 0 {
-			out, _ := Neutralize([]byte(src))
-			t.Errorf("ERROR nodes in\n%s\nneutralized:\n%s", src, out)
-		}
+		assertParsesCleanly(t, src)
 	}
 }
 

@@ -7,11 +7,4 @@ import (
 	"github.com/lazylint/lazylint/rules/ruletest"
 )
 
-func TestFixtures(t *testing.T) {
-	positives, negatives := ruletest.Run(t, ll001.Rule, "testdata")
-	if positives < 12 || negatives < 12 {
-		t.Errorf("%d positive and %d negative cases; want at least 12 of each", positives, negatives)
-	}
-}
-
-func TestDocExamples(t *testing.T) { ruletest.DocExamples(t, ll001.Rule) }
+func TestRule(t *testing.T) { ruletest.RunAll(t, ll001.Rule) }

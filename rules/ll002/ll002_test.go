@@ -8,14 +8,7 @@ import (
 	"github.com/lazylint/lazylint/rules/ruletest"
 )
 
-func TestFixtures(t *testing.T) {
-	positives, negatives := ruletest.Run(t, ll002.Rule, "testdata")
-	if positives < 10 || negatives < 10 {
-		t.Errorf("%d positive and %d negative cases; want at least 10 of each", positives, negatives)
-	}
-}
-
-func TestDocExamples(t *testing.T) { ruletest.DocExamples(t, ll002.Rule) }
+func TestRule(t *testing.T) { ruletest.RunAll(t, ll002.Rule) }
 
 // The suggested fix inserts a preload before the statement that starts the
 // timer; the fixed code is no longer reported.

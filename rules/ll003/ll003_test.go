@@ -7,11 +7,4 @@ import (
 	"github.com/lazylint/lazylint/rules/ruletest"
 )
 
-func TestFixtures(t *testing.T) {
-	positives, negatives := ruletest.Run(t, ll003.Rule, "testdata")
-	if positives < 10 || negatives < 10 {
-		t.Errorf("%d positive and %d negative cases; want at least 10 of each", positives, negatives)
-	}
-}
-
-func TestDocExamples(t *testing.T) { ruletest.DocExamples(t, ll003.Rule) }
+func TestRule(t *testing.T) { ruletest.RunAll(t, ll003.Rule) }

@@ -8,14 +8,7 @@ import (
 	"github.com/lazylint/lazylint/rules/ruletest"
 )
 
-func TestFixtures(t *testing.T) {
-	positives, negatives := ruletest.Run(t, ll006.Rule, "testdata")
-	if positives < 10 || negatives < 10 {
-		t.Errorf("%d positive and %d negative cases; want at least 10 of each", positives, negatives)
-	}
-}
-
-func TestDocExamples(t *testing.T) { ruletest.DocExamples(t, ll006.Rule) }
+func TestRule(t *testing.T) { ruletest.RunAll(t, ll006.Rule) }
 
 // The suggested fix inserts cuInit(0) on its own line before the statement
 // holding the query, with that statement's indentation, and the fixed code

@@ -110,6 +110,23 @@ func Run(t *testing.T, r *rule.Rule, dir string) (positives, negatives int) {
 	return positives, negatives
 }
 
+// MinimumCases is how many positive and negative cases every rule's
+// fixtures must hold.
+const MinimumCases = 10
+
+// RunAll is the standard test of a rule: its fixtures in testdata, with at
+// least MinimumCases positive and negative cases, and its doc's examples.
+func RunAll(t *testing.T, r *rule.Rule) {
+	t.Helper()
+	t.Run("fixtures", func(t *testing.T) {
+		positives, negatives := Run(t, r, "testdata")
+		if positives < MinimumCases || negatives < MinimumCases {
+			t.Errorf("%d positive and %d negative cases; want at least %d of each", positives, negatives, MinimumCases)
+		}
+	})
+	t.Run("doc examples", func(t *testing.T) { DocExamples(t, r) })
+}
+
 // Check runs r over one file's contents, as the CLI does by default.
 func Check(r *rule.Rule, path string, src []byte) ([]engine.Finding, error) {
 	c := &engine.Checker{Rules: []*rule.Rule{r}}
