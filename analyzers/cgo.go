@@ -131,7 +131,12 @@ func functions(f *ast.File) []*funcBody {
 // runsBefore reports whether a, earlier in the same function body, runs on
 // every path to b: no if, switch, select, loop body or function literal
 // between a and the construct that holds both.
-func runsBefore(body *ast.BlockStmt, a, b ast.Node) bool {
+func runsBefore(body *ast.BlockStmt, a, b ast.Node) bool { return onTheWay(body, a, b, false) }
+
+// warmsUp is runsBefore with loops taken to run: a warm-up loop warms up.
+func warmsUp(body *ast.BlockStmt, a, b ast.Node) bool { return onTheWay(body, a, b, true) }
+
+func onTheWay(body *ast.BlockStmt, a, b ast.Node, loopsRun bool) bool {
 	if a.End() > b.Pos() {
 		return false
 	}
@@ -147,10 +152,14 @@ func runsBefore(body *ast.BlockStmt, a, b ast.Node) bool {
 				return false
 			}
 		case *ast.ForStmt:
-			if !within(n.Init, a) {
+			if !loopsRun && !within(n.Init, a) {
 				return false
 			}
-		case *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt,
+		case *ast.RangeStmt:
+			if !loopsRun {
+				return false
+			}
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt,
 			*ast.CaseClause, *ast.CommClause, *ast.FuncLit:
 			return false
 		}
