@@ -2,6 +2,6 @@ package analyzers
 
 import "golang.org/x/tools/go/analysis"
 
-// All is every analyzer, in rule order. LL001 for Go code comes next
-// (issue 4).
-var All = []*analysis.Analyzer{LL002, LL004, LL006, LL007}
+// All is every analyzer for Go code, in rule order: the rules that apply to
+// cgo callers.
+var All = []*analysis.Analyzer{LL001, LL002, LL004, LL006, LL007}

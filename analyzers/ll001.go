@@ -1,0 +1,226 @@
+package analyzers
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"strconv"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// LL001 reports device allocations from Go (C.cudaMalloc, C.cuMemAlloc...)
+// sized from the free or total memory a C.cudaMemGetInfo or C.cuMemGetInfo
+// reported: at least 90% of it, or all of it minus less than 256 MiB.
+var LL001 = &analysis.Analyzer{
+	Name:             "LL001",
+	Doc:              "LL001 whole-vram-allocation: device allocation takes (nearly) all free or total memory, leaving none for kernels loaded later",
+	URL:              "https://github.com/lazylint/lazylint/blob/main/docs/rules/LL001.md",
+	Run:              runLL001,
+	RunDespiteErrors: true,
+}
+
+// The defaults of the C rule's options.
+const (
+	ll001Threshold = 0.9
+	ll001Headroom  = 256 << 20
+)
+
+// goAllocators map allocation functions to their size argument.
+var goAllocators = map[string]int{
+	"cudaMalloc": 1, "cudaMallocManaged": 1, "cuMemAlloc": 1, "cuMemAlloc_v2": 1, "cuMemCreate": 1,
+}
+
+// goShare is a size in terms of a memory query: frac of it minus bytes.
+type goShare struct {
+	total bool
+	api   string
+	frac  float64
+	minus float64
+}
+
+// goValue is a constant, a share, or unknown.
+type goValue struct {
+	isConst, isShare bool
+	c                float64
+	s                goShare
+}
+
+func runLL001(pass *analysis.Pass) (any, error) {
+	for _, rf := range cgoFiles(pass) {
+		consts := numericConstants(rf.file)
+		for _, fb := range functions(rf.file) {
+			for _, c := range fb.calls {
+				k, ok := goAllocators[cCall(c)]
+				if !ok || k >= len(c.Args) {
+					continue
+				}
+				v := evalGo(fb, c.Args[k], c.Pos(), consts, 0)
+				if !v.isShare || v.s.frac < ll001Threshold || v.s.minus >= ll001Headroom {
+					continue
+				}
+				what := "free"
+				if v.s.total {
+					what = "total"
+				}
+				left := fmt.Sprintf("%.0f%% of it", 100*(1-v.s.frac))
+				if v.s.frac >= 1 {
+					left = fmt.Sprintf("%.0f MiB", v.s.minus/(1<<20))
+				}
+				pass.Report(diagnostic("LL001", c.Pos(), c.End(), fmt.Sprintf(
+					"%s takes %.0f%% of the %s memory reported by %s, leaving %s for kernels that load lazily later; leave at least 256 MiB of headroom, use cudaMallocAsync, or preload every kernel before this allocation",
+					cCall(c), 100*v.s.frac, what, v.s.api, left)))
+			}
+		}
+	}
+	return nil, nil
+}
+
+const maxGoDepth = 12
+
+// evalGo evaluates a size expression at pos in fb.
+func evalGo(fb *funcBody, e ast.Expr, pos token.Pos, consts map[string]float64, depth int) goValue {
+	if depth > maxGoDepth {
+		return goValue{}
+	}
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if v, err := strconv.ParseFloat(e.Value, 64); err == nil {
+			return goValue{isConst: true, c: v}
+		}
+		if v, err := strconv.ParseInt(e.Value, 0, 64); err == nil {
+			return goValue{isConst: true, c: float64(v)}
+		}
+	case *ast.ParenExpr:
+		return evalGo(fb, e.X, pos, consts, depth+1)
+	case *ast.CallExpr: // conversions: C.size_t(x), uint64(x), float64(x)
+		if len(e.Args) == 1 {
+			return evalGo(fb, e.Args[0], pos, consts, depth+1)
+		}
+	case *ast.BinaryExpr:
+		return combineGo(e.Op, evalGo(fb, e.X, pos, consts, depth+1), evalGo(fb, e.Y, pos, consts, depth+1))
+	case *ast.Ident:
+		if v, ok := consts[e.Name]; ok {
+			return goValue{isConst: true, c: v}
+		}
+		return evalIdent(fb, e.Name, pos, consts, depth+1)
+	}
+	return goValue{}
+}
+
+// evalIdent evaluates a variable through its last assignment before pos,
+// or the memory query that wrote it through a pointer.
+func evalIdent(fb *funcBody, name string, pos token.Pos, consts map[string]float64, depth int) goValue {
+	var out goValue
+	found := false
+	ast.Inspect(fb.body, func(n ast.Node) bool {
+		if n == nil || n.Pos() >= pos {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if id, ok := l.(*ast.Ident); ok && id.Name == name && i < len(n.Rhs) && len(n.Lhs) == len(n.Rhs) {
+					v := evalGo(fb, n.Rhs[i], n.Pos(), consts, depth+1)
+					switch n.Tok {
+					case token.SUB_ASSIGN:
+						v = combineGo(token.SUB, evalIdent(fb, name, n.Pos(), consts, depth+1), v)
+					case token.MUL_ASSIGN:
+						v = combineGo(token.MUL, evalIdent(fb, name, n.Pos(), consts, depth+1), v)
+					case token.QUO_ASSIGN:
+						v = combineGo(token.QUO, evalIdent(fb, name, n.Pos(), consts, depth+1), v)
+					}
+					out, found = v, true
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if id.Name == name && i < len(n.Values) {
+					out, found = evalGo(fb, n.Values[i], n.Pos(), consts, depth+1), true
+				}
+			}
+		case *ast.CallExpr:
+			switch api := cCall(n); api {
+			case "cudaMemGetInfo", "cuMemGetInfo", "cuMemGetInfo_v2":
+				for k, arg := range n.Args {
+					if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
+						if id, ok := u.X.(*ast.Ident); ok && id.Name == name {
+							out, found = goValue{isShare: true, s: goShare{total: k == 1, api: api, frac: 1}}, true
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+	if !found {
+		return goValue{}
+	}
+	return out
+}
+
+func combineGo(op token.Token, x, y goValue) goValue {
+	switch {
+	case x.isConst && y.isConst:
+		switch op {
+		case token.ADD:
+			return goValue{isConst: true, c: x.c + y.c}
+		case token.SUB:
+			return goValue{isConst: true, c: x.c - y.c}
+		case token.MUL:
+			return goValue{isConst: true, c: x.c * y.c}
+		case token.QUO:
+			if y.c != 0 {
+				return goValue{isConst: true, c: x.c / y.c}
+			}
+		case token.SHL:
+			return goValue{isConst: true, c: x.c * float64(uint64(1)<<uint64(y.c))}
+		}
+	case x.isShare && y.isConst:
+		s := x.s
+		switch op {
+		case token.MUL:
+			s.frac *= y.c
+			s.minus *= y.c
+		case token.QUO:
+			if y.c == 0 {
+				return goValue{}
+			}
+			s.frac /= y.c
+			s.minus /= y.c
+		case token.SUB:
+			s.minus += y.c
+		default:
+			return goValue{}
+		}
+		return goValue{isShare: true, s: s}
+	case x.isConst && y.isShare && op == token.MUL:
+		return combineGo(op, y, x)
+	}
+	return goValue{}
+}
+
+// numericConstants returns the file's numeric constants by name.
+func numericConstants(f *ast.File) map[string]float64 {
+	out := map[string]float64{}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs, ok := spec.(*ast.ValueSpec)
+			if !ok {
+				continue
+			}
+			for i, n := range vs.Names {
+				if i < len(vs.Values) {
+					if v := evalGo(&funcBody{body: &ast.BlockStmt{}}, vs.Values[i], token.NoPos, out, 0); v.isConst {
+						out[n.Name] = v.c
+					}
+				}
+			}
+		}
+	}
+	return out
+}
