@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/charlievieth/fastwalk v1.0.14
 	github.com/go-git/go-git/v5 v5.19.3
+	github.com/golangci/plugin-module-register v0.1.2
 	github.com/smacker/go-tree-sitter v0.0.0-20240827094217-dd81d9e9be82
 	github.com/spf13/cobra v1.10.2
 	golang.org/x/tools v0.52.0

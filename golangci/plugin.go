@@ -1,0 +1,39 @@
+// Package golangci is lazylint's golangci-lint v2 module plugin: it
+// registers the analyzers for Go code that calls CUDA through cgo under the
+// linter name "lazylint". It imports only analyzers (no tree-sitter, no
+// cgo), so golangci-lint's custom build can link it. See README.md for the
+// .custom-gcl.yml and .golangci.yml snippets.
+package golangci
+
+import (
+	"github.com/golangci/plugin-module-register/register"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lazylint/lazylint/analyzers"
+)
+
+// Name is the linter name to enable in .golangci.yml.
+const Name = "lazylint"
+
+func init() { register.Plugin(Name, New) }
+
+// Settings are the plugin's settings in .golangci.yml (none yet; unknown
+// keys are an error, so a typo does not pass silently).
+type Settings struct{}
+
+type plugin struct{}
+
+// New builds the plugin from its settings.
+func New(settings any) (register.LinterPlugin, error) {
+	if _, err := register.DecodeSettings[Settings](settings); err != nil {
+		return nil, err
+	}
+	return &plugin{}, nil
+}
+
+// BuildAnalyzers returns lazylint's analyzers.
+func (*plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) { return analyzers.All, nil }
+
+// GetLoadMode asks for syntax only: the analyzers re-parse the raw cgo files
+// and need no types, so they run even where CUDA headers are missing.
+func (*plugin) GetLoadMode() string { return register.LoadModeSyntax }
