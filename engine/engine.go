@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -85,11 +86,24 @@ func Run(opts Options) Result {
 	start := time.Now()
 	walked := collect(opts.Paths)
 	res := Result{Errors: walked.errors}
-	res.Stats.Files = len(walked.files)
 	base := opts.BaseDir
 	if base == "" {
 		base, _ = os.Getwd()
 	}
+	// Go files go to the cgo analyzers; the rest to the C/C++/CUDA rules.
+	var goFiles, sources []string
+	for _, p := range walked.files {
+		if strings.HasSuffix(p, ".go") {
+			goFiles = append(goFiles, p)
+		} else {
+			sources = append(sources, p)
+		}
+	}
+	walked.files = sources
+	res.Stats.Files = len(sources) + len(goFiles)
+	goFindings, goErrors := checkGo(goFiles, opts.Rules, base)
+	res.Findings = append(res.Findings, goFindings...)
+	res.Errors = append(res.Errors, goErrors...)
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()

@@ -155,8 +155,8 @@ func collect(paths []string) walkResult {
 			continue
 		}
 		if !info.IsDir() {
-			if !cudaparse.IsSource(root) {
-				addErr(root, errors.New("not a C, C++ or CUDA source file (want one of "+strings.Join(cudaparse.Extensions, " ")+")"))
+			if !isCheckable(root) {
+				addErr(root, errors.New("not a C, C++, CUDA or Go source file (want one of "+strings.Join(cudaparse.Extensions, " ")+" .go)"))
 				continue
 			}
 			res.files = append(res.files, filepath.Clean(root))
@@ -196,7 +196,7 @@ func collect(paths []string) walkResult {
 			if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
 				return nil
 			}
-			if !cudaparse.IsSource(path) || ign.ignored(absDir, abs, false) {
+			if !isCheckable(path) || ign.ignored(absDir, abs, false) {
 				return nil
 			}
 			if d.Type()&fs.ModeSymlink != 0 {
@@ -223,6 +223,12 @@ func collect(paths []string) walkResult {
 	res.files = dedupe(res.files)
 	sort.Slice(res.errors, func(i, j int) bool { return res.errors[i].Path < res.errors[j].Path })
 	return res
+}
+
+// isCheckable reports whether lazylint checks files like path: C, C++ and
+// CUDA sources, and Go files (those that import "C" are checked).
+func isCheckable(path string) bool {
+	return cudaparse.IsSource(path) || strings.HasSuffix(path, ".go")
 }
 
 func dedupe(sorted []string) []string {

@@ -302,3 +302,42 @@ func TestBundledExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestGoCgoFiles checks that `lazylint check` reports, on the analyzers'
+// cgo fixtures, exactly the lines their `// want` comments expect: the same
+// findings as go vet -vettool and the golangci-lint plugin.
+func TestGoCgoFiles(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", "analyzers", "testdata", "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range []string{"ll001", "ll002", "ll004", "ll006", "ll007"} {
+		t.Run(pkg, func(t *testing.T) {
+			dir := filepath.Join(root, pkg)
+			src, err := os.ReadFile(filepath.Join(dir, "a.go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []int
+			for i, line := range strings.Split(string(src), "\n") {
+				if strings.Contains(line, "// want `") {
+					want = append(want, i+1)
+				}
+			}
+			_, out, _ := run(t, dir, "check", "--format", "json", "--enable", strings.ToUpper(pkg), ".")
+			var doc jsonDoc
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			var got []int
+			for _, f := range doc.Findings {
+				if f.Path == "a.go" && f.Rule == strings.ToUpper(pkg) {
+					got = append(got, f.Line)
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("findings on lines %v, want %v\n%s", got, want, out)
+			}
+		})
+	}
+}
