@@ -22,6 +22,52 @@ import (
 // need no types, so a package that does not build here (no CUDA headers)
 // is checked all the same.
 
+// preambleSource returns a copy of a Go file's bytes in which everything
+// but the C code of its cgo preambles (the comments before `import "C"`)
+// is blanked, line breaks kept: the C rules then report positions in the
+// .go file itself.
+func preambleSource(fset *token.FileSet, f *ast.File, src []byte) ([]byte, bool) {
+	out := make([]byte, len(src))
+	for i, c := range src {
+		if c == '\n' || c == '\r' {
+			out[i] = c
+		} else {
+			out[i] = ' '
+		}
+	}
+	found := false
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Doc == nil || gd.Tok != token.IMPORT {
+			continue
+		}
+		isC := false
+		for _, spec := range gd.Specs {
+			if is, ok := spec.(*ast.ImportSpec); ok && is.Path.Value == `"C"` {
+				isC = true
+			}
+		}
+		if !isC {
+			continue
+		}
+		for _, c := range gd.Doc.List {
+			start := fset.Position(c.Pos()).Offset
+			end := fset.Position(c.End()).Offset
+			if start < 0 || end > len(src) || end-start < 2 {
+				continue
+			}
+			body := start + 2 // after // or /*
+			stop := end
+			if src[start+1] == '*' && end-start >= 4 {
+				stop = end - 2 // before */
+			}
+			copy(out[body:stop], src[body:stop])
+			found = true
+		}
+	}
+	return out, found
+}
+
 // importsC reports, with a byte search, whether Go source imports "C".
 func importsC(src []byte) bool {
 	return bytes.Contains(src, []byte(`"C"`)) && bytes.Contains(src, []byte("import"))
@@ -56,16 +102,30 @@ func checkGo(paths []string, rules []*rule.Rule, base string) ([]Finding, []File
 		}
 	}
 	var out []Finding
+	preambleChecker := &Checker{Rules: rules}
 	for _, files := range dirs {
 		fset := token.NewFileSet()
 		var parsed []*ast.File
 		for _, p := range files {
-			f, err := parser.ParseFile(fset, p, nil, parser.ParseComments|parser.SkipObjectResolution)
+			src, err := os.ReadFile(p)
+			if err != nil {
+				errs = append(errs, FileError{Path: relPath(base, p), Message: cleanErr(err).Error()})
+				continue
+			}
+			f, err := parser.ParseFile(fset, p, src, parser.ParseComments|parser.SkipObjectResolution)
 			if err != nil {
 				errs = append(errs, FileError{Path: relPath(base, p), Message: "cannot parse: " + err.Error()})
 				continue
 			}
 			parsed = append(parsed, f)
+			// The preamble is C: the C/C++/CUDA rules check it too.
+			if c, ok := preambleSource(fset, f, src); ok {
+				found, err := preambleChecker.Check(relPath(base, p), c)
+				out = append(out, found...)
+				if err != nil {
+					errs = append(errs, FileError{Path: relPath(base, p), Message: "cgo preamble: " + err.Error()})
+				}
+			}
 		}
 		for _, a := range enabled {
 			pass := &analysis.Pass{

@@ -341,3 +341,31 @@ func TestGoCgoFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestCgoPreambleIsC checks the C code of a cgo preamble with the C rules,
+// with positions in the .go file.
+func TestCgoPreambleIsC(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"p.go": `package p
+
+/*
+#include <stddef.h>
+int cudaMemGetInfo(size_t *f, size_t *t);
+int cudaMalloc(void **p, size_t n);
+
+static void *grab_all(void) {
+	size_t free_b, total_b;
+	cudaMemGetInfo(&free_b, &total_b);
+	void *p = 0;
+	cudaMalloc(&p, free_b);
+	return p;
+}
+*/
+import "C"
+
+func Grab() { C.grab_all() }
+`})
+	code, out, _ := run(t, dir, "check", ".")
+	if code != ExitFindings || !strings.HasPrefix(out, "p.go:12:2: LL001 ") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
