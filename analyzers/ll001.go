@@ -49,13 +49,27 @@ type goValue struct {
 func runLL001(pass *analysis.Pass) (any, error) {
 	for _, rf := range cgoFiles(pass) {
 		consts := numericConstants(rf.file)
-		for _, fb := range functions(rf.file) {
+		fns := functions(rf.file)
+		helpers := map[string]*funcBody{}
+		for _, fb := range fns {
+			if fb.name != "" {
+				helpers[fb.name] = fb
+			}
+		}
+		ev := &goEval{consts: consts, helpers: helpers}
+		wrappers := allocatorWrappers(fns)
+		for _, fb := range fns {
 			for _, c := range fb.calls {
-				k, ok := goAllocators[cCall(c)]
+				name := cCall(c)
+				k, ok := goAllocators[name]
+				if !ok {
+					name = calleeName(c)
+					k, ok = wrappers[name]
+				}
 				if !ok || k >= len(c.Args) {
 					continue
 				}
-				v := evalGo(fb, c.Args[k], c.Pos(), consts, 0)
+				v := ev.eval(fb, c.Args[k], c.Pos(), 0)
 				if !v.isShare || v.s.frac < ll001Threshold || v.s.minus >= ll001Headroom {
 					continue
 				}
@@ -69,7 +83,7 @@ func runLL001(pass *analysis.Pass) (any, error) {
 				}
 				pass.Report(diagnostic("LL001", c.Pos(), c.End(), fmt.Sprintf(
 					"%s takes %.0f%% of the %s memory reported by %s, leaving %s for kernels that load lazily later; leave at least 256 MiB of headroom, use cudaMallocAsync, or preload every kernel before this allocation",
-					cCall(c), 100*v.s.frac, what, v.s.api, left)))
+					name, 100*v.s.frac, what, v.s.api, left)))
 			}
 		}
 	}
@@ -78,8 +92,19 @@ func runLL001(pass *analysis.Pass) (any, error) {
 
 const maxGoDepth = 12
 
+// goEval evaluates size expressions: constants of the file, and helper
+// functions of the file whose result derives from a memory query.
+type goEval struct {
+	consts  map[string]float64
+	helpers map[string]*funcBody
+}
+
+func (ev *goEval) eval(fb *funcBody, e ast.Expr, pos token.Pos, depth int) goValue {
+	return evalGo(fb, e, pos, ev.consts, depth, ev)
+}
+
 // evalGo evaluates a size expression at pos in fb.
-func evalGo(fb *funcBody, e ast.Expr, pos token.Pos, consts map[string]float64, depth int) goValue {
+func evalGo(fb *funcBody, e ast.Expr, pos token.Pos, consts map[string]float64, depth int, ev *goEval) goValue {
 	if depth > maxGoDepth {
 		return goValue{}
 	}
@@ -92,25 +117,111 @@ func evalGo(fb *funcBody, e ast.Expr, pos token.Pos, consts map[string]float64, 
 			return goValue{isConst: true, c: float64(v)}
 		}
 	case *ast.ParenExpr:
-		return evalGo(fb, e.X, pos, consts, depth+1)
-	case *ast.CallExpr: // conversions: C.size_t(x), uint64(x), float64(x)
+		return evalGo(fb, e.X, pos, consts, depth+1, ev)
+	case *ast.CallExpr:
+		// A helper of the file: func freeBytes() C.size_t { ...; return free }
+		if h := ev.helper(calleeName(e)); h != nil && h != fb {
+			return ev.returned(h, depth+1)
+		}
+		// conversions: C.size_t(x), uint64(x), float64(x)
 		if len(e.Args) == 1 {
-			return evalGo(fb, e.Args[0], pos, consts, depth+1)
+			return evalGo(fb, e.Args[0], pos, consts, depth+1, ev)
 		}
 	case *ast.BinaryExpr:
-		return combineGo(e.Op, evalGo(fb, e.X, pos, consts, depth+1), evalGo(fb, e.Y, pos, consts, depth+1))
+		return combineGo(e.Op, evalGo(fb, e.X, pos, consts, depth+1, ev), evalGo(fb, e.Y, pos, consts, depth+1, ev))
 	case *ast.Ident:
 		if v, ok := consts[e.Name]; ok {
 			return goValue{isConst: true, c: v}
 		}
-		return evalIdent(fb, e.Name, pos, consts, depth+1)
+		return evalIdent(fb, e.Name, pos, consts, depth+1, ev)
 	}
 	return goValue{}
 }
 
+func (ev *goEval) helper(name string) *funcBody {
+	if ev == nil || name == "" {
+		return nil
+	}
+	return ev.helpers[name]
+}
+
+// returned evaluates the first result of h's return statements.
+func (ev *goEval) returned(h *funcBody, depth int) goValue {
+	var out goValue
+	ast.Inspect(h.body, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) > 0 {
+			if v := evalGo(h, r.Results[0], r.Pos(), ev.consts, depth+1, ev); v.isShare {
+				out = v
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// calleeName is the name of a Go function or method a call calls.
+func calleeName(c *ast.CallExpr) string {
+	switch fun := c.Fun.(type) {
+	case *ast.Ident:
+		return fun.Name
+	case *ast.SelectorExpr:
+		if x, ok := fun.X.(*ast.Ident); ok && x.Name == "C" {
+			return ""
+		}
+		return fun.Sel.Name
+	}
+	return ""
+}
+
+// allocatorWrappers finds Go functions of the file that pass one of their
+// parameters to an allocator as its size: func alloc(n C.size_t) { C.cudaMalloc(&p, n) }.
+func allocatorWrappers(fns []*funcBody) map[string]int {
+	out := map[string]int{}
+	for _, fb := range fns {
+		decl, ok := fb.node.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		params := map[string]int{}
+		i := 0
+		for _, field := range decl.Type.Params.List {
+			for _, n := range field.Names {
+				params[n.Name] = i
+				i++
+			}
+			if len(field.Names) == 0 {
+				i++
+			}
+		}
+		for _, c := range fb.calls {
+			k, ok := goAllocators[cCall(c)]
+			if !ok || k >= len(c.Args) {
+				continue
+			}
+			arg := c.Args[k]
+			for {
+				conv, isCall := arg.(*ast.CallExpr)
+				if !isCall || len(conv.Args) != 1 {
+					break
+				}
+				arg = conv.Args[0] // C.size_t(n)
+			}
+			if id, ok := arg.(*ast.Ident); ok {
+				if idx, isParam := params[id.Name]; isParam {
+					out[fb.name] = idx
+				}
+			}
+		}
+	}
+	return out
+}
+
 // evalIdent evaluates a variable through its last assignment before pos,
 // or the memory query that wrote it through a pointer.
-func evalIdent(fb *funcBody, name string, pos token.Pos, consts map[string]float64, depth int) goValue {
+func evalIdent(fb *funcBody, name string, pos token.Pos, consts map[string]float64, depth int, ev *goEval) goValue {
 	var out goValue
 	found := false
 	ast.Inspect(fb.body, func(n ast.Node) bool {
@@ -121,14 +232,14 @@ func evalIdent(fb *funcBody, name string, pos token.Pos, consts map[string]float
 		case *ast.AssignStmt:
 			for i, l := range n.Lhs {
 				if id, ok := l.(*ast.Ident); ok && id.Name == name && i < len(n.Rhs) && len(n.Lhs) == len(n.Rhs) {
-					v := evalGo(fb, n.Rhs[i], n.Pos(), consts, depth+1)
+					v := evalGo(fb, n.Rhs[i], n.Pos(), consts, depth+1, ev)
 					switch n.Tok {
 					case token.SUB_ASSIGN:
-						v = combineGo(token.SUB, evalIdent(fb, name, n.Pos(), consts, depth+1), v)
+						v = combineGo(token.SUB, evalIdent(fb, name, n.Pos(), consts, depth+1, ev), v)
 					case token.MUL_ASSIGN:
-						v = combineGo(token.MUL, evalIdent(fb, name, n.Pos(), consts, depth+1), v)
+						v = combineGo(token.MUL, evalIdent(fb, name, n.Pos(), consts, depth+1, ev), v)
 					case token.QUO_ASSIGN:
-						v = combineGo(token.QUO, evalIdent(fb, name, n.Pos(), consts, depth+1), v)
+						v = combineGo(token.QUO, evalIdent(fb, name, n.Pos(), consts, depth+1, ev), v)
 					}
 					out, found = v, true
 				}
@@ -136,7 +247,7 @@ func evalIdent(fb *funcBody, name string, pos token.Pos, consts map[string]float
 		case *ast.ValueSpec:
 			for i, id := range n.Names {
 				if id.Name == name && i < len(n.Values) {
-					out, found = evalGo(fb, n.Values[i], n.Pos(), consts, depth+1), true
+					out, found = evalGo(fb, n.Values[i], n.Pos(), consts, depth+1, ev), true
 				}
 			}
 		case *ast.CallExpr:
@@ -215,7 +326,7 @@ func numericConstants(f *ast.File) map[string]float64 {
 			}
 			for i, n := range vs.Names {
 				if i < len(vs.Values) {
-					if v := evalGo(&funcBody{body: &ast.BlockStmt{}}, vs.Values[i], token.NoPos, out, 0); v.isConst {
+					if v := evalGo(&funcBody{body: &ast.BlockStmt{}}, vs.Values[i], token.NoPos, out, 0, nil); v.isConst {
 						out[n.Name] = v.c
 					}
 				}

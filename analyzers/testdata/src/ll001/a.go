@@ -70,3 +70,31 @@ func Fixed() unsafe.Pointer {
 	C.cudaMalloc(&p, 64<<20) // ok: a fixed size
 	return p
 }
+
+func freeBytes() C.size_t {
+	var free, total C.size_t
+	C.cudaMemGetInfo(&free, &total)
+	return free
+}
+
+func deviceAlloc(n C.size_t) unsafe.Pointer {
+	var p unsafe.Pointer
+	C.cudaMalloc(&p, n) // ok: a wrapper; its callers are judged
+	return p
+}
+
+type arena struct{ base unsafe.Pointer }
+
+func (a *arena) reserveMost() {
+	a.base = deviceAlloc(freeBytes() * 97 / 100) // want `LL001 deviceAlloc takes 97% of the free memory`
+}
+
+func (a *arena) reserveSome() {
+	a.base = deviceAlloc(freeBytes() / 4) // ok: a quarter of free memory
+}
+
+func throughHelper() unsafe.Pointer {
+	var p unsafe.Pointer
+	C.cudaMalloc(&p, C.size_t(float64(freeBytes())*0.99)) // want `LL001 cudaMalloc takes 99%`
+	return p
+}
