@@ -61,3 +61,20 @@ func NotALaunch(n int) time.Duration {
 	C.helper_not_launching(C.int(n)) // ok: the preamble function launches nothing
 	return time.Since(start)
 }
+
+type bench struct{ n int }
+
+func (b *bench) Cold() time.Duration {
+	start := time.Now()
+	C.launch_saxpy(C.int(b.n), 1) // want `LL002 the first launch of launch_saxpy`
+	return time.Since(start)
+}
+
+func (b *bench) warm() { C.launch_saxpy(C.int(b.n), 1) }
+
+func (b *bench) Warmed() time.Duration {
+	C.launch_saxpy(C.int(b.n), 1) // ok: warm-up in the method itself
+	start := time.Now()
+	C.launch_saxpy(C.int(b.n), 1) // ok: warmed up
+	return time.Since(start)
+}
