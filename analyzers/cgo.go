@@ -192,3 +192,24 @@ func enclosing(body *ast.BlockStmt, x ast.Node) []ast.Node {
 func diagnostic(id string, pos, end token.Pos, msg string, fixes ...analysis.SuggestedFix) analysis.Diagnostic {
 	return analysis.Diagnostic{Pos: pos, End: end, Category: id, Message: id + " " + msg, SuggestedFixes: fixes}
 }
+
+// eachConstant calls fn for each constant of the file that has a value.
+func eachConstant(f *ast.File, fn func(name string, value ast.Expr)) {
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs, ok := spec.(*ast.ValueSpec)
+			if !ok {
+				continue
+			}
+			for i, n := range vs.Names {
+				if i < len(vs.Values) {
+					fn(n.Name, vs.Values[i])
+				}
+			}
+		}
+	}
+}

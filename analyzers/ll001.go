@@ -314,24 +314,10 @@ func combineGo(op token.Token, x, y goValue) goValue {
 // numericConstants returns the file's numeric constants by name.
 func numericConstants(f *ast.File) map[string]float64 {
 	out := map[string]float64{}
-	for _, d := range f.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.CONST {
-			continue
+	eachConstant(f, func(name string, value ast.Expr) {
+		if v := evalGo(&funcBody{body: &ast.BlockStmt{}}, value, token.NoPos, out, 0, nil); v.isConst {
+			out[name] = v.c
 		}
-		for _, spec := range gd.Specs {
-			vs, ok := spec.(*ast.ValueSpec)
-			if !ok {
-				continue
-			}
-			for i, n := range vs.Names {
-				if i < len(vs.Values) {
-					if v := evalGo(&funcBody{body: &ast.BlockStmt{}}, vs.Values[i], token.NoPos, out, 0, nil); v.isConst {
-						out[n.Name] = v.c
-					}
-				}
-			}
-		}
-	}
+	})
 	return out
 }

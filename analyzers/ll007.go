@@ -131,27 +131,13 @@ func stringValue(e ast.Expr, consts map[string]string) (string, bool) {
 // stringConstants returns the file's string constants by name.
 func stringConstants(f *ast.File) map[string]string {
 	out := map[string]string{}
-	for _, d := range f.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.CONST {
-			continue
-		}
-		for _, spec := range gd.Specs {
-			vs, ok := spec.(*ast.ValueSpec)
-			if !ok {
-				continue
-			}
-			for i, n := range vs.Names {
-				if i < len(vs.Values) {
-					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						if s, err := strconv.Unquote(lit.Value); err == nil {
-							out[n.Name] = s
-						}
-					}
-				}
+	eachConstant(f, func(name string, value ast.Expr) {
+		if lit, ok := value.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			if s, err := strconv.Unquote(lit.Value); err == nil {
+				out[name] = s
 			}
 		}
-	}
+	})
 	return out
 }
 
