@@ -1,11 +1,13 @@
 // Package ll004 reports code that treats cuModuleLoad* as having put a
-// module's kernels on the device: memory or time measured around the load.
+// module's kernels on the device: device memory or time measured around the
+// load, or a preload function that only loads.
 package ll004
 
 import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/rule"
@@ -26,103 +28,232 @@ var Rule = &rule.Rule{
 	Run:      run,
 }
 
-// loadCalls load a module or library image.
-var loadCalls = map[string]bool{
-	"cuModuleLoad": true, "cuModuleLoadData": true, "cuModuleLoadDataEx": true, "cuModuleLoadFatBinary": true,
-	"cuLibraryLoadData": true, "cuLibraryLoadFromFile": true,
-}
+// Measured on an H100 (CUDA 13.0): cuModuleLoadData of a 10 MB cubin with
+// 301 kernels.
+const (
+	memoryEvidence = "H100, a 10 MB cubin with 301 kernels: 0 KB lazily, 10,240 KB eagerly"
+	timeEvidence   = "H100, a 10 MB cubin with 301 kernels: 5.6 ms lazily, 14.6 ms eagerly"
+)
 
-// resolveCalls make kernels resident: after one of them, a measurement
-// does see the load.
-var resolveCalls = map[string]bool{
-	"cuModuleGetFunction": true, "cuFuncLoad": true, "cuKernelGetFunction": true,
-	"cuLaunchKernel": true, "cuLaunchKernelEx": true, "cuLaunchCooperativeKernel": true,
-}
-
-var memoryQueries = map[string]bool{"cuMemGetInfo": true, "cuMemGetInfo_v2": true, "cudaMemGetInfo": true}
-
-// residentIntent matches names of functions meant to make code resident.
-var residentIntent = regexp.MustCompile(`(?i)preload|warm_?up|prefetch|resident|load_?all|eager`)
+// preloadIntent matches names of code meant to make kernels resident.
+var preloadIntent = regexp.MustCompile(`(?i)pre_?load|warm_?up|resident|eager`)
 
 func run(p *rule.Pass) {
-	f := p.File
-	for _, load := range f.Calls {
-		if !loadCalls[load.Name] || load.Func == nil {
+	a := newAnalysis(p)
+	if a.forcesEagerLoading() {
+		return // the program measures what it means to measure
+	}
+	for _, fn := range a.file.Functions {
+		if !a.isHostCode(fn) {
 			continue
 		}
-		fn := load.Func
-		resolved := func(from, to int) bool { return resolvedBetween(f, fn, from, to) }
-		// (a) device memory queried before and after the load.
-		if before, after := memoryAround(f, load); before != nil && after != nil && !resolved(load.Node.End(), after.Node.Start()) {
-			p.Report(load.Callee, fmt.Sprintf("device memory is measured around %s, but under lazy loading the load puts no kernels on the device (measured: a 10 MB cubin with 301 kernels took 0 KB lazily, 10,240 KB eagerly); call cuModuleGetFunction or cuFuncLoad for every kernel before the second query, or run with CUDA_MODULE_LOADING=EAGER", load.Name),
-				rule.Related(before.Node, "memory queried before"), rule.Related(after.Node, "and after"))
-			continue
+		for _, scope := range a.scopesOf(fn) {
+			a.checkMeasurements(scope, fn, nil)
 		}
-		// (b) time measured around the load.
-		reported := false
-		for _, r := range f.TimedRegions(fn) {
-			if r.Contains(load.Node) && !resolved(load.Node.End(), r.To) {
-				p.Report(load.Callee, fmt.Sprintf("%s is timed as if it loaded the module, but under lazy loading the kernels load at first use, outside this measurement (measured: 5.6 ms lazily, 14.6 ms eagerly for 301 kernels); include cuModuleGetFunction or cuFuncLoad of every kernel in the timed region, or time the first launches", load.Name),
-					rule.Related(r.Start, "timer starts here"), rule.Related(r.Stop, "and stops here"))
-				reported = true
-				break
+	}
+	a.checkTimedCallbacks()
+	a.checkPreloads()
+}
+
+// checkMeasurements reports loads inside the memory and time measurements
+// of one scope (a function body or a lambda body). env binds parameters of
+// the function to code that a caller passes (a lambda a timing helper runs).
+func (a *analysis) checkMeasurements(scope cudaparse.Node, fn *cudaparse.Function, env map[string]effect) {
+	if a.queriesLoadingMode(fn) {
+		return // code that asks which mode it runs in knows what it measures
+	}
+	for _, kind := range []measureKind{measureMemory, measureTime} {
+		regions := a.regions(scope, fn, env, kind)
+		for i, r := range regions {
+			e := a.fold(a.itemsIn(scope, fn, r.from, r.to), fn, env, 0)
+			if e.resolves || len(e.loads) == 0 || e.unknownWork || e.memoryWork || kind == measureTime && e.timeWork {
+				continue
+			}
+			if a.measuredSeparately(scope, fn, env, r, regions[i+1:]) {
+				continue // the resolution is measured on its own next
+			}
+			for _, l := range e.loads {
+				a.reportMeasured(kind, l, r)
 			}
 		}
-		if reported {
-			continue
-		}
-		// (c) a function meant to make kernels resident that only loads.
-		if residentIntent.MatchString(fn.Name) && !resolved(load.Node.End(), fn.Node.End()) {
-			p.Report(load.Callee, fmt.Sprintf("%s only loads the module: under lazy loading that does not make its kernels resident; call cuModuleGetFunction (or cuFuncLoad) for each kernel here", fn.Name))
-		}
 	}
 }
 
-// memoryAround returns the last memory query before the load and the
-// first after it, in the load's function.
-func memoryAround(f *cudaparse.File, load *cudaparse.Call) (before, after *cudaparse.Call) {
-	for _, c := range f.Calls {
-		if c.Func != load.Func || !isMemoryQuery(f, c) {
-			continue
-		}
-		switch {
-		case c.Node.End() <= load.Node.Start():
-			before = c
-		case c.Node.Start() >= load.Node.End() && after == nil:
-			after = c
-		}
-	}
-	return before, after
-}
-
-// isMemoryQuery reports whether c queries device memory, directly or
-// through a function of the file that does (`size_t free_memory()`).
-func isMemoryQuery(f *cudaparse.File, c *cudaparse.Call) bool {
-	if memoryQueries[c.Name] {
-		return true
-	}
-	helper := f.FunctionNamed(c.Name)
-	if helper == nil || helper == c.Func {
-		return false
-	}
-	for _, inner := range f.Calls {
-		if inner.Func == helper && memoryQueries[inner.Name] {
+// measuredSeparately reports whether the measurement that r's end starts
+// resolves kernels: `t0; load; t1; get functions; t2` reports both parts.
+func (a *analysis) measuredSeparately(scope cudaparse.Node, fn *cudaparse.Function, env map[string]effect, r region, later []region) bool {
+	for _, next := range later {
+		if next.start == r.stop && a.fold(a.itemsIn(scope, fn, next.from, next.to), fn, env, 0).resolves {
 			return true
 		}
 	}
 	return false
 }
 
-// resolvedBetween reports whether a call that makes kernels resident (or a
-// launch) happens in fn between the offsets.
-func resolvedBetween(f *cudaparse.File, fn *cudaparse.Function, from, to int) bool {
-	for _, c := range f.Calls {
-		if c.Func == fn && resolveCalls[c.Name] && c.Node.Start() >= from && c.Node.End() <= to {
+// checkTimedCallbacks follows code handed to a helper of the file that
+// measures it: `time_ms([&] { cuModuleLoad(&m, path); })`.
+func (a *analysis) checkTimedCallbacks() {
+	for _, c := range a.file.Calls {
+		if c.Func == nil || !a.isHostCode(c.Func) {
+			continue
+		}
+		helper := a.helper(c.Name, c.Func)
+		if helper == nil {
+			continue
+		}
+		var env map[string]effect
+		for _, prm := range helper.Params {
+			code, ok := a.codeArgument(c.Arg(prm.Index), c.Func)
+			if !ok || len(code.loads) == 0 || prm.Name == "" {
+				continue
+			}
+			if env == nil {
+				env = map[string]effect{}
+			}
+			env[prm.Name] = code.through(c.Node, helper.Name)
+		}
+		if env != nil {
+			a.checkMeasurements(helper.Body, helper, env)
+		}
+	}
+}
+
+// codeArgument returns what an argument does when the callee runs it: a
+// lambda, a lambda variable or a function of the file.
+func (a *analysis) codeArgument(arg cudaparse.Node, in *cudaparse.Function) (effect, bool) {
+	arg = arg.Unparen()
+	switch {
+	case arg.Is("lambda_expression"):
+		return a.fold(a.itemsIn(arg.ChildByField("body"), in, -1, -1), in, nil, 1), true
+	case arg.Is("identifier"):
+		if lambda := a.lambdaVariable(in, arg.Text()); lambda.Valid() {
+			return a.fold(a.itemsIn(lambda.ChildByField("body"), in, -1, -1), in, nil, 1), true
+		}
+		if h := a.helper(arg.Text(), in); h != nil {
+			return a.summary(h, 1), true
+		}
+	}
+	return effect{}, false
+}
+
+// checkPreloads reports functions and lambdas named for making kernels
+// resident (preload, warm-up) that load a module and resolve no kernel
+// after it.
+func (a *analysis) checkPreloads() {
+	for _, fn := range a.file.Functions {
+		if !a.isHostCode(fn) || a.queriesLoadingMode(fn) {
+			continue
+		}
+		if preloadIntent.MatchString(fn.Name) {
+			a.reportPreload(fn.Name, a.fold(a.itemsIn(fn.Body, fn, -1, -1), fn, nil, 0))
+		}
+		for name, lambda := range a.lambdaVariables(fn) {
+			if preloadIntent.MatchString(name) {
+				a.reportPreload(name, a.fold(a.itemsIn(lambda.ChildByField("body"), fn, -1, -1), fn, nil, 0))
+			}
+		}
+	}
+}
+
+func (a *analysis) reportPreload(name string, e effect) {
+	if e.usesData {
+		return // it loads the module for its variables, not its kernels
+	}
+	for _, l := range e.loads {
+		if a.reportedAny(l.load) {
+			continue
+		}
+		var related []rule.FindingOption
+		if l.via.Valid() {
+			related = append(related, rule.Related(l.via, fmt.Sprintf("%s loads the module through this call", name)))
+		}
+		a.report("preload", l, fmt.Sprintf("%s only loads the module with %s%s, though its name says it makes kernels resident: under lazy loading no kernel is on the device afterwards; call %s for every kernel here, or run with CUDA_MODULE_LOADING=EAGER",
+			name, l.load.Name, throughText(l), resolveHint(l.load.Name)), related...)
+	}
+}
+
+func (a *analysis) reportMeasured(kind measureKind, l loadSite, r region) {
+	var msg string
+	var related []rule.FindingOption
+	switch kind {
+	case measureMemory:
+		msg = fmt.Sprintf("device memory is measured around %s%s as if the load put the module on the device, but under lazy loading it loads no kernel, so the difference reads about zero (%s); call %s for every kernel before the second query, or run with CUDA_MODULE_LOADING=EAGER",
+			l.load.Name, throughText(l), memoryEvidence, resolveHint(l.load.Name))
+		related = append(related, rule.Related(r.start, "free memory queried before the load"), rule.Related(r.stop, "and again after it"))
+	case measureTime:
+		msg = fmt.Sprintf("%s%s is timed as if it loaded the module, but under lazy loading its kernels load at their first use, outside this measurement, which times little more than reading the image (%s); call %s for every kernel inside the timed region, or run with CUDA_MODULE_LOADING=EAGER",
+			l.load.Name, throughText(l), timeEvidence, resolveHint(l.load.Name))
+		related = append(related, rule.Related(r.start, "the timer starts here"), rule.Related(r.stop, "and stops here"))
+	}
+	if l.via.Valid() {
+		related = append(related, rule.Related(l.via, "the load runs in this call"))
+	}
+	a.report(string(kind), l, msg, related...)
+}
+
+func throughText(l loadSite) string {
+	if l.viaName == "" {
+		return ""
+	}
+	return " (through " + l.viaName + ")"
+}
+
+// resolveHint names the calls that load a kernel for a load's family.
+func resolveHint(load string) string {
+	if strings.HasPrefix(load, "cuLibrary") {
+		return "cuLibraryGetKernel and cuKernelGetFunction"
+	}
+	return "cuModuleGetFunction or cuFuncLoad"
+}
+
+func (a *analysis) report(kind string, l loadSite, msg string, related ...rule.FindingOption) {
+	key := reportKey{l.load.Node.Start(), kind}
+	if a.reported[key] {
+		return
+	}
+	a.reported[key] = true
+	a.pass.Report(l.load.Callee, msg, related...)
+}
+
+func (a *analysis) reportedAny(load *cudaparse.Call) bool {
+	return a.reported[reportKey{load.Node.Start(), string(measureMemory)}] || a.reported[reportKey{load.Node.Start(), string(measureTime)}]
+}
+
+type reportKey struct {
+	at   int
+	kind string
+}
+
+// envSetters set environment variables.
+var envSetters = map[string]bool{
+	"setenv": true, "putenv": true, "_putenv": true, "_putenv_s": true, "_wputenv": true, "_wputenv_s": true,
+	"SetEnvironmentVariable": true, "SetEnvironmentVariableA": true, "SetEnvironmentVariableW": true,
+}
+
+// forcesEagerLoading reports whether the file sets CUDA_MODULE_LOADING to
+// EAGER: then a load does put the kernels on the device. (Whether it is set
+// early enough is LL007's business.)
+func (a *analysis) forcesEagerLoading() bool {
+	for _, c := range a.file.Calls {
+		if !envSetters[c.Name] {
+			continue
+		}
+		var args strings.Builder
+		for _, arg := range c.Args {
+			args.WriteString(arg.Text())
+		}
+		if s := args.String(); strings.Contains(s, "CUDA_MODULE_LOADING") && strings.Contains(s, "EAGER") {
 			return true
 		}
 	}
-	for _, l := range f.Launches {
-		if l.Func == fn && l.Node.Start() >= from && l.Node.End() <= to {
+	return false
+}
+
+// queriesLoadingMode reports whether fn asks the driver whether loading is
+// lazy (cuModuleGetLoadingMode): such code measures knowingly.
+func (a *analysis) queriesLoadingMode(fn *cudaparse.Function) bool {
+	for _, c := range a.calls[fn] {
+		if c.Name == "cuModuleGetLoadingMode" {
 			return true
 		}
 	}

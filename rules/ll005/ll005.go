@@ -5,6 +5,7 @@ package ll005
 import (
 	_ "embed"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -30,92 +31,177 @@ var moduleLoads = map[string]bool{
 	"cuModuleLoad": true, "cuModuleLoadData": true, "cuModuleLoadDataEx": true, "cuModuleLoadFatBinary": true,
 }
 
-// contextSwitches make another context or device current.
-var contextSwitches = map[string]bool{
-	"cuCtxSetCurrent": true, "cuCtxPushCurrent": true, "cuCtxPushCurrent_v2": true,
-	"cuCtxCreate": true, "cuCtxCreate_v2": true, "cuCtxCreate_v3": true, "cuCtxCreate_v4": true,
-	"cuDevicePrimaryCtxRetain": true, "cudaSetDevice": true,
-}
+// libraryLoads are context-independent loads (CUDA 12.0).
+var libraryLoads = map[string]bool{"cuLibraryLoadData": true, "cuLibraryLoadFromFile": true}
+
+// loopRunners run a lambda argument once per element, like a loop body.
+var loopRunners = map[string]bool{"for_each": true, "for_each_n": true, "parallel_for": true, "parallel_for_each": true}
 
 func run(p *rule.Pass) {
-	f := p.File
+	a := newAnalysis(p.File)
 	reported := map[int]bool{}
-	for _, loop := range f.NodesOfKind("for_statement", "while_statement", "do_statement", "for_range_loop") {
-		fn := f.FunctionOf(loop)
-		if fn == nil || fn.Space&cudaparse.SpaceHost == 0 {
+	for _, loop := range a.loops() {
+		switches := a.contextSwitches(loop)
+		if len(switches) == 0 || a.stopsOnSuccess(loop) {
 			continue
 		}
-		body := loop.ChildByField("body")
-		switches := callsIn(f, body, func(c *cudaparse.Call) bool { return contextSwitches[c.Name] }, 0)
-		if len(switches) == 0 {
-			continue
-		}
-		vars := loopVariables(loop)
-		for _, load := range callsIn(f, body, func(c *cudaparse.Call) bool { return moduleLoads[c.Name] }, 0) {
-			if reported[load.Node.Start()] || len(load.Args) < 2 || mentionsAny(load.Args[1], vars) {
-				continue // a different image each time: not the same module
+		unloads := a.find(loop, func(c *cudaparse.Call) bool { return c.Name == "cuModuleUnload" })
+		for _, load := range a.find(loop, func(c *cudaparse.Call) bool { return moduleLoads[c.Name] }) {
+			at := load.call.Node.Start()
+			if reported[at] || len(load.call.Args) < 2 {
+				continue
 			}
-			reported[load.Node.Start()] = true
-			p.Report(load.Callee, fmt.Sprintf("the same module is loaded into each context by hand (%s in a loop that switches with %s): since CUDA 12.0, cuLibraryLoadData or cuLibraryLoadFromFile loads it once for every context, current and future, and cuLibraryGetKernel gives one context-independent kernel handle", load.Name, switches[0].Name),
-				rule.Related(switches[0].Node, "context switched here"))
+			if load.scope.varies(load.call.Args[1]) {
+				continue // a different image per context: not the same module
+			}
+			if a.selectsIterations(load) || unloadedInPlace(load, unloads) {
+				continue
+			}
+			if a.hasLibraryAlternative(loop.node, loop.fn) || a.hasLibraryAlternative(load.call.Node, load.call.Func) {
+				continue
+			}
+			reported[at] = true
+			sw := mainSwitch(switches)
+			p.Report(load.call.Callee, message(load, sw), related(load, sw)...)
 		}
 	}
 }
 
-// callsIn returns the calls inside n that match, following calls to
-// functions of the file one level deep (a per-device setup helper).
-func callsIn(f *cudaparse.File, n cudaparse.Node, match func(*cudaparse.Call) bool, depth int) []*cudaparse.Call {
-	var out []*cudaparse.Call
-	for _, c := range f.Calls {
-		if !n.Contains(c.Node) {
-			continue
+// mainSwitch picks the switch to name: one that makes a context current
+// rather than one that only retains a primary context.
+func mainSwitch(switches []found) found {
+	for _, sw := range switches {
+		if sw.call.Name != "cuDevicePrimaryCtxRetain" {
+			return sw
 		}
-		if match(c) {
-			out = append(out, c)
-			continue
-		}
-		if callee := f.FunctionNamed(c.Name); callee != nil && depth < 2 && callee.Body.Valid() && !callee.Body.Contains(n) {
-			out = append(out, callsIn(f, callee.Body, match, depth+1)...)
-		}
+	}
+	return switches[0]
+}
+
+func message(load found, sw found) string {
+	through := ""
+	if load.via != nil {
+		through = " through " + load.via.Name
+	}
+	library := "cuLibraryLoadData"
+	if load.call.Name == "cuModuleLoad" {
+		library = "cuLibraryLoadFromFile"
+	}
+	return fmt.Sprintf("the same module is loaded into each context by hand (%s%s in a loop that switches with %s): since CUDA 12.0, %s loads it once for every context, current and future, and cuLibraryGetKernel gives one context-independent kernel handle to launch in whichever context is current; under lazy loading each context loads the kernels at first use either way",
+		load.call.Name, through, sw.call.Name, library)
+}
+
+func related(load found, sw found) []rule.FindingOption {
+	out := []rule.FindingOption{rule.Related(sw.call.Node, "the loop switches context here")}
+	if load.via != nil {
+		out = append(out, rule.Related(load.via.Node, "the module is loaded through this call"))
 	}
 	return out
 }
 
-// loopVariables returns the names that change from one iteration to the
-// next: the for loop's declared or updated variables, the range variable.
-func loopVariables(loop cudaparse.Node) []string {
-	var out []string
-	add := func(n cudaparse.Node) {
-		n.Descendants(func(x cudaparse.Node) bool {
-			if x.Is("identifier") {
-				out = append(out, x.Text())
-			}
-			return true
-		})
-	}
-	switch {
-	case loop.Is("for_statement"):
-		add(loop.ChildByField("initializer"))
-		add(loop.ChildByField("update"))
-	case loop.Is("for_range_loop"):
-		add(loop.ChildByField("declarator"))
-	default:
-		add(loop.ChildByField("condition"))
-	}
-	return out
-}
+// successTest matches a condition that holds when a call succeeded.
+var successTest = regexp.MustCompile(`==\s*:*\s*(CUDA_SUCCESS|cudaSuccess)\b|\b(CUDA_SUCCESS|cudaSuccess)\s*==`)
 
-func mentionsAny(n cudaparse.Node, names []string) bool {
+// stopsOnSuccess reports whether the loop leaves once something succeeds
+// (`if (cuModuleLoad(...) == CUDA_SUCCESS) break;`): it searches for a
+// context that can load the module, and loads it into one.
+func (a *analysis) stopsOnSuccess(l *loop) bool {
 	found := false
-	n.Descendants(func(x cudaparse.Node) bool {
-		if x.Is("identifier") {
-			for _, v := range names {
-				if x.Text() == v && !strings.HasPrefix(v, "cu") {
-					found = true
+	l.body.Descendants(func(n cudaparse.Node) bool {
+		if found || n.Is("lambda_expression") {
+			return false
+		}
+		if !n.Is("break_statement", "return_statement") {
+			return true
+		}
+		for p := n.Parent(); p.Valid() && p != l.body; p = p.Parent() {
+			if n.Is("break_statement") && p.Is("for_statement", "while_statement", "do_statement", "for_range_loop", "switch_statement") {
+				return false // leaves an inner loop or switch only
+			}
+			if p.Is("if_statement") && successTest.MatchString(p.ChildByField("condition").Text()) {
+				found = true
+				return false
+			}
+		}
+		return false
+	})
+	return found
+}
+
+// selectsIterations reports whether the load runs in chosen iterations
+// only: under `if (dev == 0)` or a `case` of a switch on the loop variable.
+func (a *analysis) selectsIterations(load found) bool {
+	n, s := load.call.Node, load.scope
+	for s != nil {
+		for p := n.Parent(); p.Valid() && p != s.region; p = p.Parent() {
+			switch {
+			case p.Is("if_statement"):
+				if selectsByEquality(s, p.ChildByField("condition")) {
+					return true
+				}
+			case p.Is("switch_statement"):
+				if s.varies(p.ChildByField("condition")) {
+					return true
 				}
 			}
 		}
-		return !found
-	})
-	return found
+		if s.call == nil {
+			break
+		}
+		n, s = s.call.Node, s.parent
+	}
+	return false
+}
+
+// selectsByEquality reports whether a condition compares something that
+// changes with the loop against something that does not: dev == 0.
+func selectsByEquality(s *scope, cond cudaparse.Node) bool {
+	for cond.Is("condition_clause", "parenthesized_expression") {
+		kids := cond.NamedChildren()
+		if len(kids) != 1 {
+			return false
+		}
+		cond = kids[0]
+	}
+	if !cond.Is("binary_expression") || strings.TrimSpace(cond.ChildByField("operator").Text()) != "==" {
+		return false
+	}
+	return s.varies(cond.ChildByField("left")) != s.varies(cond.ChildByField("right"))
+}
+
+// unloadedInPlace reports whether the handle is unloaded later in the same
+// iteration: a per-device check that keeps nothing loaded. (An unload
+// before the load is a reload, which keeps the module.)
+func unloadedInPlace(load found, unloads []found) bool {
+	handle := strings.TrimPrefix(compact(load.call.Args[0].Text()), "&")
+	for _, u := range unloads {
+		if u.scope == load.scope && u.call.Node.Start() > load.call.Node.End() && len(u.call.Args) > 0 && compact(u.call.Args[0].Text()) == handle {
+			return true
+		}
+	}
+	return false
+}
+
+func compact(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// hasLibraryAlternative reports whether the code at n has a
+// context-independent alternative beside it: its function (or another
+// definition of the same name, under #if) calls cuLibraryLoad*, or an #if
+// group around it does. The per-context loop is then the fallback for
+// drivers older than CUDA 12.0.
+func (a *analysis) hasLibraryAlternative(n cudaparse.Node, fn *cudaparse.Function) bool {
+	for _, c := range a.file.Calls {
+		if !libraryLoads[c.Name] {
+			continue
+		}
+		if fn != nil && c.Func != nil && c.Func.Name == fn.Name {
+			return true
+		}
+		for p := n.Parent(); p.Valid(); p = p.Parent() {
+			if p.Is("preproc_if", "preproc_ifdef") && p.Contains(c.Node) {
+				return true
+			}
+		}
+	}
+	return false
 }
