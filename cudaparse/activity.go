@@ -8,6 +8,15 @@ import "regexp"
 // CUDA is initialized on the way to a call, LL007 whether it may be; both
 // walk the same steps.
 
+// ReportingAPIs are CUDA calls that work without initializing CUDA: they
+// report on the library or an error code.
+var ReportingAPIs = map[string]bool{
+	"cudaGetErrorString": true, "cudaGetErrorName": true, "cudaGetLastError": true, "cudaPeekAtLastError": true,
+	"cudaDriverGetVersion": true, "cudaRuntimeGetVersion": true,
+	"cuGetErrorString": true, "cuGetErrorName": true, "cuDriverGetVersion": true,
+	"cuGetProcAddress": true, "cuGetProcAddress_v2": true,
+}
+
 // Patterns of the CUDA API names.
 var (
 	// RuntimeAPI matches CUDA runtime API names: cudaFree, cudaSetDevice,
@@ -41,37 +50,27 @@ type Step struct {
 // Activity finds the steps of a file's functions. IsAPI says which calls,
 // of functions the file does not define, touch CUDA.
 type Activity struct {
-	file       *File
-	isAPI      func(name string) bool
-	byName     map[string][]*Function
-	callsIn    map[*Function][]*Call
-	launchesIn map[*Function][]*Launch
-	steps      map[*Function][]Step
-	reaches    map[*Function]bool
+	file    *File
+	isAPI   func(name string) bool
+	byName  map[string][]*Function
+	steps   map[*Function][]Step
+	reaches map[*Function]bool
 }
 
 // NewActivity indexes f for steps. isAPI decides first; it should say no
 // to names the file defines (File.Defines), unless a file mocks the API.
 func NewActivity(f *File, isAPI func(name string) bool) *Activity {
 	a := &Activity{
-		file:       f,
-		isAPI:      isAPI,
-		byName:     map[string][]*Function{},
-		callsIn:    map[*Function][]*Call{},
-		launchesIn: map[*Function][]*Launch{},
-		steps:      map[*Function][]Step{},
-		reaches:    map[*Function]bool{},
+		file:    f,
+		isAPI:   isAPI,
+		byName:  map[string][]*Function{},
+		steps:   map[*Function][]Step{},
+		reaches: map[*Function]bool{},
 	}
 	for _, fn := range f.Functions {
 		if fn.Space&SpaceHost != 0 {
 			a.byName[fn.Name] = append(a.byName[fn.Name], fn)
 		}
-	}
-	for _, c := range f.Calls {
-		a.callsIn[c.Func] = append(a.callsIn[c.Func], c)
-	}
-	for _, l := range f.Launches {
-		a.launchesIn[l.Func] = append(a.launchesIn[l.Func], l)
 	}
 	return a
 }
@@ -79,16 +78,13 @@ func NewActivity(f *File, isAPI func(name string) bool) *Activity {
 // FunctionsNamed returns the host functions of the file with the name.
 func (a *Activity) FunctionsNamed(name string) []*Function { return a.byName[name] }
 
-// CallsIn returns the calls in fn (nil: at file scope), in source order.
-func (a *Activity) CallsIn(fn *Function) []*Call { return a.callsIn[fn] }
-
 // Steps lists, in source order, the places in fn that may touch CUDA.
 func (a *Activity) Steps(fn *Function) []Step {
 	if s, ok := a.steps[fn]; ok {
 		return s
 	}
 	var out []Step
-	for _, c := range a.callsIn[fn] {
+	for _, c := range a.file.CallsIn(fn) {
 		switch {
 		case a.isAPI(c.Name):
 			out = append(out, Step{Node: c.Node, API: c.Name})
@@ -104,7 +100,7 @@ func (a *Activity) Steps(fn *Function) []Step {
 			}
 		}
 	}
-	for _, l := range a.launchesIn[fn] {
+	for _, l := range a.file.LaunchesIn(fn) {
 		if l.API == "" { // launch APIs are calls, and counted above
 			out = append(out, Step{Node: l.Node, API: "a kernel launch"})
 		}

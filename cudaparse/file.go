@@ -100,6 +100,9 @@ type File struct {
 	// first use).
 	fileDefsByName map[string][]Def
 	macroNames     map[string]bool
+	callsByFunc    map[*Function][]*Call
+	launchesByFunc map[*Function][]*Launch
+	lambdasByFunc  map[*Function]map[string]Node
 }
 
 // Root is the translation unit node.
@@ -577,3 +580,54 @@ func (f *File) CallsTo(names ...string) []*Call {
 	}
 	return out
 }
+
+// CallsIn returns the calls in fn (nil: at file scope), in source order.
+func (f *File) CallsIn(fn *Function) []*Call {
+	if f.callsByFunc == nil {
+		f.callsByFunc = map[*Function][]*Call{}
+		for _, c := range f.Calls {
+			f.callsByFunc[c.Func] = append(f.callsByFunc[c.Func], c)
+		}
+	}
+	return f.callsByFunc[fn]
+}
+
+// LaunchesIn returns the kernel launches in fn, in source order.
+func (f *File) LaunchesIn(fn *Function) []*Launch {
+	if f.launchesByFunc == nil {
+		f.launchesByFunc = map[*Function][]*Launch{}
+		for _, l := range f.Launches {
+			f.launchesByFunc[l.Func] = append(f.launchesByFunc[l.Func], l)
+		}
+	}
+	return f.launchesByFunc[fn]
+}
+
+// LambdaVariables returns the lambdas fn binds to names
+// (`auto load = [&] { ... };`), by name.
+func (f *File) LambdaVariables(fn *Function) map[string]Node {
+	if fn == nil {
+		return nil
+	}
+	if f.lambdasByFunc == nil {
+		f.lambdasByFunc = map[*Function]map[string]Node{}
+	}
+	if m, ok := f.lambdasByFunc[fn]; ok {
+		return m
+	}
+	m := map[string]Node{}
+	fn.Body.Descendants(func(n Node) bool {
+		if n.Is("init_declarator") {
+			if v := n.ChildByField("value").Unparen(); v.Is("lambda_expression") {
+				m[n.ChildByField("declarator").Name()] = v
+			}
+		}
+		return true
+	})
+	f.lambdasByFunc[fn] = m
+	return m
+}
+
+// DeclaredName returns the name a declarator declares: x for `*x`, `x[4]`,
+// `&x`, `x = 1`.
+func DeclaredName(d Node) string { return declaredName(d) }

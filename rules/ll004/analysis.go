@@ -13,17 +13,14 @@ const maxDepth = 4
 
 // analysis holds one file's indexes and memos.
 type analysis struct {
-	pass     *rule.Pass
-	file     *cudaparse.File
-	calls    map[*cudaparse.Function][]*cudaparse.Call
-	launches map[*cudaparse.Function][]*cudaparse.Launch
+	pass *rule.Pass
+	file *cudaparse.File
 	// byName indexes the file's host functions with bodies by plain name.
 	byName     map[string][]*cudaparse.Function
 	scopes     map[cudaparse.Node]cudaparse.Node
 	items      map[cudaparse.Node][]item
 	summaries  map[*cudaparse.Function]effect
 	inProgress map[*cudaparse.Function]bool
-	lambdas    map[*cudaparse.Function]map[string]cudaparse.Node
 	timed      map[*cudaparse.Function][]cudaparse.TimedRegion
 	reported   map[reportKey]bool
 }
@@ -32,22 +29,13 @@ func newAnalysis(p *rule.Pass) *analysis {
 	a := &analysis{
 		pass:       p,
 		file:       p.File,
-		calls:      map[*cudaparse.Function][]*cudaparse.Call{},
-		launches:   map[*cudaparse.Function][]*cudaparse.Launch{},
 		byName:     map[string][]*cudaparse.Function{},
 		scopes:     map[cudaparse.Node]cudaparse.Node{},
 		items:      map[cudaparse.Node][]item{},
 		summaries:  map[*cudaparse.Function]effect{},
 		inProgress: map[*cudaparse.Function]bool{},
-		lambdas:    map[*cudaparse.Function]map[string]cudaparse.Node{},
 		timed:      map[*cudaparse.Function][]cudaparse.TimedRegion{},
 		reported:   map[reportKey]bool{},
-	}
-	for _, c := range a.file.Calls {
-		a.calls[c.Func] = append(a.calls[c.Func], c)
-	}
-	for _, l := range a.file.Launches {
-		a.launches[l.Func] = append(a.launches[l.Func], l)
 	}
 	for _, fn := range a.file.Functions {
 		if a.isHostCode(fn) {
@@ -107,12 +95,12 @@ type item struct {
 func (a *analysis) itemsIn(scope cudaparse.Node, fn *cudaparse.Function, from, to int) []item {
 	all, ok := a.items[scope]
 	if !ok {
-		for _, c := range a.calls[fn] {
+		for _, c := range a.file.CallsIn(fn) {
 			if scope.Contains(c.Node) && a.scopeOf(c.Node) == scope {
 				all = append(all, item{node: c.Node, call: c})
 			}
 		}
-		for _, l := range a.launches[fn] {
+		for _, l := range a.file.LaunchesIn(fn) {
 			if l.API == "" && scope.Contains(l.Node) && a.scopeOf(l.Node) == scope {
 				all = append(all, item{node: l.Node, launch: true})
 			}
@@ -226,7 +214,7 @@ func (a *analysis) effectOfCall(c *cudaparse.Call, fn *cudaparse.Function, env m
 	if depth >= maxDepth {
 		return effect{unknownWork: true}
 	}
-	if lambda := a.lambdaVariable(fn, name); lambda.Valid() && c.Callee.Is("identifier") {
+	if lambda := a.file.LambdaVariables(fn)[name]; lambda.Valid() && c.Callee.Is("identifier") {
 		return a.fold(a.itemsIn(lambda.ChildByField("body"), fn, -1, -1), fn, env, depth+1).through(c.Node, name)
 	}
 	if h := a.helper(name, fn); h != nil {
@@ -314,31 +302,6 @@ func (a *analysis) summary(fn *cudaparse.Function, depth int) effect {
 	delete(a.inProgress, fn)
 	a.summaries[fn] = e
 	return e
-}
-
-// lambdaVariables returns fn's lambdas bound to names: auto load = [&] {...};
-func (a *analysis) lambdaVariables(fn *cudaparse.Function) map[string]cudaparse.Node {
-	if m, ok := a.lambdas[fn]; ok {
-		return m
-	}
-	m := map[string]cudaparse.Node{}
-	fn.Body.Descendants(func(n cudaparse.Node) bool {
-		if n.Is("init_declarator") {
-			if v := n.ChildByField("value").Unparen(); v.Is("lambda_expression") {
-				m[n.ChildByField("declarator").Name()] = v
-			}
-		}
-		return true
-	})
-	a.lambdas[fn] = m
-	return m
-}
-
-func (a *analysis) lambdaVariable(fn *cudaparse.Function, name string) cudaparse.Node {
-	if fn == nil {
-		return cudaparse.Node{}
-	}
-	return a.lambdaVariables(fn)[name]
 }
 
 // inputs are the variables a scope's loads read their image or path from.

@@ -126,7 +126,7 @@ func (a *analysis) codeArgument(arg cudaparse.Node, in *cudaparse.Function) (eff
 	case arg.Is("lambda_expression"):
 		return a.fold(a.itemsIn(arg.ChildByField("body"), in, -1, -1), in, nil, 1), true
 	case arg.Is("identifier"):
-		if lambda := a.lambdaVariable(in, arg.Text()); lambda.Valid() {
+		if lambda := a.file.LambdaVariables(in)[arg.Text()]; lambda.Valid() {
 			return a.fold(a.itemsIn(lambda.ChildByField("body"), in, -1, -1), in, nil, 1), true
 		}
 		if h := a.helper(arg.Text(), in); h != nil {
@@ -147,7 +147,7 @@ func (a *analysis) checkPreloads() {
 		if preloadIntent.MatchString(fn.Name) {
 			a.reportPreload(fn.Name, a.fold(a.itemsIn(fn.Body, fn, -1, -1), fn, nil, 0))
 		}
-		for name, lambda := range a.lambdaVariables(fn) {
+		for name, lambda := range a.file.LambdaVariables(fn) {
 			if preloadIntent.MatchString(name) {
 				a.reportPreload(name, a.fold(a.itemsIn(lambda.ChildByField("body"), fn, -1, -1), fn, nil, 0))
 			}
@@ -252,7 +252,7 @@ func (a *analysis) forcesEagerLoading() bool {
 // queriesLoadingMode reports whether fn asks the driver whether loading is
 // lazy (cuModuleGetLoadingMode): such code measures knowingly.
 func (a *analysis) queriesLoadingMode(fn *cudaparse.Function) bool {
-	for _, c := range a.calls[fn] {
+	for _, c := range a.file.CallsIn(fn) {
 		if c.Name == "cuModuleGetLoadingMode" {
 			return true
 		}

@@ -24,22 +24,15 @@ var contextSwitchTarget = map[string]int{
 
 type analysis struct {
 	file    *cudaparse.File
-	calls   map[*cudaparse.Function][]*cudaparse.Call
 	byName  map[string][]*cudaparse.Function
-	lambdas map[*cudaparse.Function]map[string]cudaparse.Node
 	reached map[*loop][]found
 }
 
 func newAnalysis(f *cudaparse.File) *analysis {
 	a := &analysis{
 		file:    f,
-		calls:   map[*cudaparse.Function][]*cudaparse.Call{},
 		byName:  map[string][]*cudaparse.Function{},
-		lambdas: map[*cudaparse.Function]map[string]cudaparse.Node{},
 		reached: map[*loop][]found{},
-	}
-	for _, c := range f.Calls {
-		a.calls[c.Func] = append(a.calls[c.Func], c)
 	}
 	for _, fn := range f.Functions {
 		if isHostCode(fn) {
@@ -129,26 +122,11 @@ func lambdaParams(lambda cudaparse.Node) map[string]int {
 	out := map[string]int{}
 	params := lambda.ChildByField("declarator").ChildByField("parameters")
 	for k, p := range params.NamedChildren() {
-		if name := declaredName(p.ChildByField("declarator")); name != "" {
+		if name := cudaparse.DeclaredName(p.ChildByField("declarator")); name != "" {
 			out[name] = k
 		}
 	}
 	return out
-}
-
-// declaredName returns the name a declarator declares (x for *x, &x, x[4]).
-func declaredName(d cudaparse.Node) string {
-	for d.Valid() {
-		if d.Is("identifier") {
-			return d.Text()
-		}
-		next := d.ChildByField("declarator")
-		if !next.Valid() {
-			return ""
-		}
-		d = next
-	}
-	return ""
 }
 
 // found is a call that runs in a loop's body, directly or in a helper the
@@ -181,7 +159,7 @@ func (a *analysis) reach(l *loop) []found {
 	var out []found
 	var walk func(region cudaparse.Node, fn *cudaparse.Function, s *scope, via *cudaparse.Call, depth int)
 	walk = func(region cudaparse.Node, fn *cudaparse.Function, s *scope, via *cudaparse.Call, depth int) {
-		for _, c := range a.calls[fn] {
+		for _, c := range a.file.CallsIn(fn) {
 			if !region.Contains(c.Node) {
 				continue
 			}
@@ -199,7 +177,7 @@ func (a *analysis) reach(l *loop) []found {
 					params[p.Name] = p.Index
 				}
 				walk(h.Body, h, a.newScope(h.Body, params, c, s), next, depth+1)
-			} else if lambda := a.lambdaVariable(fn, c.Name); lambda.Valid() && !lambda.Contains(c.Node) {
+			} else if lambda := a.file.LambdaVariables(fn)[c.Name]; lambda.Valid() && !lambda.Contains(c.Node) {
 				body := lambda.ChildByField("body")
 				walk(body, fn, a.newScope(body, lambdaParams(lambda), c, s), next, depth+1)
 			}
@@ -236,22 +214,4 @@ func (a *analysis) helper(name string, from *cudaparse.Function) *cudaparse.Func
 		}
 	}
 	return nil
-}
-
-// lambdaVariable returns the lambda bound to name in fn: auto load = [&](int d) {...};
-func (a *analysis) lambdaVariable(fn *cudaparse.Function, name string) cudaparse.Node {
-	m, ok := a.lambdas[fn]
-	if !ok {
-		m = map[string]cudaparse.Node{}
-		fn.Body.Descendants(func(n cudaparse.Node) bool {
-			if n.Is("init_declarator") {
-				if v := n.ChildByField("value").Unparen(); v.Is("lambda_expression") {
-					m[n.ChildByField("declarator").Name()] = v
-				}
-			}
-			return true
-		})
-		a.lambdas[fn] = m
-	}
-	return m[name]
 }

@@ -156,10 +156,10 @@ func (s *scope) declaredInside(name string) bool {
 		body.Descendants(func(n cudaparse.Node) bool {
 			switch {
 			case n.Is("init_declarator"):
-				s.declared[declaredName(n.ChildByField("declarator"))] = true
+				s.declared[cudaparse.DeclaredName(n.ChildByField("declarator"))] = true
 			case n.Is("declaration"):
 				for _, d := range n.ChildrenByField("declarator") {
-					s.declared[declaredName(d)] = true
+					s.declared[cudaparse.DeclaredName(d)] = true
 				}
 			case n.Is("for_range_loop"):
 				addIdentifiers(s.declared, n.ChildByField("declarator"))

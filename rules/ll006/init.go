@@ -25,15 +25,6 @@ var driverInitializers = map[string]bool{
 	"cuCtxPushCurrent_v2": true,
 }
 
-var runtimeNonInitializing = map[string]bool{
-	"cudaGetErrorString":    true,
-	"cudaGetErrorName":      true,
-	"cudaGetLastError":      true,
-	"cudaPeekAtLastError":   true,
-	"cudaDriverGetVersion":  true,
-	"cudaRuntimeGetVersion": true,
-}
-
 type analysis struct {
 	file *cudaparse.File
 	act  *cudaparse.Activity
@@ -55,7 +46,7 @@ func (a *analysis) isInitializingAPI(name string) bool {
 	case a.file.Defines(name):
 		return false
 	case cudaparse.RuntimeAPI.MatchString(name):
-		return !runtimeNonInitializing[name] && !cudaparse.CheckWrapper.MatchString(name)
+		return !cudaparse.ReportingAPIs[name] && !cudaparse.CheckWrapper.MatchString(name)
 	}
 	return cudaparse.LibraryInitializer.MatchString(name)
 }
@@ -182,7 +173,7 @@ func (a *analysis) initializedOutside(chain []*cudaparse.Function) bool {
 			}
 		}
 	}
-	for _, c := range a.act.CallsIn(nil) {
+	for _, c := range a.file.CallsIn(nil) {
 		if a.isInitializingAPI(c.Name) {
 			return true // a static initializer
 		}

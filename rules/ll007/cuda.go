@@ -12,15 +12,6 @@ import (
 // a kernel launch, a CUDA library handle, a device container, or code of
 // the file that does one of these.
 
-// uninitializedAPIs work without initializing CUDA: they report on the
-// library or an error code.
-var uninitializedAPIs = map[string]bool{
-	"cudaGetErrorString": true, "cudaGetErrorName": true, "cudaGetLastError": true, "cudaPeekAtLastError": true,
-	"cudaDriverGetVersion": true, "cudaRuntimeGetVersion": true,
-	"cuGetErrorString": true, "cuGetErrorName": true, "cuDriverGetVersion": true,
-	"cuGetProcAddress": true, "cuGetProcAddress_v2": true,
-}
-
 // spawners start another program, which inherits the environment: setting
 // the variable for a child after this process initialized CUDA is right.
 var spawners = regexp.MustCompile(`^(_w?)?(exec|spawn)[lv]p?e?$|^(fexecve|posix_spawnp?|system|popen|_w?popen|fork|vfork|CreateProcess(AsUser)?[AW]?|ShellExecute(Ex)?[AW]?)$`)
@@ -42,7 +33,7 @@ func newAnalysis(f *cudaparse.File) *analysis {
 // isCUDAAPI reports whether a call of the named function, not defined in
 // the file, shows that CUDA is initialized once it returns.
 func (a *analysis) isCUDAAPI(name string) bool {
-	if a.file.Defines(name) || uninitializedAPIs[name] {
+	if a.file.Defines(name) || cudaparse.ReportingAPIs[name] {
 		return false
 	}
 	if cudaparse.DriverAPI.MatchString(name) || cudaparse.RuntimeAPI.MatchString(name) {
@@ -114,7 +105,7 @@ func (a *analysis) touchedBefore(fn *cudaparse.Function, at cudaparse.Node, chai
 
 // spawnsAfter reports whether fn starts another program after at.
 func (a *analysis) spawnsAfter(fn *cudaparse.Function, at cudaparse.Node) bool {
-	for _, c := range a.act.CallsIn(fn) {
+	for _, c := range a.file.CallsIn(fn) {
 		if c.Node.Start() >= at.End() && spawners.MatchString(c.Name) {
 			return true
 		}

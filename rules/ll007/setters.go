@@ -182,30 +182,12 @@ func (a *analysis) constantStrings(name string, depth int) []text {
 		if n.Is("field_declaration") {
 			value = n.ChildByField("default_value")
 		}
-		if !value.Valid() || declaredName(n.ChildByField("declarator")) != name || n.Ancestor("function_definition").Valid() {
+		if !value.Valid() || cudaparse.DeclaredName(n.ChildByField("declarator")) != name || n.Ancestor("function_definition").Valid() {
 			continue
 		}
 		out = append(out, a.stringsOf(value, depth+1)...)
 	}
 	return out
-}
-
-// declaredName returns the name a declarator declares: p for *p, buf[],
-// &r.
-func declaredName(d cudaparse.Node) string {
-	for d.Is("pointer_declarator", "array_declarator", "reference_declarator", "init_declarator") {
-		next := d.ChildByField("declarator")
-		if !next.Valid() {
-			if kids := d.NamedChildren(); len(kids) > 0 {
-				next = kids[0]
-			}
-		}
-		d = next
-	}
-	if d.Is("identifier", "field_identifier") {
-		return d.Text()
-	}
-	return ""
 }
 
 // bufferStrings returns what buffer writers earlier in the function put in
@@ -219,7 +201,7 @@ func (a *analysis) bufferStrings(n cudaparse.Node, depth int) []text {
 	}
 	var out []text
 	appended := false
-	for _, c := range a.act.CallsIn(fn) {
+	for _, c := range a.file.CallsIn(fn) {
 		if c.Node.End() > n.Start() || !bufferWriters.MatchString(c.Name) || cudaparse.VarKey(c.Arg(0)) != key {
 			continue
 		}
