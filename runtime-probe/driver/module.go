@@ -1,0 +1,266 @@
+package driver
+
+// #include "cudadl.h"
+import "C"
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+	"unsafe"
+)
+
+// Image formats a module file can have.
+const (
+	FormatCubin  = "cubin"
+	FormatFatbin = "fatbin"
+	FormatPTX    = "ptx"
+)
+
+// fatbinMagic starts a fatbin file (little endian).
+const fatbinMagic = 0xBA55ED50
+
+// DetectFormat tells a cubin (ELF), a fatbin or PTX text apart.
+func DetectFormat(image []byte) (string, error) {
+	switch {
+	case bytes.HasPrefix(image, []byte("\x7fELF")):
+		return FormatCubin, nil
+	case len(image) >= 4 && binary.LittleEndian.Uint32(image) == fatbinMagic:
+		return FormatFatbin, nil
+	case bytes.Contains(image[:min(len(image), 64<<10)], []byte(".target")) && bytes.Contains(image[:min(len(image), 64<<10)], []byte(".version")):
+		return FormatPTX, nil
+	}
+	return "", errors.New("not a cubin (ELF), fatbin or PTX file")
+}
+
+// KernelLoad is one kernel's lazy load.
+type KernelLoad struct {
+	Name string `json:"name"`
+	// LoadedBy is the call after which it was loaded: the handle's
+	// ("cuKernelGetFunction" or "cuModuleEnumerateFunctions"; under eager
+	// loading the image load had loaded it already), or "cuFuncLoad" when
+	// the handle came back unloaded and the explicit load loaded it.
+	LoadedBy string  `json:"loaded_by"`
+	LoadMS   float64 `json:"load_ms"`
+	// DeviceBytes is the drop in free device memory across the load. The
+	// driver allocates in chunks (2 MiB on current GPUs), so one kernel may
+	// show a whole chunk and the next none.
+	DeviceBytes int64 `json:"device_bytes"`
+}
+
+// ModuleReport is what `lazylint probe module` reports.
+type ModuleReport struct {
+	File        string `json:"file"`
+	Format      string `json:"format"`
+	ImageBytes  int    `json:"image_bytes"`
+	Device      Device `json:"device"`
+	LoadingMode string `json:"loading_mode"`
+	// API is the call that loaded the image: cuLibraryLoadData, or
+	// cuModuleLoadData on drivers without the library API.
+	API string `json:"api"`
+	// LoadMS and LoadBytes are the time of the image load call and the drop
+	// in free memory across it: near zero under lazy loading.
+	LoadMS    float64      `json:"load_ms"`
+	LoadBytes int64        `json:"load_bytes"`
+	Kernels   []KernelLoad `json:"kernels"`
+	// TotalBytes is the drop in free memory from before the image load to
+	// after every kernel was loaded: the headroom a program that takes
+	// (nearly) all free memory before its first launch must leave for this
+	// image.
+	TotalBytes int64   `json:"total_bytes"`
+	TotalMS    float64 `json:"total_ms"`
+}
+
+// lockThread pins the goroutine to its OS thread, where the CUDA context is
+// current, and returns the unpin.
+func lockThread() func() {
+	runtime.LockOSThread()
+	return runtime.UnlockOSThread
+}
+
+// ProbeModule loads image on device dev and then each of its kernels, one by
+// one, measuring time and the drop in free memory. The process's loading
+// mode is whatever CUDA_MODULE_LOADING said when the driver initialized.
+func (d *Driver) ProbeModule(image []byte, dev int) (ModuleReport, error) {
+	var rep ModuleReport
+	format, err := DetectFormat(image)
+	if err != nil {
+		return rep, err
+	}
+	rep.Format, rep.ImageBytes = format, len(image)
+	// The driver reads PTX as a NUL-terminated string; a copy in C memory
+	// also keeps Go's collector away from what the driver holds on to.
+	cimage := C.CBytes(append(append([]byte(nil), image...), 0))
+	defer C.free(cimage)
+
+	if rep.Device, err = d.Device(dev); err != nil {
+		return rep, err
+	}
+	if rep.LoadingMode, err = d.LoadingMode(); err != nil && rep.LoadingMode == "" {
+		rep.LoadingMode = ModeUnknown
+	}
+	unlock := lockThread()
+	defer unlock()
+	ctx, err := d.Retain(dev)
+	if err != nil {
+		return rep, err
+	}
+	defer func() { _ = ctx.Release() }()
+
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case C.ll_has_library(d.c) != 0:
+		rep.API = "cuLibraryLoadData"
+		err = d.probeLibrary(cimage, &rep)
+	case C.ll_has_module_enum(d.c) != 0:
+		rep.API = "cuModuleLoadData"
+		err = d.probeModule(cimage, &rep)
+	default:
+		err = errors.New("the driver can enumerate no kernels (cuLibraryEnumerateKernels needs CUDA 12.4 or later)")
+	}
+	if rep.Kernels == nil {
+		rep.Kernels = []KernelLoad{}
+	}
+	return rep, err
+}
+
+// measure runs step and returns its duration and the drop in free memory.
+func (d *Driver) measure(step func() error) (ms float64, drop int64, err error) {
+	before, _, err := d.freeMemoryLocked()
+	if err != nil {
+		return 0, 0, err
+	}
+	t0 := time.Now()
+	if err := step(); err != nil {
+		return 0, 0, err
+	}
+	if err := d.check("cuCtxSynchronize", C.ll_ctx_sync(d.c)); err != nil {
+		return 0, 0, err
+	}
+	ms = float64(time.Since(t0).Nanoseconds()) / 1e6
+	after, _, err := d.freeMemoryLocked()
+	return ms, int64(before) - int64(after), err
+}
+
+func (d *Driver) probeLibrary(image unsafe.Pointer, rep *ModuleReport) error {
+	start, _, err := d.freeMemoryLocked()
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	var lib C.CUlibrary
+	rep.LoadMS, rep.LoadBytes, err = d.measure(func() error {
+		return d.check("cuLibraryLoadData", C.ll_library_load(d.c, &lib, image))
+	})
+	if err != nil {
+		return err
+	}
+	defer C.ll_library_unload(d.c, lib)
+	var n C.uint
+	if err := d.check("cuLibraryGetKernelCount", C.ll_library_kernel_count(d.c, &n, lib)); err != nil {
+		return err
+	}
+	if n == 0 {
+		return d.finish(rep, start, t0)
+	}
+	kernels := make([]C.CUkernel, int(n))
+	if err := d.check("cuLibraryEnumerateKernels", C.ll_library_kernels(d.c, &kernels[0], n, lib)); err != nil {
+		return err
+	}
+	for _, k := range kernels {
+		var cname *C.char
+		if err := d.check("cuKernelGetName", C.ll_kernel_name(d.c, &cname, k)); err != nil {
+			return err
+		}
+		load := KernelLoad{Name: C.GoString(cname)}
+		load.LoadMS, load.DeviceBytes, err = d.measure(func() error {
+			var f C.CUfunction
+			if err := d.check("cuKernelGetFunction", C.ll_kernel_function(d.c, &f, k)); err != nil {
+				return err
+			}
+			by, err := d.loadFunction(f, "cuKernelGetFunction")
+			load.LoadedBy = by
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("kernel %s: %w", load.Name, err)
+		}
+		rep.Kernels = append(rep.Kernels, load)
+	}
+	return d.finish(rep, start, t0)
+}
+
+func (d *Driver) probeModule(image unsafe.Pointer, rep *ModuleReport) error {
+	start, _, err := d.freeMemoryLocked()
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	var mod C.CUmodule
+	rep.LoadMS, rep.LoadBytes, err = d.measure(func() error {
+		return d.check("cuModuleLoadData", C.ll_module_load(d.c, &mod, image))
+	})
+	if err != nil {
+		return err
+	}
+	defer C.ll_module_unload(d.c, mod)
+	var n C.uint
+	if err := d.check("cuModuleGetFunctionCount", C.ll_module_function_count(d.c, &n, mod)); err != nil {
+		return err
+	}
+	if n == 0 {
+		return d.finish(rep, start, t0)
+	}
+	funcs := make([]C.CUfunction, int(n))
+	if err := d.check("cuModuleEnumerateFunctions", C.ll_module_functions(d.c, &funcs[0], n, mod)); err != nil {
+		return err
+	}
+	for _, f := range funcs {
+		var cname *C.char
+		if err := d.check("cuFuncGetName", C.ll_func_name(d.c, &cname, f)); err != nil {
+			return err
+		}
+		load := KernelLoad{Name: C.GoString(cname)}
+		load.LoadMS, load.DeviceBytes, err = d.measure(func() error {
+			by, err := d.loadFunction(f, "cuModuleEnumerateFunctions")
+			load.LoadedBy = by
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("kernel %s: %w", load.Name, err)
+		}
+		rep.Kernels = append(rep.Kernels, load)
+	}
+	return d.finish(rep, start, t0)
+}
+
+// loadFunction loads f if it is not loaded yet and says which call did.
+// Without cuFuncIsLoaded/cuFuncLoad (before CUDA 12.4) getting the handle is
+// the load.
+func (d *Driver) loadFunction(f C.CUfunction, handleCall string) (string, error) {
+	if C.ll_has_func_load(d.c) == 0 {
+		return handleCall, nil
+	}
+	var state C.int
+	if err := d.check("cuFuncIsLoaded", C.ll_func_is_loaded(d.c, &state, f)); err != nil {
+		return "", err
+	}
+	if state == 1 { // CU_FUNCTION_LOADING_STATE_LOADED
+		return handleCall, nil
+	}
+	if err := d.check("cuFuncLoad", C.ll_func_load(d.c, f)); err != nil {
+		return "", err
+	}
+	return "cuFuncLoad", nil
+}
+
+func (d *Driver) finish(rep *ModuleReport, start uint64, t0 time.Time) error {
+	rep.TotalMS = float64(time.Since(t0).Nanoseconds()) / 1e6
+	end, _, err := d.freeMemoryLocked()
+	rep.TotalBytes = int64(start) - int64(end)
+	return err
+}
