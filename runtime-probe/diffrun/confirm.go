@@ -1,0 +1,48 @@
+package diffrun
+
+import "fmt"
+
+// Confirmation statuses.
+const (
+	Confirmed    = "confirmed"
+	NotConfirmed = "not-confirmed"
+)
+
+// Confirmation says whether a differential run shows what a finding
+// predicts.
+type Confirmation struct {
+	Status  string  `json:"status"`
+	Verdict Verdict `json:"verdict"`
+	Reason  string  `json:"reason"`
+}
+
+// signatures maps a rule to the verdicts that show its hazard happening:
+// a cross-kernel wait deadlocks, a whole-VRAM allocation leaves no room for
+// a late load, a timed first launch includes the load, and a measurement
+// around cuModuleLoad measures something else.
+var signatures = map[string][]Verdict{
+	"LL001": {FailsUnderLazy},
+	"LL002": {SlowerUnderLazy},
+	"LL003": {HangUnderLazy},
+	"LL004": {FiguresDiffer, SlowerUnderLazy},
+}
+
+// Signatures returns the verdicts that confirm findings of the rule (none
+// for rules whose hazard a run cannot show).
+func Signatures(ruleID string) []Verdict { return signatures[ruleID] }
+
+// Confirm marks a finding of the rule against the report.
+func Confirm(ruleID string, rep *Report) Confirmation {
+	want := signatures[ruleID]
+	if len(want) == 0 {
+		return Confirmation{Status: NotConfirmed, Verdict: rep.Verdict,
+			Reason: ruleID + " has no runtime signature a LAZY/EAGER run can show"}
+	}
+	for _, v := range want {
+		if rep.Verdict == v {
+			return Confirmation{Status: Confirmed, Verdict: rep.Verdict, Reason: rep.Reason}
+		}
+	}
+	return Confirmation{Status: NotConfirmed, Verdict: rep.Verdict,
+		Reason: fmt.Sprintf("%s is confirmed by %v; the run's verdict is %s", ruleID, want, rep.Verdict)}
+}

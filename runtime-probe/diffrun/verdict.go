@@ -1,0 +1,183 @@
+package diffrun
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Verdict sums up how the runs under LAZY and EAGER differ.
+type Verdict string
+
+// Verdicts, in the order they are tried: the first that applies is given.
+const (
+	HangUnderLazy   Verdict = "hang-under-lazy"   // only LAZY runs passed the timeout
+	HangUnderEager  Verdict = "hang-under-eager"  // only EAGER runs did
+	HangInBoth      Verdict = "hang-in-both"      // both did: not a lazy-loading effect
+	FailsUnderLazy  Verdict = "fails-under-lazy"  // only LAZY runs failed (exit, signal, OOM or load error)
+	FailsUnderEager Verdict = "fails-under-eager" // only EAGER runs failed
+	FailsInBoth     Verdict = "fails-in-both"     // both failed
+	SlowerUnderLazy Verdict = "slower-under-lazy" // a timing the program prints is Slowdown times larger under LAZY
+	FiguresDiffer   Verdict = "figures-differ"    // a size, or a timing that is smaller under LAZY, differs as much
+	Same            Verdict = "same"              // no difference found
+)
+
+// Verdicts lists them all, for documentation and flag help.
+var Verdicts = []Verdict{HangUnderLazy, HangUnderEager, HangInBoth, FailsUnderLazy, FailsUnderEager, FailsInBoth, SlowerUnderLazy, FiguresDiffer, Same}
+
+// LazyOnly reports whether the verdict is a difference that only lazy
+// loading shows: what a lazylint finding predicts.
+func (v Verdict) LazyOnly() bool {
+	switch v {
+	case HangUnderLazy, FailsUnderLazy, SlowerUnderLazy, FiguresDiffer:
+		return true
+	}
+	return false
+}
+
+func judge(runs []Run, o Options) (Verdict, string, []string) {
+	by := map[string][]Run{}
+	for _, r := range runs {
+		by[r.Mode] = append(by[r.Mode], r)
+	}
+	lazy, eager := by[ModeLazy], by[ModeEager]
+	timedOut := func(r *Run) bool { return r.TimedOut }
+	lazyHang, eagerHang := anyRun(lazy, timedOut), anyRun(eager, timedOut)
+	lazyFail, eagerFail := anyRun(lazy, (*Run).Failed), anyRun(eager, (*Run).Failed)
+	timeout := o.Timeout.String()
+	switch {
+	case lazyHang && eagerHang:
+		return HangInBoth, "both modes ran past the " + timeout + " timeout", nil
+	case lazyHang:
+		return HangUnderLazy, fmt.Sprintf("under LAZY the program ran past the %s timeout and its process group was killed; under EAGER %s", timeout, summary(eager)), nil
+	case eagerHang:
+		return HangUnderEager, fmt.Sprintf("under EAGER the program ran past the %s timeout; under LAZY %s", timeout, summary(lazy)), nil
+	case lazyFail && eagerFail:
+		return FailsInBoth, fmt.Sprintf("under LAZY %s; under EAGER %s", summary(lazy), summary(eager)), errorEvidence(runs)
+	case lazyFail:
+		return FailsUnderLazy, fmt.Sprintf("under LAZY %s; under EAGER %s", summary(lazy), summary(eager)), errorEvidence(lazy)
+	case eagerFail:
+		return FailsUnderEager, fmt.Sprintf("under EAGER %s; under LAZY %s", summary(eager), summary(lazy)), errorEvidence(eager)
+	}
+	slower, differ := compareFigures(lazy, eager, o)
+	switch {
+	case len(slower) > 0:
+		return SlowerUnderLazy, fmt.Sprintf("a timing the program prints is at least %gx larger under LAZY", o.Slowdown), slower
+	case len(differ) > 0:
+		return FiguresDiffer, fmt.Sprintf("a figure the program prints differs at least %gx between LAZY and EAGER", o.Slowdown), differ
+	}
+	return Same, fmt.Sprintf("both modes %s; no printed timing or size differs %gx", summary(lazy), o.Slowdown), nil
+}
+
+func anyRun(runs []Run, pred func(*Run) bool) bool {
+	for i := range runs {
+		if pred(&runs[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// summary describes how runs of one mode ended, e.g. "exited 0 in 0.41 s".
+func summary(runs []Run) string {
+	var parts []string
+	for _, r := range runs {
+		var s string
+		switch {
+		case r.TimedOut:
+			s = "timed out"
+		case r.Signal != "":
+			s = "was killed by " + r.Signal
+		default:
+			s = fmt.Sprintf("exited %d", r.ExitCode)
+		}
+		s += fmt.Sprintf(" in %.2f s", r.WallMS/1000)
+		switch {
+		case r.OutOfMemory && r.LoadError:
+			s += ", reporting out of memory and a load error"
+		case r.OutOfMemory:
+			s += ", reporting out of memory"
+		case r.LoadError:
+			s += ", reporting a load error"
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "did not run"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func errorEvidence(runs []Run) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for _, l := range r.ErrorLines {
+			e := r.Mode + ": " + l
+			if !seen[e] {
+				seen[e] = true
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// compareFigures pairs the figures of both modes by key and compares their
+// medians.
+func compareFigures(lazy, eager []Run, o Options) (slower, differ []string) {
+	lazyFigs, eagerFigs := medians(lazy), medians(eager)
+	keys := make([]string, 0, len(lazyFigs))
+	for k := range lazyFigs {
+		if _, ok := eagerFigs[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		l, e := lazyFigs[k], eagerFigs[k]
+		if l.Kind != e.Kind {
+			continue
+		}
+		lo, hi := min(l.Value, e.Value), max(l.Value, e.Value)
+		delta := hi - lo
+		large := hi >= o.Slowdown*lo
+		desc := fmt.Sprintf("%q: %s under LAZY, %s under EAGER", e.Line, l.Text, e.Text)
+		if lo > 0 {
+			desc += fmt.Sprintf(" (%.1fx)", hi/lo)
+		}
+		switch l.Kind {
+		case KindTime:
+			if !large || delta < o.MinTimeDelta.Seconds() {
+				continue
+			}
+			if l.Value > e.Value {
+				slower = append(slower, desc)
+			} else {
+				differ = append(differ, desc)
+			}
+		case KindMemory:
+			if large && delta >= minMemoryDelta {
+				differ = append(differ, desc)
+			}
+		}
+	}
+	return slower, differ
+}
+
+// medians maps each figure key to the figure with the median value over
+// the runs (the lower middle one for an even count).
+func medians(runs []Run) map[string]Figure {
+	all := map[string][]Figure{}
+	for _, r := range runs {
+		for _, f := range r.Figures {
+			all[f.Key] = append(all[f.Key], f)
+		}
+	}
+	out := make(map[string]Figure, len(all))
+	for k, figs := range all {
+		sort.Slice(figs, func(i, j int) bool { return figs[i].Value < figs[j].Value })
+		out[k] = figs[(len(figs)-1)/2]
+	}
+	return out
+}
