@@ -233,10 +233,10 @@ func killGroup(pgid int, exited <-chan error) {
 
 // prefixWriter writes each line with a prefix.
 type prefixWriter struct {
-	w         io.Writer
-	prefix    string
-	midLine   bool
-	buf       []byte
+	w       io.Writer
+	prefix  string
+	midLine bool
+	buf     []byte
 }
 
 func (p *prefixWriter) Write(b []byte) (int, error) {
