@@ -6,6 +6,7 @@ import (
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/engine"
+	"github.com/lazylint/lazylint/runtime-probe/diffrun"
 )
 
 // JSONVersion is the version of the JSON document's shape.
@@ -16,6 +17,8 @@ type jsonDoc struct {
 	Findings []jsonFinding `json:"findings"`
 	Errors   []jsonError   `json:"errors"`
 	Stats    jsonStats     `json:"stats"`
+	// Probe is the differential run of check --confirm.
+	Probe *diffrun.Report `json:"probe,omitempty"`
 }
 
 // jsonSpan is a located range: 1-based lines, columns in characters.
@@ -39,6 +42,8 @@ type jsonFinding struct {
 	Message       string        `json:"message"`
 	LowConfidence bool          `json:"low_confidence,omitempty"`
 	Related       []jsonRelated `json:"related,omitempty"`
+	// Confirmation is set by check --confirm.
+	Confirmation *diffrun.Confirmation `json:"confirmation,omitempty"`
 }
 
 type jsonRelated struct {
@@ -59,7 +64,7 @@ type jsonStats struct {
 }
 
 // JSON writes the result as one JSON object (see README, "Output formats").
-func JSON(w io.Writer, res engine.Result) error {
+func JSON(w io.Writer, res engine.Result, x Extras) error {
 	doc := jsonDoc{
 		Version:  JSONVersion,
 		Findings: []jsonFinding{},
@@ -70,12 +75,14 @@ func JSON(w io.Writer, res engine.Result) error {
 			Parsed:     res.Stats.Parsed,
 			DurationMS: res.Stats.Duration.Milliseconds(),
 		},
+		Probe: x.Probe,
 	}
 	for _, f := range res.Findings {
 		jf := jsonFinding{
 			Rule: f.Rule.ID, Name: f.Rule.Name, Severity: f.Rule.Severity.String(),
 			jsonSpan: span(f.Path, f.Start, f.End),
 			Message:  f.Message, LowConfidence: f.LowConfidence,
+			Confirmation: x.confirmation(f),
 		}
 		for _, r := range f.Related {
 			jf.Related = append(jf.Related, jsonRelated{jsonSpan: span(r.Path, r.Start, r.End), Message: r.Message})

@@ -7,19 +7,36 @@ import (
 	"sort"
 
 	"github.com/lazylint/lazylint/engine"
+	"github.com/lazylint/lazylint/runtime-probe/diffrun"
 )
 
 // Formats are the names of the output formats.
 var Formats = []string{"text", "json"}
 
+// Extras are what a run adds to the static result.
+type Extras struct {
+	// Probe is the differential run of `check --confirm`; with it every
+	// finding is marked confirmed or not confirmed.
+	Probe *diffrun.Report
+}
+
+// confirmation is the finding's mark, or nil without a probe run.
+func (x Extras) confirmation(f engine.Finding) *diffrun.Confirmation {
+	if x.Probe == nil {
+		return nil
+	}
+	c := diffrun.Confirm(f.Rule.ID, x.Probe)
+	return &c
+}
+
 // Write writes res to w in the named format; formats without a place for
 // file errors write them to errw.
-func Write(w, errw io.Writer, format string, res engine.Result) error {
+func Write(w, errw io.Writer, format string, res engine.Result, x Extras) error {
 	switch format {
 	case "text":
-		return Text(w, errw, res)
+		return Text(w, errw, res, x)
 	case "json":
-		return JSON(w, res)
+		return JSON(w, res, x)
 	}
 	names := append([]string(nil), Formats...)
 	sort.Strings(names)

@@ -6,22 +6,35 @@ import (
 	"io"
 
 	"github.com/lazylint/lazylint/engine"
+	"github.com/lazylint/lazylint/runtime-probe/diffrun"
 )
 
 // Text writes one line per finding to w, `path:line:col: ID message
 // (name)`, a form terminals and editors turn into links, and one line per
-// file error to errw, `path: error: message`.
-func Text(w, errw io.Writer, res engine.Result) error {
+// file error to errw, `path: error: message`. With a probe run each finding
+// ends in [confirmed: VERDICT] or [not confirmed: ...], and the runs follow.
+func Text(w, errw io.Writer, res engine.Result, x Extras) error {
 	b := bufio.NewWriter(w)
 	for _, f := range res.Findings {
 		low := ""
 		if f.LowConfidence {
 			low = " [low confidence: the code around it did not parse cleanly]"
 		}
-		fmt.Fprintf(b, "%s:%d:%d: %s %s (%s)%s\n", f.Path, f.Start.Line, f.Start.Column, f.Rule.ID, f.Message, f.Rule.Name, low)
+		mark := ""
+		if c := x.confirmation(f); c != nil {
+			if c.Status == diffrun.Confirmed {
+				mark = fmt.Sprintf(" [confirmed: %s]", c.Verdict)
+			} else {
+				mark = fmt.Sprintf(" [not confirmed: %s]", c.Reason)
+			}
+		}
+		fmt.Fprintf(b, "%s:%d:%d: %s %s (%s)%s%s\n", f.Path, f.Start.Line, f.Start.Column, f.Rule.ID, f.Message, f.Rule.Name, low, mark)
 		for _, r := range f.Related {
 			fmt.Fprintf(b, "\t%s:%d:%d: %s\n", r.Path, r.Start.Line, r.Start.Column, r.Message)
 		}
+	}
+	if x.Probe != nil {
+		ProbeText(b, x.Probe)
 	}
 	if err := b.Flush(); err != nil {
 		return err

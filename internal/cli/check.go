@@ -22,15 +22,23 @@ type checkOptions struct {
 	ruleOptions   []string
 	lowConfidence bool
 	parseLimit    time.Duration
+	confirm       bool
+	probe         probeRunOptions
 }
 
 func newCheckCommand() *cobra.Command {
 	var o checkOptions
 	cmd := &cobra.Command{
-		Use:   "check [PATH...]",
+		Use:   "check [PATH...] [--confirm -- CMD ARGS...]",
 		Short: "Check files and folders (default: the current folder)",
 		Long: `Check C, C++ and CUDA files (` + strings.Join(cudaparse.Extensions, " ") + `).
 Folders are walked in parallel, honouring .gitignore and skipping .git.
+
+With --confirm, the program after "--" is then run under
+CUDA_MODULE_LOADING=LAZY and =EAGER (see "lazylint probe run") and every
+finding is marked confirmed or not confirmed: a hang only under LAZY confirms
+LL003, a failure only under LAZY LL001, a printed timing that is slower only
+under LAZY LL002, a printed figure that differs LL004.
 
 Exit codes: 0 no findings, 1 findings, 2 usage error or a file that could not
 be read or parsed (the other files are still checked and reported).`,
@@ -44,6 +52,8 @@ be read or parsed (the other files are still checked and reported).`,
 	f.StringArrayVar(&o.ruleOptions, "rule-option", nil, "set a rule option: RULE.option=value (e.g. LL001.threshold=0.8)")
 	f.BoolVar(&o.lowConfidence, "low-confidence", false, "also report findings in code the parser did not understand, marked as such")
 	f.DurationVar(&o.parseLimit, "parse-limit", cudaparse.DefaultParseLimit, "longest time one file may take to parse")
+	f.BoolVar(&o.confirm, "confirm", false, "run the program after -- under LAZY and EAGER and mark each finding confirmed or not")
+	o.probe.register(f, "confirm-")
 	return cmd
 }
 
@@ -63,6 +73,16 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	if err != nil {
 		return usage("%v", err)
 	}
+	var command []string
+	if dash := cmd.ArgsLenAtDash(); dash >= 0 {
+		paths, command = paths[:dash], paths[dash:]
+	}
+	switch {
+	case o.confirm && len(command) == 0:
+		return usage("--confirm needs the program to run after --, e.g. check src --confirm -- ./build/app")
+	case !o.confirm && len(command) > 0:
+		return usage("a command after -- is only run with --confirm")
+	}
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -74,7 +94,15 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		LowConfidence: o.lowConfidence,
 		ParseLimit:    o.parseLimit,
 	})
-	if err := report.Write(cmd.OutOrStdout(), cmd.ErrOrStderr(), o.format, res); err != nil {
+	var extras report.Extras
+	if o.confirm {
+		rep, err := o.probe.run(cmd, command)
+		if err != nil {
+			return err
+		}
+		extras.Probe = rep
+	}
+	if err := report.Write(cmd.OutOrStdout(), cmd.ErrOrStderr(), o.format, res, extras); err != nil {
 		return err
 	}
 	switch {

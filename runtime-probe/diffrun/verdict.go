@@ -91,7 +91,11 @@ func summary(runs []Run) string {
 		default:
 			s = fmt.Sprintf("exited %d", r.ExitCode)
 		}
-		s += fmt.Sprintf(" in %.2f s", r.WallMS/1000)
+		if r.WallMS < 1000 {
+			s += fmt.Sprintf(" in %.1f ms", r.WallMS)
+		} else {
+			s += fmt.Sprintf(" in %.2f s", r.WallMS/1000)
+		}
 		switch {
 		case r.OutOfMemory && r.LoadError:
 			s += ", reporting out of memory and a load error"
