@@ -33,23 +33,7 @@ func (a *analysis) checkHost(p *rule.Pass, waiting map[string]waiter) {
 		if fn.Space&cudaparse.SpaceHost == 0 {
 			continue
 		}
-		var events []hostEvent
-		for _, l := range a.file.Launches {
-			if l.Func == fn {
-				events = append(events, hostEvent{node: l.Node, launch: l})
-			}
-		}
-		for _, pl := range preloads {
-			if pl.Call.Func == fn {
-				events = append(events, hostEvent{node: pl.Call.Node, preloads: pl.Keys, all: pl.All})
-			}
-		}
-		for _, c := range a.file.Calls {
-			if c.Func == fn && syncCalls[c.Name] {
-				events = append(events, hostEvent{node: c.Node, sync: true})
-			}
-		}
-		sortEvents(events)
+		events := a.hostEvents(fn, preloads)
 		reported := map[int]bool{}
 		for i, e := range events {
 			if e.launch == nil {
@@ -67,7 +51,7 @@ func (a *analysis) checkHost(p *rule.Pass, waiting map[string]waiter) {
 				if l == nil || l.Kernel == e.launch.Kernel || reported[l.Node.Start()] {
 					continue
 				}
-				if loadedBefore(events, l) {
+				if loadedBefore(events, l.Node, l.KernelKey()) {
 					continue
 				}
 				reported[l.Node.Start()] = true
@@ -84,15 +68,71 @@ func (a *analysis) checkHost(p *rule.Pass, waiting map[string]waiter) {
 	}
 }
 
-// loadedBefore reports whether the kernel of launch l was launched or
-// preloaded on the way to l.
-func loadedBefore(events []hostEvent, l *cudaparse.Launch) bool {
-	key := l.KernelKey()
+// hostEvents are the launches, preloads and synchronizations of a host
+// function, in source order.
+func (a *analysis) hostEvents(fn *cudaparse.Function, preloads []cudaparse.Preload) []hostEvent {
+	var events []hostEvent
+	for _, l := range a.file.Launches {
+		if l.Func == fn {
+			events = append(events, hostEvent{node: l.Node, launch: l})
+		}
+	}
+	for _, pl := range preloads {
+		if pl.Call.Func == fn {
+			events = append(events, hostEvent{node: pl.Call.Node, preloads: pl.Keys, all: pl.All})
+		}
+	}
+	for _, c := range a.file.Calls {
+		if c.Func == fn && syncCalls[c.Name] {
+			events = append(events, hostEvent{node: c.Node, sync: true})
+		}
+	}
+	sortEvents(events)
+	return events
+}
+
+// preloadedAtEveryLaunch reports whether the file launches the waiting
+// kernel and, at each launch, every other kernel its host function launches
+// was launched or preloaded on the way: the fix the kernel-side finding
+// asks for, done here. A launch with no other kernel beside it proves
+// nothing (its releaser is elsewhere), nor does a waiter launched in
+// another file.
+func (a *analysis) preloadedAtEveryLaunch(kernel string, preloads []cudaparse.Preload) bool {
+	launched := 0
+	for _, l := range a.file.Launches {
+		if l.Kernel != kernel {
+			continue
+		}
+		launched++
+		if l.Func == nil {
+			return false
+		}
+		events := a.hostEvents(l.Func, preloads)
+		others := 0
+		for _, e := range events {
+			if e.launch == nil || e.launch.Kernel == kernel || e.launch.Kernel == "" {
+				continue
+			}
+			others++
+			if !loadedBefore(events, l.Node, e.launch.KernelKey()) {
+				return false
+			}
+		}
+		if others == 0 {
+			return false
+		}
+	}
+	return launched > 0
+}
+
+// loadedBefore reports whether the kernel key was launched or preloaded on
+// the way to node.
+func loadedBefore(events []hostEvent, node cudaparse.Node, key string) bool {
 	for _, e := range events {
-		if e.node.Start() >= l.Node.Start() {
+		if e.node.Start() >= node.Start() {
 			break
 		}
-		if !cudaparse.OnTheWay(e.node, l.Node) {
+		if !cudaparse.OnTheWay(e.node, node) {
 			continue
 		}
 		if e.launch != nil && cudaparse.SameKernel(e.launch.KernelKey(), key) {

@@ -74,17 +74,23 @@ func run(p *rule.Pass) {
 	waiters := a.waiters()
 	// Kernels whose code (or whose device callees) spin, and the loop.
 	waitingKernels := map[string]waiter{}
+	preloads := p.File.Preloads()
 	for _, w := range waiters {
 		kernels := a.kernelsReaching(w.fn)
 		if a.selfReleased(w, kernels) {
 			continue
 		}
-		names := make([]string, 0, len(kernels))
 		for _, k := range kernels {
-			names = append(names, k.Name)
 			if _, seen := waitingKernels[k.Name]; !seen {
 				waitingKernels[k.Name] = w
 			}
+		}
+		if len(kernels) > 0 && allPreloaded(a, kernels, preloads) {
+			continue
+		}
+		names := make([]string, 0, len(kernels))
+		for _, k := range kernels {
+			names = append(names, k.Name)
 		}
 		sort.Strings(names)
 		who := "this device function"
@@ -97,6 +103,17 @@ func run(p *rule.Pass) {
 	if len(waitingKernels) > 0 {
 		a.checkHost(p, waitingKernels)
 	}
+}
+
+// allPreloaded reports whether every launch of every waiting kernel comes
+// after the file's other kernels were loaded.
+func allPreloaded(a *analysis, kernels []*cudaparse.Function, preloads []cudaparse.Preload) bool {
+	for _, k := range kernels {
+		if !a.preloadedAtEveryLaunch(k.Name, preloads) {
+			return false
+		}
+	}
+	return true
 }
 
 func describe(r spinRead) string {
