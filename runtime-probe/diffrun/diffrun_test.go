@@ -60,7 +60,7 @@ func TestVerdicts(t *testing.T) {
 			name:  "first timed launch slower",
 			lazy:  "echo 'first launch: 0.318 ms'; echo 'next launch: 0.015 ms'",
 			eager: "echo 'first launch: 0.021 ms'; echo 'next launch: 0.011 ms'",
-			want:  SlowerUnderLazy, wantEvi: `"first launch: 0.021 ms": 0.318 ms under LAZY, 0.021 ms under EAGER (15.1x)`,
+			want:  SlowerUnderLazy, wantEvi: `"first launch: 0.318 ms": 0.318 ms under LAZY, 0.021 ms under EAGER (15.1x)`,
 		},
 		{name: "units differ, value the same", lazy: "echo 'kernel took 1500 us'", eager: "echo 'kernel took 1.5 ms'", want: Same},
 		{name: "tiny timings are noise", lazy: "echo 'first launch: 0.030 ms'", eager: "echo 'first launch: 0.010 ms'", want: Same},

@@ -146,7 +146,7 @@ func compareFigures(lazy, eager []Run, o Options) (slower, differ []string) {
 		lo, hi := min(l.Value, e.Value), max(l.Value, e.Value)
 		delta := hi - lo
 		large := hi >= o.Slowdown*lo
-		desc := fmt.Sprintf("%q: %s under LAZY, %s under EAGER", e.Line, l.Text, e.Text)
+		desc := fmt.Sprintf("%q: %s under LAZY, %s under EAGER", l.Line, l.Text, e.Text)
 		if lo > 0 {
 			desc += fmt.Sprintf(" (%.1fx)", hi/lo)
 		}
