@@ -1,8 +1,8 @@
 // LL004 hazard: the module's device-memory footprint is measured around
-// cuModuleLoad. Under lazy loading the load allocates nothing yet, so the
-// program reports 0 MiB for a module that needs over 256 MiB once used;
-// under eager loading it reports the real footprint. argv[1] is the cubin
-// built from ll004_module.cu.
+// cuModuleLoad. Under lazy loading the load puts none of the module's code
+// on the device yet, so the program reports 0 MiB for a module whose 200
+// kernels take a few MiB once used; under eager loading it reports the
+// real footprint. argv[1] is the cubin built from ll004_module.cu.
 #include "cu_common.h"
 
 int main(int argc, char **argv) {
