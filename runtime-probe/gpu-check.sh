@@ -122,10 +122,11 @@ for image in ll004_module.cubin ll002_hazard.cubin; do
   for mode in lazy eager; do
     echo "\`lazylint probe module --mode $mode $image\`:"
     echo
-    # The first ten kernels and the total: a module of 200 kernels would
-    # fill pages.
+    # The first ten kernels, those that took device memory, and the total:
+    # a module of 200 kernels would fill pages.
     { "$LAZYLINT" probe module --mode "$mode" "$WORK/$image" 2>&1 || true; } | sed "s|$WORK/||g" |
-      awk 'NR <= 13 { print; next } { last = $0; n++ } END { if (n > 1) print "   ... " n - 1 " more kernels"; if (n) print last }' | fence
+      awk '/^total:/ { total = $0; next } NR <= 13 || (/^ / && !/ 0 B /) { print; next } { n++ }
+        END { if (n) print "   (" n " more kernels, none of which took device memory)"; print total }' | fence
     echo
   done
 done

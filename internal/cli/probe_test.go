@@ -17,8 +17,8 @@ func TestProbeEnvWithoutDriver(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 	code, out, _ := run(t, t.TempDir(), "probe", "env", "--libcuda", missing, "--format", "json")
-	var doc map[string]any
-	if code != ExitNoDriver || json.Unmarshal([]byte(out), &doc) != nil || !strings.Contains(doc["error"].(string), "cannot load") {
+	var doc struct{ Error string }
+	if code != ExitNoDriver || json.Unmarshal([]byte(out), &doc) != nil || !strings.Contains(doc.Error, "cannot load") {
 		t.Errorf("json: exit %d, %q", code, out)
 	}
 	code, _, errs = run(t, t.TempDir(), "probe", "module", "--libcuda", missing, writeModule(t))

@@ -179,8 +179,12 @@ func runOnce(ctx context.Context, o Options, mode string) (Run, error) {
 		_, _ = io.Copy(sink, pr)
 		close(copied)
 	}()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	// Wait's error only restates the exit status, read from ProcessState.
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
 
 	timer := time.NewTimer(o.Timeout)
 	defer timer.Stop()
@@ -221,7 +225,7 @@ func runOnce(ctx context.Context, o Options, mode string) (Run, error) {
 
 // killGroup sends SIGTERM to the group, then SIGKILL if the leader has not
 // exited within killGrace, and waits for the leader.
-func killGroup(pgid int, exited <-chan error) {
+func killGroup(pgid int, exited <-chan struct{}) {
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
 	select {
 	case <-exited:
