@@ -64,8 +64,9 @@ func run(p *rule.Pass) {
 	}
 	a.findWrappers()
 	reported := map[int]bool{}
+	preloads := p.File.Preloads()
 	report := func(n cudaparse.Node, msg string, related ...rule.FindingOption) {
-		if reported[n.Start()] {
+		if reported[n.Start()] || a.kernelsLoadedBefore(n, preloads) {
 			return
 		}
 		reported[n.Start()] = true
@@ -95,6 +96,59 @@ func run(p *rule.Pass) {
 }
 
 const mib = 1 << 20
+
+// kernelsLoadedBefore reports whether, on the way to the allocation n, the
+// function preloaded (or launched) every kernel the file defines or
+// launches, or ran a preload loop over a kernel table: the fix the finding
+// offers, done here. A file with no kernel of its own proves nothing.
+func (a *analysis) kernelsLoadedBefore(n cudaparse.Node, preloads []cudaparse.Preload) bool {
+	fn := a.file.FunctionOf(n)
+	if fn == nil {
+		return false
+	}
+	var loaded []string
+	before := func(c cudaparse.Node) bool {
+		return a.file.FunctionOf(c) == fn && cudaparse.OnTheWay(c, n)
+	}
+	for _, pl := range preloads {
+		if !before(pl.Call.Node) {
+			continue
+		}
+		if pl.All {
+			return true
+		}
+		loaded = append(loaded, pl.Keys...)
+	}
+	needed := map[string]bool{}
+	for name := range a.file.Kernels() {
+		needed[name] = true
+	}
+	for _, l := range a.file.Launches {
+		if l.Kernel == "" {
+			continue
+		}
+		needed[l.KernelKey()] = true
+		if before(l.Node) {
+			loaded = append(loaded, l.KernelKey())
+		}
+	}
+	if len(needed) == 0 {
+		return false
+	}
+	for kernel := range needed {
+		found := false
+		for _, k := range loaded {
+			if cudaparse.SameKernel(k, kernel) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
 
 type analysis struct {
 	pass      *rule.Pass
