@@ -254,3 +254,18 @@ func TestConfirm(t *testing.T) {
 		}
 	}
 }
+
+func TestSummary(t *testing.T) {
+	runs := []Run{
+		{Mode: ModeLazy, ExitCode: 1, OutOfMemory: true, WallMS: 438.4},
+		{Mode: ModeLazy, ExitCode: 1, OutOfMemory: true, WallMS: 393},
+		{Mode: ModeLazy, TimedOut: true, ExitCode: -1, Signal: "terminated", WallMS: 10100},
+	}
+	want := "2 runs exited 1 in 393.0 ms-438.4 ms, reporting out of memory; timed out in 10.10 s"
+	if got := summary(runs); got != want {
+		t.Errorf("summary = %q, want %q", got, want)
+	}
+	if got := summary(nil); got != "did not run" {
+		t.Errorf("summary(nil) = %q", got)
+	}
+}

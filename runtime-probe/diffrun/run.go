@@ -160,13 +160,17 @@ func runOnce(ctx context.Context, o Options, mode string) (Run, error) {
 	if err != nil {
 		return run, err
 	}
-	cmd := exec.Command(o.Command[0], o.Command[1:]...)
-	cmd.Dir = o.Dir
-	cmd.Env = modeEnv(o.Env, mode)
-	cmd.Stdout, cmd.Stderr = pw, pw // *os.File: no copying goroutine for Wait to wait on
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	env := modeEnv(o.Env, mode)
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	cmd, err := startRetrying(func() *exec.Cmd {
+		cmd := exec.Command(o.Command[0], o.Command[1:]...)
+		cmd.Dir = o.Dir
+		cmd.Env = env
+		cmd.Stdout, cmd.Stderr = pw, pw // *os.File: no copying goroutine for Wait to wait on
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		return cmd
+	})
+	if err != nil {
 		pr.Close()
 		pw.Close()
 		return run, fmt.Errorf("cannot start %s: %w", o.Command[0], err)
@@ -258,4 +262,19 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 	// A failing echo must not stop the copy that drains the program's pipe.
 	_, _ = p.w.Write(p.buf)
 	return len(b), nil
+}
+
+// startRetrying starts the command newCmd makes, retrying briefly on
+// ETXTBSY: a program written just before (a build step, a test) can still be
+// open for writing in a child that another goroutine forked and that has
+// not reached exec yet. A Cmd cannot be started twice, hence the maker.
+func startRetrying(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
+	for attempt := 1; ; attempt++ {
+		cmd := newCmd()
+		err := cmd.Start()
+		if err == nil || !errors.Is(err, syscall.ETXTBSY) || attempt == 10 {
+			return cmd, err
+		}
+		time.Sleep(time.Duration(attempt) * 10 * time.Millisecond)
+	}
 }

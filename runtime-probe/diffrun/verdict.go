@@ -78,9 +78,17 @@ func anyRun(runs []Run, pred func(*Run) bool) bool {
 	return false
 }
 
-// summary describes how runs of one mode ended, e.g. "exited 0 in 0.41 s".
+// summary describes how runs of one mode ended, runs with the same ending
+// together: "exited 0 in 0.41 s", "3 runs exited 1 in 393.0-438.4 ms,
+// reporting out of memory".
 func summary(runs []Run) string {
-	var parts []string
+	type group struct {
+		ending           string
+		count            int
+		fastest, slowest float64
+	}
+	var groups []*group
+	byEnding := map[string]*group{}
 	for _, r := range runs {
 		var s string
 		switch {
@@ -91,11 +99,6 @@ func summary(runs []Run) string {
 		default:
 			s = fmt.Sprintf("exited %d", r.ExitCode)
 		}
-		if r.WallMS < 1000 {
-			s += fmt.Sprintf(" in %.1f ms", r.WallMS)
-		} else {
-			s += fmt.Sprintf(" in %.2f s", r.WallMS/1000)
-		}
 		switch {
 		case r.OutOfMemory && r.LoadError:
 			s += ", reporting out of memory and a load error"
@@ -104,12 +107,40 @@ func summary(runs []Run) string {
 		case r.LoadError:
 			s += ", reporting a load error"
 		}
-		parts = append(parts, s)
+		g := byEnding[s]
+		if g == nil {
+			g = &group{ending: s, fastest: r.WallMS, slowest: r.WallMS}
+			byEnding[s] = g
+			groups = append(groups, g)
+		}
+		g.count++
+		g.fastest, g.slowest = min(g.fastest, r.WallMS), max(g.slowest, r.WallMS)
 	}
-	if len(parts) == 0 {
+	if len(groups) == 0 {
 		return "did not run"
 	}
+	parts := make([]string, 0, len(groups))
+	for _, g := range groups {
+		verb, rest, _ := strings.Cut(g.ending, ",")
+		if rest != "" {
+			rest = "," + rest
+		}
+		when := " in " + msText(g.fastest)
+		if g.count > 1 {
+			when = fmt.Sprintf(" in %s-%s", msText(g.fastest), msText(g.slowest))
+			verb = fmt.Sprintf("%d runs %s", g.count, verb)
+		}
+		parts = append(parts, verb+when+rest)
+	}
 	return strings.Join(parts, "; ")
+}
+
+// msText writes a wall time in ms, or in s from one second on.
+func msText(ms float64) string {
+	if ms < 1000 {
+		return fmt.Sprintf("%.1f ms", ms)
+	}
+	return fmt.Sprintf("%.2f s", ms/1000)
 }
 
 func errorEvidence(runs []Run) []string {

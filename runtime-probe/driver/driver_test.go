@@ -209,3 +209,15 @@ func TestDetectFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestLibraryEnvVariable(t *testing.T) {
+	lib := fakecuda.Build(t)
+	t.Setenv(driver.LibraryEnv, lib)
+	if got := driver.LibraryPath(); got != lib {
+		t.Fatalf("LibraryPath() = %q, want %q", got, lib)
+	}
+	env, err := driver.ProbeEnv("", false)
+	if err != nil || env.Library != lib || len(env.Devices) != 1 {
+		t.Fatalf("ProbeEnv through $%s: %+v, %v", driver.LibraryEnv, env, err)
+	}
+}
