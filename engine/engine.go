@@ -38,6 +38,9 @@ type Options struct {
 	// BaseDir is the folder paths in the result are relative to (default:
 	// the working directory).
 	BaseDir string
+	// ReportUnusedSuppressions reports suppression comments that name
+	// lazylint but silence no finding (as LL000).
+	ReportUnusedSuppressions bool
 }
 
 // Finding is a rule's finding located in a file.
@@ -46,6 +49,8 @@ type Finding struct {
 	Path       string // relative to Options.BaseDir when below it
 	Start, End cudaparse.Position
 	Related    []Related
+	// Suppression is set on findings a comment silenced (Result.Suppressed).
+	Suppression *Suppression
 }
 
 // Related is a related location, with its position.
@@ -74,8 +79,11 @@ type Stats struct {
 // Result is the outcome of a run.
 type Result struct {
 	Findings []Finding
-	Errors   []FileError
-	Stats    Stats
+	// Suppressed are the findings that suppression comments silenced; they
+	// do not count for the exit code.
+	Suppressed []Finding
+	Errors     []FileError
+	Stats      Stats
 }
 
 // binaryProbe is how much of a file is searched for NUL bytes.
@@ -102,7 +110,9 @@ func Run(opts Options) Result {
 	walked.files = sources
 	res.Stats.Files = len(sources) + len(goFiles)
 	goFindings, goErrors := checkGo(goFiles, opts.Rules, base)
+	goFindings, goSuppressed := suppressGo(goFiles, goFindings, base, opts)
 	res.Findings = append(res.Findings, goFindings...)
+	res.Suppressed = append(res.Suppressed, goSuppressed...)
 	res.Errors = append(res.Errors, goErrors...)
 	workers := opts.Workers
 	if workers <= 0 {
@@ -111,10 +121,11 @@ func Run(opts Options) Result {
 	checker := &Checker{Rules: opts.Rules, RuleOptions: opts.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit}
 
 	type fileResult struct {
-		findings []Finding
-		err      *FileError
-		bytes    int64
-		parsed   bool
+		findings   []Finding
+		suppressed []Finding
+		err        *FileError
+		bytes      int64
+		parsed     bool
 	}
 	results := make([]fileResult, len(walked.files))
 	jobs := make(chan int)
@@ -139,7 +150,8 @@ func Run(opts Options) Result {
 				}
 				results[i].bytes = int64(len(src))
 				out, parsed, err := checker.check(&parser, shown, src)
-				results[i].findings, results[i].parsed = out, parsed
+				results[i].parsed = parsed
+				results[i].findings, results[i].suppressed = suppressions(shown, src, false, out, opts.Rules, opts.ReportUnusedSuppressions)
 				if err != nil {
 					results[i].err = &FileError{Path: shown, Message: err.Error()}
 				}
@@ -155,6 +167,7 @@ func Run(opts Options) Result {
 	for i := range results {
 		r := &results[i]
 		res.Findings = append(res.Findings, r.findings...)
+		res.Suppressed = append(res.Suppressed, r.suppressed...)
 		if r.err != nil {
 			res.Errors = append(res.Errors, *r.err)
 		}
@@ -167,6 +180,7 @@ func Run(opts Options) Result {
 		res.Errors[i].Path = relPath(base, res.Errors[i].Path)
 	}
 	SortFindings(res.Findings)
+	SortFindings(res.Suppressed)
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Path < res.Errors[j].Path })
 	res.Stats.Duration = time.Since(start)
 	return res

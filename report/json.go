@@ -15,8 +15,11 @@ const JSONVersion = 1
 type jsonDoc struct {
 	Version  int           `json:"version"`
 	Findings []jsonFinding `json:"findings"`
-	Errors   []jsonError   `json:"errors"`
-	Stats    jsonStats     `json:"stats"`
+	// Suppressed are findings silenced by comments, each with its
+	// "suppression".
+	Suppressed []jsonFinding `json:"suppressed"`
+	Errors     []jsonError   `json:"errors"`
+	Stats      jsonStats     `json:"stats"`
 	// Probe is the differential run of check --confirm.
 	Probe *diffrun.Report `json:"probe,omitempty"`
 }
@@ -44,6 +47,14 @@ type jsonFinding struct {
 	Related       []jsonRelated `json:"related,omitempty"`
 	// Confirmation is set by check --confirm.
 	Confirmation *diffrun.Confirmation `json:"confirmation,omitempty"`
+	Suppression  *jsonSuppression      `json:"suppression,omitempty"`
+}
+
+type jsonSuppression struct {
+	Kind          string `json:"kind"`
+	Directive     string `json:"directive"`
+	Line          int    `json:"line"`
+	Justification string `json:"justification,omitempty"`
 }
 
 type jsonRelated struct {
@@ -66,9 +77,10 @@ type jsonStats struct {
 // JSON writes the result as one JSON object (see README, "Output formats").
 func JSON(w io.Writer, res engine.Result, x Extras) error {
 	doc := jsonDoc{
-		Version:  JSONVersion,
-		Findings: []jsonFinding{},
-		Errors:   []jsonError{},
+		Version:    JSONVersion,
+		Findings:   []jsonFinding{},
+		Suppressed: []jsonFinding{},
+		Errors:     []jsonError{},
 		Stats: jsonStats{
 			Files:      res.Stats.Files,
 			Bytes:      res.Stats.Bytes,
@@ -78,16 +90,12 @@ func JSON(w io.Writer, res engine.Result, x Extras) error {
 		Probe: x.Probe,
 	}
 	for _, f := range res.Findings {
-		jf := jsonFinding{
-			Rule: f.Rule.ID, Name: f.Rule.Name, Severity: f.Rule.Severity.String(),
-			jsonSpan: span(f.Path, f.Start, f.End),
-			Message:  f.Message, LowConfidence: f.LowConfidence,
-			Confirmation: x.confirmation(f),
-		}
-		for _, r := range f.Related {
-			jf.Related = append(jf.Related, jsonRelated{jsonSpan: span(r.Path, r.Start, r.End), Message: r.Message})
-		}
-		doc.Findings = append(doc.Findings, jf)
+		doc.Findings = append(doc.Findings, toJSONFinding(f, x))
+	}
+	for _, f := range res.Suppressed {
+		jf := toJSONFinding(f, x)
+		jf.Suppression = &jsonSuppression{Kind: f.Suppression.Kind, Directive: f.Suppression.Directive, Line: f.Suppression.Line, Justification: f.Suppression.Justification}
+		doc.Suppressed = append(doc.Suppressed, jf)
 	}
 	for _, e := range res.Errors {
 		doc.Errors = append(doc.Errors, jsonError{Path: e.Path, Message: e.Message})
@@ -95,4 +103,17 @@ func JSON(w io.Writer, res engine.Result, x Extras) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+func toJSONFinding(f engine.Finding, x Extras) jsonFinding {
+	jf := jsonFinding{
+		Rule: f.Rule.ID, Name: f.Rule.Name, Severity: f.Rule.Severity.String(),
+		jsonSpan: span(f.Path, f.Start, f.End),
+		Message:  f.Message, LowConfidence: f.LowConfidence,
+		Confirmation: x.confirmation(f),
+	}
+	for _, r := range f.Related {
+		jf.Related = append(jf.Related, jsonRelated{jsonSpan: span(r.Path, r.Start, r.End), Message: r.Message})
+	}
+	return jf
 }

@@ -24,6 +24,7 @@ type checkOptions struct {
 	parseLimit    time.Duration
 	confirm       bool
 	probe         probeRunOptions
+	reportUnused  bool
 }
 
 func newCheckCommand() *cobra.Command {
@@ -52,6 +53,7 @@ be read or parsed (the other files are still checked and reported).`,
 	f.StringArrayVar(&o.ruleOptions, "rule-option", nil, "set a rule option: RULE.option=value (e.g. LL001.threshold=0.8)")
 	f.BoolVar(&o.lowConfidence, "low-confidence", false, "also report findings in code the parser did not understand, marked as such")
 	f.DurationVar(&o.parseLimit, "parse-limit", cudaparse.DefaultParseLimit, "longest time one file may take to parse")
+	f.BoolVar(&o.reportUnused, "report-unused-suppressions", false, "report suppression comments that name lazylint but silence no finding (LL000)")
 	f.BoolVar(&o.confirm, "confirm", false, "run the program after -- under LAZY and EAGER and mark each finding confirmed or not")
 	o.probe.register(f, "confirm-")
 	return cmd
@@ -93,6 +95,8 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		Workers:       o.workers,
 		LowConfidence: o.lowConfidence,
 		ParseLimit:    o.parseLimit,
+
+		ReportUnusedSuppressions: o.reportUnused,
 	})
 	var extras report.Extras
 	if o.confirm {

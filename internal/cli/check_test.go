@@ -105,6 +105,11 @@ type jsonDoc struct {
 			EndColumn     int `json:"end_column"`
 		} `json:"related"`
 	} `json:"findings"`
+	Suppressed []struct {
+		Rule        string
+		Line        int
+		Suppression struct{ Kind, Directive, Justification string }
+	} `json:"suppressed"`
 	Errors []struct{ Path, Message string } `json:"errors"`
 	Stats  struct {
 		Files, Parsed int
@@ -367,5 +372,39 @@ func Grab() { C.grab_all() }
 	code, out, _ := run(t, dir, "check", ".")
 	if code != ExitFindings || !strings.HasPrefix(out, "p.go:12:2: LL001 ") {
 		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestSuppressions(t *testing.T) {
+	suppressed := strings.Replace(hazard, "cudaMalloc(p, free_b);", "cudaMalloc(p, free_b);  // lazylint:ignore LL001 the pool keeps 1 GiB back", 1)
+	nolint := strings.Replace(hazard, "  cudaMalloc(p, free_b);", "  // NOLINTNEXTLINE(lazylint-whole-vram-*)\n  cudaMalloc(p, free_b);", 1)
+	noReason := strings.Replace(hazard, "cudaMalloc(p, free_b);", "cudaMalloc(p, free_b);  // lazylint:ignore LL001", 1)
+	unused := safe + "int unused = 0;  // NOLINT(lazylint-LL001)\n"
+	dir := writeFiles(t, map[string]string{"ignored.cu": suppressed, "nolint.cu": nolint, "noreason.cu": noReason, "unused.cu": unused})
+
+	for _, name := range []string{"ignored.cu", "nolint.cu"} {
+		code, out, _ := run(t, dir, "check", "--format", "json", name)
+		var doc jsonDoc
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if code != ExitClean || len(doc.Findings) != 0 || len(doc.Suppressed) != 1 || doc.Suppressed[0].Rule != "LL001" {
+			t.Errorf("%s: exit %d, doc %+v", name, code, doc)
+		}
+	}
+	code, out, _ := run(t, dir, "check", "--format", "json", "ignored.cu")
+	if !strings.Contains(out, `"justification": "the pool keeps 1 GiB back"`) || code != ExitClean {
+		t.Errorf("justification missing:\n%s", out)
+	}
+	code, out, _ = run(t, dir, "check", "noreason.cu")
+	if code != ExitFindings || !strings.Contains(out, "LL000 lazylint:ignore LL001 needs a reason") || !strings.Contains(out, "LL001 cudaMalloc") {
+		t.Errorf("no reason: exit %d\n%s", code, out)
+	}
+	if code, out, _ := run(t, dir, "check", "unused.cu"); code != ExitClean {
+		t.Errorf("unused suppression without the flag: exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, dir, "check", "--report-unused-suppressions", "unused.cu")
+	if code != ExitFindings || !strings.Contains(out, "unused.cu:6:18: LL000 NOLINT(lazylint-LL001) silences no finding") {
+		t.Errorf("unused suppression: exit %d\n%s", code, out)
 	}
 }

@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/suppress"
+)
+
+// Suppression says which comment silenced a finding.
+type Suppression struct {
+	Kind          string // NOLINT, NOLINTNEXTLINE, NOLINTBEGIN, lazylint:ignore, nolint
+	Directive     string // as written
+	Line          int
+	Justification string
+}
+
+// suppressions applies the suppression comments of one file: findings they
+// silence move to suppressed, and malformed comments (and, with
+// reportUnused, comments that silenced nothing) become LL000 findings.
+func suppressions(path string, src []byte, goFile bool, findings []Finding, ran []*rule.Rule, reportUnused bool) (kept, suppressed []Finding) {
+	set := suppress.Parse(src, false)
+	if goFile {
+		goSet := suppress.Parse(src, true)
+		set.Directives = append(set.Directives, goSet.Directives...)
+		set.Problems = append(set.Problems, goSet.Problems...)
+	}
+	if len(set.Directives) == 0 && len(set.Problems) == 0 {
+		return findings, nil
+	}
+	for _, f := range findings {
+		if d := set.Match(f.Rule, f.Start.Line); d != nil {
+			f.Suppression = &Suppression{Kind: d.Kind, Directive: d.Text, Line: d.Line, Justification: d.Reason}
+			suppressed = append(suppressed, f)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	meta := func(line, col int, msg string) Finding {
+		pos := cudaparse.Position{Line: line, Column: col}
+		return Finding{Finding: rule.Finding{Rule: suppress.Rule, Message: msg}, Path: path, Start: pos, End: pos}
+	}
+	for _, p := range set.Problems {
+		kept = append(kept, meta(p.Line, p.Column, p.Message))
+	}
+	if reportUnused {
+		for _, d := range set.Unused(ran) {
+			kept = append(kept, meta(d.Line, d.Column, fmt.Sprintf("%s silences no finding; delete it", d.Text)))
+		}
+	}
+	SortFindings(kept)
+	return kept, suppressed
+}
+
+// suppressGo applies the suppression comments of the Go files.
+func suppressGo(paths []string, findings []Finding, base string, opts Options) (kept, suppressed []Finding) {
+	byPath := map[string][]Finding{}
+	for _, f := range findings {
+		byPath[f.Path] = append(byPath[f.Path], f)
+	}
+	for _, p := range paths {
+		shown := relPath(base, p)
+		src, err := os.ReadFile(p)
+		if err != nil {
+			kept = append(kept, byPath[shown]...) // its read error is reported by checkGo
+			delete(byPath, shown)
+			continue
+		}
+		k, s := suppressions(shown, src, true, byPath[shown], opts.Rules, opts.ReportUnusedSuppressions)
+		kept, suppressed = append(kept, k...), append(suppressed, s...)
+		delete(byPath, shown)
+	}
+	for _, rest := range byPath {
+		kept = append(kept, rest...)
+	}
+	return kept, suppressed
+}
