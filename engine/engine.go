@@ -51,6 +51,10 @@ type Finding struct {
 	Related    []Related
 	// Suppression is set on findings a comment silenced (Result.Suppressed).
 	Suppression *Suppression
+	// Snippet is the text of the finding's first line with runs of white
+	// space made one space: what fingerprints and baselines key on, so that
+	// moving code does not change them.
+	Snippet string
 }
 
 // Related is a related location, with its position.

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/rule"
@@ -21,6 +23,7 @@ type Suppression struct {
 // silence move to suppressed, and malformed comments (and, with
 // reportUnused, comments that silenced nothing) become LL000 findings.
 func suppressions(path string, src []byte, goFile bool, findings []Finding, ran []*rule.Rule, reportUnused bool) (kept, suppressed []Finding) {
+	fillSnippets(findings, src)
 	set := suppress.Parse(src, false)
 	if goFile {
 		goSet := suppress.Parse(src, true)
@@ -76,4 +79,17 @@ func suppressGo(paths []string, findings []Finding, base string, opts Options) (
 		kept = append(kept, rest...)
 	}
 	return kept, suppressed
+}
+
+// fillSnippets sets each finding's normalized line text.
+func fillSnippets(findings []Finding, src []byte) {
+	if len(findings) == 0 {
+		return
+	}
+	lines := bytes.Split(src, []byte("\n"))
+	for i := range findings {
+		if l := findings[i].Start.Line; l >= 1 && l <= len(lines) {
+			findings[i].Snippet = strings.Join(strings.Fields(string(lines[l-1])), " ")
+		}
+	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Formats are the names of the output formats.
-var Formats = []string{"text", "json"}
+var Formats = []string{"text", "json", "sarif", "github", "checkstyle"}
 
 // Extras are what a run adds to the static result.
 type Extras struct {
@@ -37,6 +37,12 @@ func Write(w, errw io.Writer, format string, res engine.Result, x Extras) error 
 		return Text(w, errw, res, x)
 	case "json":
 		return JSON(w, res, x)
+	case "sarif":
+		return SARIF(w, res, x)
+	case "github":
+		return GitHub(w, res, x)
+	case "checkstyle":
+		return Checkstyle(w, res, x)
 	}
 	names := append([]string(nil), Formats...)
 	sort.Strings(names)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -25,6 +26,8 @@ type checkOptions struct {
 	confirm       bool
 	probe         probeRunOptions
 	reportUnused  bool
+	output        string
+	exitZero      bool
 }
 
 func newCheckCommand() *cobra.Command {
@@ -53,6 +56,8 @@ be read or parsed (the other files are still checked and reported).`,
 	f.StringArrayVar(&o.ruleOptions, "rule-option", nil, "set a rule option: RULE.option=value (e.g. LL001.threshold=0.8)")
 	f.BoolVar(&o.lowConfidence, "low-confidence", false, "also report findings in code the parser did not understand, marked as such")
 	f.DurationVar(&o.parseLimit, "parse-limit", cudaparse.DefaultParseLimit, "longest time one file may take to parse")
+	f.StringVarP(&o.output, "output", "o", "", "write the report to this file instead of stdout")
+	f.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when there are findings (file errors still exit 2)")
 	f.BoolVar(&o.reportUnused, "report-unused-suppressions", false, "report suppression comments that name lazylint but silence no finding (LL000)")
 	f.BoolVar(&o.confirm, "confirm", false, "run the program after -- under LAZY and EAGER and mark each finding confirmed or not")
 	o.probe.register(f, "confirm-")
@@ -106,13 +111,29 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		}
 		extras.Probe = rep
 	}
-	if err := report.Write(cmd.OutOrStdout(), cmd.ErrOrStderr(), o.format, res, extras); err != nil {
-		return err
+	out := cmd.OutOrStdout()
+	var file *os.File
+	if o.output != "" {
+		f, err := os.Create(o.output)
+		if err != nil {
+			return usage("cannot write the report: %v", err)
+		}
+		file, out = f, f
+	}
+	report.Version = Version
+	err = report.Write(out, cmd.ErrOrStderr(), o.format, res, extras)
+	if file != nil {
+		if cerr := file.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return usage("cannot write the report: %v", err)
 	}
 	switch {
 	case len(res.Errors) > 0:
 		return exitError{ExitFailure}
-	case len(res.Findings) > 0:
+	case len(res.Findings) > 0 && !o.exitZero:
 		return exitError{ExitFindings}
 	}
 	return nil

@@ -408,3 +408,26 @@ func TestSuppressions(t *testing.T) {
 		t.Errorf("unused suppression: exit %d\n%s", code, out)
 	}
 }
+
+func TestOutputFileAndExitZero(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"bad.cu": hazard})
+	code, out, _ := run(t, dir, "check", "--format", "sarif", "--output", "report.sarif", "--exit-zero", "bad.cu")
+	if code != ExitClean || out != "" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "report.sarif"))
+	if err != nil || !strings.Contains(string(data), `"ruleId": "LL001"`) || !strings.Contains(string(data), `"version": "2.1.0"`) {
+		t.Fatalf("report.sarif: %v\n%s", err, data)
+	}
+	if code, _, _ := run(t, dir, "check", "--exit-zero", "bad.cu", "missing.cu"); code != ExitFailure {
+		t.Errorf("--exit-zero with a file error: exit %d, want 2", code)
+	}
+	for _, format := range []string{"github", "checkstyle"} {
+		if code, out, _ := run(t, dir, "check", "--format", format, "bad.cu"); code != ExitFindings || !strings.Contains(out, "LL001") {
+			t.Errorf("%s: exit %d\n%s", format, code, out)
+		}
+	}
+	if code, _, errs := run(t, dir, "check", "--output", filepath.Join(dir, "no", "such", "dir", "r.json"), "bad.cu"); code != ExitFailure || !strings.Contains(errs, "cannot write the report") {
+		t.Errorf("unwritable output: exit %d %q", code, errs)
+	}
+}
