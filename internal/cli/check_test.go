@@ -431,3 +431,21 @@ func TestOutputFileAndExitZero(t *testing.T) {
 		t.Errorf("unwritable output: exit %d %q", code, errs)
 	}
 }
+
+func TestGoNolint(t *testing.T) {
+	src := "package a\n\n/*\nint cuModuleGetLoadingMode(int *mode);\n*/\nimport \"C\"\n\nfunc probe() {\n\tvar m C.int\n" +
+		"\tC.cuModuleGetLoadingMode(&m) //nolint:lazylint // the caller ran cuInit\n" +
+		"\t//nolint:lazylint\n" +
+		"\tC.cuModuleGetLoadingMode(&m)\n" +
+		"\tC.cuModuleGetLoadingMode(&m) //nolint:errcheck\n}\n"
+	dir := writeFiles(t, map[string]string{"a.go": src})
+	code, out, _ := run(t, dir, "check", "--format", "json", ".")
+	var doc jsonDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if code != ExitFindings || len(doc.Findings) != 1 || doc.Findings[0].Line != 13 || len(doc.Suppressed) != 2 ||
+		doc.Suppressed[0].Suppression.Justification != "the caller ran cuInit" {
+		t.Errorf("exit %d, doc %+v", code, doc)
+	}
+}
