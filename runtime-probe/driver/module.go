@@ -146,96 +146,103 @@ func (d *Driver) measure(step func() error) (ms float64, drop int64, err error) 
 	return ms, int64(before) - int64(after), err
 }
 
-func (d *Driver) probeLibrary(image unsafe.Pointer, rep *ModuleReport) error {
+// kernelHandle is one kernel of a loaded image: its name, and the call that
+// gets its CUfunction (which may load it).
+type kernelHandle struct {
+	name     string
+	function func() (C.CUfunction, error)
+}
+
+// probeImage measures load, then each kernel that list returns, one by one,
+// and the total; handleCall names the call that gets a kernel's handle.
+func (d *Driver) probeImage(rep *ModuleReport, load func() error, unload func(), list func() ([]kernelHandle, error), handleCall string) error {
 	start, _, err := d.freeMemoryLocked()
 	if err != nil {
 		return err
 	}
 	t0 := time.Now()
-	var lib C.CUlibrary
-	rep.LoadMS, rep.LoadBytes, err = d.measure(func() error {
-		return d.check("cuLibraryLoadData", C.ll_library_load(d.c, &lib, image))
-	})
+	if rep.LoadMS, rep.LoadBytes, err = d.measure(load); err != nil {
+		return err
+	}
+	defer unload()
+	kernels, err := list()
 	if err != nil {
 		return err
 	}
-	defer C.ll_library_unload(d.c, lib)
-	var n C.uint
-	if err := d.check("cuLibraryGetKernelCount", C.ll_library_kernel_count(d.c, &n, lib)); err != nil {
-		return err
-	}
-	if n == 0 {
-		return d.finish(rep, start, t0)
-	}
-	kernels := make([]C.CUkernel, int(n))
-	if err := d.check("cuLibraryEnumerateKernels", C.ll_library_kernels(d.c, &kernels[0], n, lib)); err != nil {
-		return err
-	}
 	for _, k := range kernels {
-		var cname *C.char
-		if err := d.check("cuKernelGetName", C.ll_kernel_name(d.c, &cname, k)); err != nil {
-			return err
-		}
-		load := KernelLoad{Name: C.GoString(cname)}
-		load.LoadMS, load.DeviceBytes, err = d.measure(func() error {
-			var f C.CUfunction
-			if err := d.check("cuKernelGetFunction", C.ll_kernel_function(d.c, &f, k)); err != nil {
+		kl := KernelLoad{Name: k.name}
+		kl.LoadMS, kl.DeviceBytes, err = d.measure(func() error {
+			f, err := k.function()
+			if err != nil {
 				return err
 			}
-			by, err := d.loadFunction(f, "cuKernelGetFunction")
-			load.LoadedBy = by
+			kl.LoadedBy, err = d.loadFunction(f, handleCall)
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("kernel %s: %w", load.Name, err)
+			return fmt.Errorf("kernel %s: %w", kl.Name, err)
 		}
-		rep.Kernels = append(rep.Kernels, load)
+		rep.Kernels = append(rep.Kernels, kl)
 	}
 	return d.finish(rep, start, t0)
 }
 
+// probeLibrary goes through cuLibraryLoadData and cuLibraryEnumerateKernels.
+func (d *Driver) probeLibrary(image unsafe.Pointer, rep *ModuleReport) error {
+	var lib C.CUlibrary
+	load := func() error { return d.check("cuLibraryLoadData", C.ll_library_load(d.c, &lib, image)) }
+	unload := func() { C.ll_library_unload(d.c, lib) }
+	list := func() ([]kernelHandle, error) {
+		var n C.uint
+		if err := d.check("cuLibraryGetKernelCount", C.ll_library_kernel_count(d.c, &n, lib)); err != nil || n == 0 {
+			return nil, err
+		}
+		kernels := make([]C.CUkernel, int(n))
+		if err := d.check("cuLibraryEnumerateKernels", C.ll_library_kernels(d.c, &kernels[0], n, lib)); err != nil {
+			return nil, err
+		}
+		out := make([]kernelHandle, 0, len(kernels))
+		for _, k := range kernels {
+			var name *C.char
+			if err := d.check("cuKernelGetName", C.ll_kernel_name(d.c, &name, k)); err != nil {
+				return nil, err
+			}
+			out = append(out, kernelHandle{name: C.GoString(name), function: func() (C.CUfunction, error) {
+				var f C.CUfunction
+				err := d.check("cuKernelGetFunction", C.ll_kernel_function(d.c, &f, k))
+				return f, err
+			}})
+		}
+		return out, nil
+	}
+	return d.probeImage(rep, load, unload, list, "cuKernelGetFunction")
+}
+
+// probeModule goes through cuModuleLoadData and cuModuleEnumerateFunctions.
 func (d *Driver) probeModule(image unsafe.Pointer, rep *ModuleReport) error {
-	start, _, err := d.freeMemoryLocked()
-	if err != nil {
-		return err
-	}
-	t0 := time.Now()
 	var mod C.CUmodule
-	rep.LoadMS, rep.LoadBytes, err = d.measure(func() error {
-		return d.check("cuModuleLoadData", C.ll_module_load(d.c, &mod, image))
-	})
-	if err != nil {
-		return err
-	}
-	defer C.ll_module_unload(d.c, mod)
-	var n C.uint
-	if err := d.check("cuModuleGetFunctionCount", C.ll_module_function_count(d.c, &n, mod)); err != nil {
-		return err
-	}
-	if n == 0 {
-		return d.finish(rep, start, t0)
-	}
-	funcs := make([]C.CUfunction, int(n))
-	if err := d.check("cuModuleEnumerateFunctions", C.ll_module_functions(d.c, &funcs[0], n, mod)); err != nil {
-		return err
-	}
-	for _, f := range funcs {
-		var cname *C.char
-		if err := d.check("cuFuncGetName", C.ll_func_name(d.c, &cname, f)); err != nil {
-			return err
+	load := func() error { return d.check("cuModuleLoadData", C.ll_module_load(d.c, &mod, image)) }
+	unload := func() { C.ll_module_unload(d.c, mod) }
+	list := func() ([]kernelHandle, error) {
+		var n C.uint
+		if err := d.check("cuModuleGetFunctionCount", C.ll_module_function_count(d.c, &n, mod)); err != nil || n == 0 {
+			return nil, err
 		}
-		load := KernelLoad{Name: C.GoString(cname)}
-		load.LoadMS, load.DeviceBytes, err = d.measure(func() error {
-			by, err := d.loadFunction(f, "cuModuleEnumerateFunctions")
-			load.LoadedBy = by
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("kernel %s: %w", load.Name, err)
+		funcs := make([]C.CUfunction, int(n))
+		if err := d.check("cuModuleEnumerateFunctions", C.ll_module_functions(d.c, &funcs[0], n, mod)); err != nil {
+			return nil, err
 		}
-		rep.Kernels = append(rep.Kernels, load)
+		out := make([]kernelHandle, 0, len(funcs))
+		for _, f := range funcs {
+			var name *C.char
+			if err := d.check("cuFuncGetName", C.ll_func_name(d.c, &name, f)); err != nil {
+				return nil, err
+			}
+			out = append(out, kernelHandle{name: C.GoString(name), function: func() (C.CUfunction, error) { return f, nil }})
+		}
+		return out, nil
 	}
-	return d.finish(rep, start, t0)
+	return d.probeImage(rep, load, unload, list, "cuModuleEnumerateFunctions")
 }
 
 // loadFunction loads f if it is not loaded yet and says which call did.
