@@ -37,7 +37,9 @@ func comments(src []byte, goSyntax bool) []comment {
 			i = skipRawString(src, i)
 		case c == '"':
 			i = skipQuoted(src, i, '"')
-		case c == '\'' && (i == 0 || !isDigitOrIdent(src[i-1])):
+		// A quote after a digit or letter is a digit separator (1'000) or
+		// follows a prefix (u8'a'); neither opens a literal worth skipping.
+		case c == '\'' && (i == 0 || !isIdent(src[i-1])):
 			i = skipQuoted(src, i, '\'')
 		default:
 			i++
@@ -79,7 +81,3 @@ func skipRawString(src []byte, i int) int {
 func isIdent(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
-
-// isDigitOrIdent: a quote after one is a C++14 digit separator (1'000) or
-// part of a prefix such as u8'a' (rare; treated the same).
-func isDigitOrIdent(b byte) bool { return isIdent(b) }

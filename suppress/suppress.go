@@ -119,7 +119,7 @@ func Parse(src []byte, goSyntax bool) *Set {
 				}
 			}
 			d.Explicit = namesLazylint(d.Checks)
-			if d.Checks != nil && !d.Explicit && !matchesAny(d.Checks, "lazylint-") {
+			if d.Checks != nil && !mayNameLazylint(d.Checks) {
 				continue // for another tool's checks
 			}
 			switch d.Kind {
@@ -201,11 +201,19 @@ func namesLazylint(checks []string) bool {
 	return false
 }
 
-// matchesAny reports whether a pattern (a glob such as "*" or "lazy*")
-// matches a name starting with prefix.
-func matchesAny(patterns []string, prefix string) bool {
+// mayNameLazylint reports whether a check pattern can match a lazylint
+// check: its literal part before the first glob character must fit
+// "lazylint-" ("*", "lazy*", "lazylint-LL00?" can; "bugprone-*" cannot).
+func mayNameLazylint(patterns []string) bool {
 	for _, p := range patterns {
-		if ok, _ := path.Match(p, prefix+"LL001"); ok {
+		lit := p
+		if i := strings.IndexAny(p, "*?["); i >= 0 {
+			lit = p[:i]
+			if strings.HasPrefix("lazylint-", lit) {
+				return true
+			}
+		}
+		if strings.HasPrefix(lit, "lazylint-") {
 			return true
 		}
 	}

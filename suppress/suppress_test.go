@@ -125,3 +125,17 @@ func TestCommentsNeverPanic(t *testing.T) {
 		Parse([]byte(src+" NOLINT lazylint:ignore nolint"), false)
 	}
 }
+
+func TestOtherToolsChecks(t *testing.T) {
+	src := "int a;  // NOLINT(bugprone-*)\nint b;  // NOLINT(*-LL001)\nint c;  // NOLINT(lazy*)\n// NOLINTBEGIN(google-runtime-int)\n"
+	set := Parse([]byte(src), false)
+	if len(set.Problems) != 0 {
+		t.Errorf("another tool's unmatched NOLINTBEGIN is its business: %+v", set.Problems)
+	}
+	if set.Match(ll001, 1) != nil {
+		t.Error("NOLINT(bugprone-*) must not silence lazylint")
+	}
+	if set.Match(ll001, 2) == nil || set.Match(ll001, 3) == nil {
+		t.Error("globs that can match lazylint-LL001 must silence it")
+	}
+}
