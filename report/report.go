@@ -18,6 +18,8 @@ type Extras struct {
 	// Probe is the differential run of `check --confirm`; with it every
 	// finding is marked confirmed or not confirmed.
 	Probe *diffrun.Report
+	// ToolVersion is lazylint's version, for formats that name the tool.
+	ToolVersion string
 }
 
 // confirmation is the finding's mark, or nil without a probe run.

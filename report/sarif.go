@@ -19,9 +19,6 @@ import (
 // DocsBaseURL is where the rule pages of docs/rules/ are published.
 const DocsBaseURL = "https://github.com/lazylint/lazylint/blob/main/docs/rules/"
 
-// Version is lazylint's version as reports name it; the CLI sets it.
-var Version = "dev"
-
 // FingerprintKey names lazylint's entry in a SARIF result's
 // partialFingerprints: a hash of the rule, the path, the finding's line text
 // (white space normalized) and its occurrence among findings with the same
@@ -48,7 +45,9 @@ func sarifLevel(s rule.Severity) string {
 func SARIF(w io.Writer, res engine.Result, x Extras) error {
 	rep := sarif.NewReport()
 	run := sarif.NewRunWithInformationURI("lazylint", "https://github.com/lazylint/lazylint")
-	run.Tool.Driver.Version = &Version
+	if x.ToolVersion != "" {
+		run.Tool.Driver.Version = &x.ToolVersion
+	}
 	run.WithColumnKind("unicodeCodePoints")
 	index := map[string]int{}
 	for i, r := range sarifRules() {

@@ -103,7 +103,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 
 		ReportUnusedSuppressions: o.reportUnused,
 	})
-	var extras report.Extras
+	extras := report.Extras{ToolVersion: Version}
 	if o.confirm {
 		rep, err := o.probe.run(cmd, command)
 		if err != nil {
@@ -120,7 +120,6 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		}
 		file, out = f, f
 	}
-	report.Version = Version
 	err = report.Write(out, cmd.ErrOrStderr(), o.format, res, extras)
 	if file != nil {
 		if cerr := file.Close(); err == nil && cerr != nil {
