@@ -134,3 +134,41 @@ func StringValue(n Node) (string, bool) {
 	}
 	return s[i+1 : j], true
 }
+
+// LoadedOnTheWay returns the kernels that n's function loads on the way to
+// n, by a preload or a launch (keys as in Preload.Keys and
+// Launch.KernelKey), and whether a preload loop over a kernel table runs
+// there, which lazylint takes as loading every kernel.
+func (f *File) LoadedOnTheWay(n Node) (keys []string, all bool) {
+	fn := f.FunctionOf(n)
+	if fn == nil {
+		return nil, false
+	}
+	for _, p := range f.Preloads() {
+		if p.Call.Func == fn && OnTheWay(p.Call.Node, n) {
+			all = all || p.All
+			keys = append(keys, p.Keys...)
+		}
+	}
+	for _, l := range f.Launches {
+		if l.Func == fn && l.Kernel != "" && OnTheWay(l.Node, n) {
+			keys = append(keys, l.KernelKey())
+		}
+	}
+	return keys, all
+}
+
+// KernelLoadedOnTheWay reports whether the kernel key is loaded (preloaded
+// or launched) on the way to n.
+func (f *File) KernelLoadedOnTheWay(n Node, key string) bool {
+	keys, all := f.LoadedOnTheWay(n)
+	if all {
+		return true
+	}
+	for _, k := range keys {
+		if SameKernel(k, key) {
+			return true
+		}
+	}
+	return false
+}

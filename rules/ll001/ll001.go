@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -64,9 +65,8 @@ func run(p *rule.Pass) {
 	}
 	a.findWrappers()
 	reported := map[int]bool{}
-	preloads := p.File.Preloads()
 	report := func(n cudaparse.Node, msg string, related ...rule.FindingOption) {
-		if reported[n.Start()] || a.kernelsLoadedBefore(n, preloads) {
+		if reported[n.Start()] || a.kernelsLoadedBefore(n) {
 			return
 		}
 		reported[n.Start()] = true
@@ -101,49 +101,25 @@ const mib = 1 << 20
 // function preloaded (or launched) every kernel the file defines or
 // launches, or ran a preload loop over a kernel table: the fix the finding
 // offers, done here. A file with no kernel of its own proves nothing.
-func (a *analysis) kernelsLoadedBefore(n cudaparse.Node, preloads []cudaparse.Preload) bool {
-	fn := a.file.FunctionOf(n)
-	if fn == nil {
-		return false
-	}
-	var loaded []string
-	before := func(c cudaparse.Node) bool {
-		return a.file.FunctionOf(c) == fn && cudaparse.OnTheWay(c, n)
-	}
-	for _, pl := range preloads {
-		if !before(pl.Call.Node) {
-			continue
-		}
-		if pl.All {
-			return true
-		}
-		loaded = append(loaded, pl.Keys...)
-	}
+func (a *analysis) kernelsLoadedBefore(n cudaparse.Node) bool {
 	needed := map[string]bool{}
 	for name := range a.file.Kernels() {
 		needed[name] = true
 	}
 	for _, l := range a.file.Launches {
-		if l.Kernel == "" {
-			continue
-		}
-		needed[l.KernelKey()] = true
-		if before(l.Node) {
-			loaded = append(loaded, l.KernelKey())
+		if l.Kernel != "" {
+			needed[l.KernelKey()] = true
 		}
 	}
 	if len(needed) == 0 {
 		return false
 	}
+	loaded, all := a.file.LoadedOnTheWay(n)
+	if all {
+		return true
+	}
 	for kernel := range needed {
-		found := false
-		for _, k := range loaded {
-			if cudaparse.SameKernel(k, kernel) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(loaded, func(k string) bool { return cudaparse.SameKernel(k, kernel) }) {
 			return false
 		}
 	}

@@ -20,20 +20,17 @@ var syncCalls = map[string]bool{
 }
 
 type hostEvent struct {
-	node     cudaparse.Node
-	launch   *cudaparse.Launch
-	preloads []string
-	all      bool
-	sync     bool
+	node   cudaparse.Node
+	launch *cudaparse.Launch
+	sync   bool
 }
 
 func (a *analysis) checkHost(p *rule.Pass, waiting map[string]waiter) {
-	preloads := a.file.Preloads()
 	for _, fn := range a.file.Functions {
 		if fn.Space&cudaparse.SpaceHost == 0 {
 			continue
 		}
-		events := a.hostEvents(fn, preloads)
+		events := a.hostEvents(fn)
 		reported := map[int]bool{}
 		for i, e := range events {
 			if e.launch == nil {
@@ -51,7 +48,7 @@ func (a *analysis) checkHost(p *rule.Pass, waiting map[string]waiter) {
 				if l == nil || l.Kernel == e.launch.Kernel || reported[l.Node.Start()] {
 					continue
 				}
-				if loadedBefore(events, l.Node, l.KernelKey()) {
+				if a.file.KernelLoadedOnTheWay(l.Node, l.KernelKey()) {
 					continue
 				}
 				reported[l.Node.Start()] = true
@@ -68,18 +65,13 @@ func (a *analysis) checkHost(p *rule.Pass, waiting map[string]waiter) {
 	}
 }
 
-// hostEvents are the launches, preloads and synchronizations of a host
-// function, in source order.
-func (a *analysis) hostEvents(fn *cudaparse.Function, preloads []cudaparse.Preload) []hostEvent {
+// hostEvents are the launches and synchronizations of a host function, in
+// source order.
+func (a *analysis) hostEvents(fn *cudaparse.Function) []hostEvent {
 	var events []hostEvent
 	for _, l := range a.file.Launches {
 		if l.Func == fn {
 			events = append(events, hostEvent{node: l.Node, launch: l})
-		}
-	}
-	for _, pl := range preloads {
-		if pl.Call.Func == fn {
-			events = append(events, hostEvent{node: pl.Call.Node, preloads: pl.Keys, all: pl.All})
 		}
 	}
 	for _, c := range a.file.Calls {
@@ -97,7 +89,7 @@ func (a *analysis) hostEvents(fn *cudaparse.Function, preloads []cudaparse.Prelo
 // asks for, done here. A launch with no other kernel beside it proves
 // nothing (its releaser is elsewhere), nor does a waiter launched in
 // another file.
-func (a *analysis) preloadedAtEveryLaunch(kernel string, preloads []cudaparse.Preload) bool {
+func (a *analysis) preloadedAtEveryLaunch(kernel string) bool {
 	launched := 0
 	for _, l := range a.file.Launches {
 		if l.Kernel != kernel {
@@ -107,14 +99,14 @@ func (a *analysis) preloadedAtEveryLaunch(kernel string, preloads []cudaparse.Pr
 		if l.Func == nil {
 			return false
 		}
-		events := a.hostEvents(l.Func, preloads)
+		events := a.hostEvents(l.Func)
 		others := 0
 		for _, e := range events {
 			if e.launch == nil || e.launch.Kernel == kernel || e.launch.Kernel == "" {
 				continue
 			}
 			others++
-			if !loadedBefore(events, l.Node, e.launch.KernelKey()) {
+			if !a.file.KernelLoadedOnTheWay(l.Node, e.launch.KernelKey()) {
 				return false
 			}
 		}
@@ -123,31 +115,6 @@ func (a *analysis) preloadedAtEveryLaunch(kernel string, preloads []cudaparse.Pr
 		}
 	}
 	return launched > 0
-}
-
-// loadedBefore reports whether the kernel key was launched or preloaded on
-// the way to node.
-func loadedBefore(events []hostEvent, node cudaparse.Node, key string) bool {
-	for _, e := range events {
-		if e.node.Start() >= node.Start() {
-			break
-		}
-		if !cudaparse.OnTheWay(e.node, node) {
-			continue
-		}
-		if e.launch != nil && cudaparse.SameKernel(e.launch.KernelKey(), key) {
-			return true
-		}
-		if e.all {
-			return true
-		}
-		for _, k := range e.preloads {
-			if cudaparse.SameKernel(k, key) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func sortEvents(es []hostEvent) {

@@ -74,7 +74,6 @@ func run(p *rule.Pass) {
 	waiters := a.waiters()
 	// Kernels whose code (or whose device callees) spin, and the loop.
 	waitingKernels := map[string]waiter{}
-	preloads := p.File.Preloads()
 	for _, w := range waiters {
 		kernels := a.kernelsReaching(w.fn)
 		if a.selfReleased(w, kernels) {
@@ -85,7 +84,7 @@ func run(p *rule.Pass) {
 				waitingKernels[k.Name] = w
 			}
 		}
-		if len(kernels) > 0 && allPreloaded(a, kernels, preloads) {
+		if len(kernels) > 0 && allPreloaded(a, kernels) {
 			continue
 		}
 		names := make([]string, 0, len(kernels))
@@ -107,9 +106,9 @@ func run(p *rule.Pass) {
 
 // allPreloaded reports whether every launch of every waiting kernel comes
 // after the file's other kernels were loaded.
-func allPreloaded(a *analysis, kernels []*cudaparse.Function, preloads []cudaparse.Preload) bool {
+func allPreloaded(a *analysis, kernels []*cudaparse.Function) bool {
 	for _, k := range kernels {
-		if !a.preloadedAtEveryLaunch(k.Name, preloads) {
+		if !a.preloadedAtEveryLaunch(k.Name) {
 			return false
 		}
 	}
