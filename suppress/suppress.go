@@ -205,15 +205,16 @@ func namesLazylint(checks []string) bool {
 // check: its literal part before the first glob character must fit
 // "lazylint-" ("*", "lazy*", "lazylint-LL00?" can; "bugprone-*" cannot).
 func mayNameLazylint(patterns []string) bool {
+	const prefix = "lazylint-"
 	for _, p := range patterns {
 		lit := p
 		if i := strings.IndexAny(p, "*?["); i >= 0 {
 			lit = p[:i]
-			if strings.HasPrefix("lazylint-", lit) {
-				return true
+			if len(lit) <= len(prefix) && prefix[:len(lit)] == lit {
+				return true // the glob can still grow into "lazylint-..."
 			}
 		}
-		if strings.HasPrefix(lit, "lazylint-") {
+		if strings.HasPrefix(lit, prefix) {
 			return true
 		}
 	}
@@ -231,7 +232,7 @@ func (d *Directive) covers(r *rule.Rule) bool {
 		case KindIgnore:
 			names = []string{r.ID, r.Name}
 		case KindGoNolint:
-			return true // //nolint:lazylint covers every lazylint rule
+			return true // golangci-lint's form names the linter, so every lazylint rule
 		default:
 			names = []string{"lazylint-" + r.ID, "lazylint-" + r.Name}
 		}
