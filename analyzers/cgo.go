@@ -28,10 +28,14 @@ type rawFile struct {
 	cName string
 }
 
-// cgoFiles parses the raw files of the pass that import "C".
+// cgoFiles returns the raw files of the pass that import "C". Under go vet
+// and golangci-lint the pass holds cgo's rewrites, so the raw files are read
+// and parsed again; lazylint check hands the raw files themselves (which may
+// be an editor's unsaved text), recognizable by their import of "C".
 func cgoFiles(pass *analysis.Pass) []rawFile {
 	seen := map[string]bool{}
 	var names []string
+	raw := map[string]*ast.File{}
 	for _, f := range pass.Files {
 		name := pass.Fset.Position(f.Pos()).Filename
 		if !strings.HasSuffix(name, ".go") || seen[name] {
@@ -39,10 +43,17 @@ func cgoFiles(pass *analysis.Pass) []rawFile {
 		}
 		seen[name] = true
 		names = append(names, name)
+		if importsC(f) {
+			raw[name] = f
+		}
 	}
 	sort.Strings(names)
 	var out []rawFile
 	for _, name := range names {
+		if f := raw[name]; f != nil {
+			out = append(out, rawFile{file: f, cName: "C"})
+			continue
+		}
 		// The raw file is not one of the pass's own (those are cgo's
 		// rewrites), so the pass's ReadFile does not serve it.
 		src, err := os.ReadFile(name)

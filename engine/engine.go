@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -41,6 +42,42 @@ type Options struct {
 	// ReportUnusedSuppressions reports suppression comments that name
 	// lazylint but silence no finding (as LL000).
 	ReportUnusedSuppressions bool
+	// SettingsFor, when set, gives the settings of each file by its
+	// absolute path (a config's per-path overrides); Rules and RuleOptions
+	// are then not used.
+	SettingsFor func(absPath string) Settings
+	// Exclude, when set, leaves out files and folders by absolute path,
+	// those named in Paths included (a config's exclude globs).
+	Exclude func(absPath string, isDir bool) bool
+	// Progress, when set, is called after each file is checked, from the
+	// worker goroutines, with the number done and the total.
+	Progress func(done, total int)
+}
+
+// Settings are what applies to one file: the rules to run, their options
+// and severities.
+type Settings struct {
+	Rules       []*rule.Rule
+	RuleOptions map[string]map[string]string
+	// Severities override rules' own severities, by rule ID.
+	Severities map[string]rule.Severity
+}
+
+// settingsFor returns the function giving each file's settings.
+func (o *Options) settingsFor() func(string) Settings {
+	if o.SettingsFor != nil {
+		return o.SettingsFor
+	}
+	s := Settings{Rules: o.Rules, RuleOptions: o.RuleOptions}
+	return func(string) Settings { return s }
+}
+
+// severity returns the severity of a finding of r under s.
+func (s *Settings) severity(r *rule.Rule) rule.Severity {
+	if sev, ok := s.Severities[r.ID]; ok {
+		return sev
+	}
+	return r.Severity
 }
 
 // Finding is a rule's finding located in a file.
@@ -51,6 +88,8 @@ type Finding struct {
 	Related    []Related
 	// Suppression is set on findings a comment silenced (Result.Suppressed).
 	Suppression *Suppression
+	// Severity is the rule's, or the one a config gave it for this file.
+	Severity rule.Severity
 	// Snippet is the text of the finding's first line with runs of white
 	// space made one space: what fingerprints and baselines key on, so that
 	// moving code does not change them.
@@ -77,6 +116,7 @@ type Stats struct {
 	Files    int           // source files found
 	Bytes    int64         // bytes read
 	Parsed   int           // files that needed a parse
+	Excluded int           // files and folders left out by Options.Exclude
 	Duration time.Duration // wall time
 }
 
@@ -96,12 +136,14 @@ const binaryProbe = 8000
 // Run checks the files under opts.Paths.
 func Run(opts Options) Result {
 	start := time.Now()
-	walked := collect(opts.Paths)
+	walked := collect(opts.Paths, opts.Exclude)
 	res := Result{Errors: walked.errors}
+	res.Stats.Excluded = walked.excluded
 	base := opts.BaseDir
 	if base == "" {
 		base, _ = os.Getwd()
 	}
+	settingsFor := opts.settingsFor()
 	// Go files go to the cgo analyzers; the rest to the C/C++/CUDA rules.
 	var goFiles, sources []string
 	for _, p := range walked.files {
@@ -111,30 +153,31 @@ func Run(opts Options) Result {
 			sources = append(sources, p)
 		}
 	}
-	walked.files = sources
-	res.Stats.Files = len(sources) + len(goFiles)
-	goFindings, goErrors := checkGo(goFiles, opts.Rules, base)
-	goFindings, goSuppressed := suppressGo(goFiles, goFindings, base, opts)
-	res.Findings = append(res.Findings, goFindings...)
-	res.Suppressed = append(res.Suppressed, goSuppressed...)
-	res.Errors = append(res.Errors, goErrors...)
+	total := len(sources) + len(goFiles)
+	res.Stats.Files = total
+	goRes := checkGo(goFiles, settingsFor, base, os.ReadFile, opts)
+	res.Findings = append(res.Findings, goRes.findings...)
+	res.Suppressed = append(res.Suppressed, goRes.suppressed...)
+	res.Errors = append(res.Errors, goRes.errors...)
+	var done atomic.Int64
+	done.Store(int64(len(goFiles)))
+	if opts.Progress != nil && len(goFiles) > 0 {
+		opts.Progress(len(goFiles), total)
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	checker := &Checker{Rules: opts.Rules, RuleOptions: opts.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit}
 
 	type fileResult struct {
-		findings   []Finding
-		suppressed []Finding
-		err        *FileError
-		bytes      int64
-		parsed     bool
+		FileResult
+		bytes  int64
+		parsed bool
 	}
-	results := make([]fileResult, len(walked.files))
+	results := make([]fileResult, len(sources))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	for range min(workers, max(1, len(walked.files))) {
+	for range min(workers, max(1, len(sources))) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -145,24 +188,22 @@ func Run(opts Options) Result {
 				}
 			}()
 			for i := range jobs {
-				path := walked.files[i]
+				path := sources[i]
 				shown := relPath(base, path)
 				src, err := os.ReadFile(path)
 				if err != nil {
-					results[i].err = &FileError{Path: shown, Message: cleanErr(err).Error()}
-					continue
+					results[i].Err = &FileError{Path: shown, Message: cleanErr(err).Error()}
+				} else {
+					results[i].bytes = int64(len(src))
+					results[i].FileResult, results[i].parsed = checkSource(&parser, settingsFor(absPath(path)), opts, shown, src)
 				}
-				results[i].bytes = int64(len(src))
-				out, parsed, err := checker.check(&parser, shown, src)
-				results[i].parsed = parsed
-				results[i].findings, results[i].suppressed = suppressions(shown, src, false, out, opts.Rules, opts.ReportUnusedSuppressions)
-				if err != nil {
-					results[i].err = &FileError{Path: shown, Message: err.Error()}
+				if opts.Progress != nil {
+					opts.Progress(int(done.Add(1)), total)
 				}
 			}
 		}()
 	}
-	for i := range walked.files {
+	for i := range sources {
 		jobs <- i
 	}
 	close(jobs)
@@ -170,10 +211,10 @@ func Run(opts Options) Result {
 
 	for i := range results {
 		r := &results[i]
-		res.Findings = append(res.Findings, r.findings...)
-		res.Suppressed = append(res.Suppressed, r.suppressed...)
-		if r.err != nil {
-			res.Errors = append(res.Errors, *r.err)
+		res.Findings = append(res.Findings, r.Findings...)
+		res.Suppressed = append(res.Suppressed, r.Suppressed...)
+		if r.Err != nil {
+			res.Errors = append(res.Errors, *r.Err)
 		}
 		res.Stats.Bytes += r.bytes
 		if r.parsed {
@@ -188,6 +229,103 @@ func Run(opts Options) Result {
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Path < res.Errors[j].Path })
 	res.Stats.Duration = time.Since(start)
 	return res
+}
+
+// FileResult is the outcome for one file.
+type FileResult struct {
+	Findings   []Finding
+	Suppressed []Finding
+	Err        *FileError
+}
+
+// CheckSource checks one file's contents as Run would check the file at
+// path (its settings, suppressions and severities): the LSP server uses it
+// for the unsaved text of an editor. Findings show path relative to
+// opts.BaseDir. A Go file is checked with the other cgo files of its folder
+// as they are on disk.
+func CheckSource(opts Options, path string, src []byte) FileResult {
+	base := opts.BaseDir
+	if base == "" {
+		base, _ = os.Getwd()
+	}
+	abs := absPath(path)
+	if opts.Exclude != nil && opts.Exclude(abs, false) {
+		return FileResult{}
+	}
+	settingsFor := opts.settingsFor()
+	if strings.HasSuffix(path, ".go") {
+		var siblings []string
+		entries, _ := os.ReadDir(filepath.Dir(abs))
+		for _, e := range entries {
+			p := filepath.Join(filepath.Dir(abs), e.Name())
+			if strings.HasSuffix(p, ".go") && !e.IsDir() && p != abs && (opts.Exclude == nil || !opts.Exclude(p, false)) {
+				siblings = append(siblings, p)
+			}
+		}
+		read := func(p string) ([]byte, error) {
+			if p == abs {
+				return src, nil
+			}
+			return os.ReadFile(p)
+		}
+		g := checkGo(append(siblings, abs), settingsFor, base, read, opts)
+		shown := relPath(base, abs)
+		out := FileResult{}
+		for _, f := range g.findings {
+			if f.Path == shown {
+				out.Findings = append(out.Findings, f)
+			}
+		}
+		for _, f := range g.suppressed {
+			if f.Path == shown {
+				out.Suppressed = append(out.Suppressed, f)
+			}
+		}
+		for _, e := range g.errors {
+			if e.Path == shown {
+				e := e
+				out.Err = &e
+			}
+		}
+		return out
+	}
+	var parser *cudaparse.Parser
+	defer func() {
+		if parser != nil {
+			parser.Close()
+		}
+	}()
+	out, _ := checkSource(&parser, settingsFor(abs), opts, relPath(base, abs), src)
+	return out
+}
+
+// checkSource checks one C/C++/CUDA file's contents under settings s and
+// applies its suppression comments.
+func checkSource(parser **cudaparse.Parser, s Settings, opts Options, shown string, src []byte) (FileResult, bool) {
+	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit}
+	found, parsed, err := checker.check(parser, shown, src)
+	setSeverities(found, &s)
+	var out FileResult
+	out.Findings, out.Suppressed = suppressions(shown, src, false, found, s.Rules, opts.ReportUnusedSuppressions)
+	if err != nil {
+		out.Err = &FileError{Path: shown, Message: err.Error()}
+	}
+	return out, parsed
+}
+
+// setSeverities gives each finding its severity under s.
+func setSeverities(fs []Finding, s *Settings) {
+	for i := range fs {
+		fs[i].Severity = s.severity(fs[i].Rule)
+	}
+}
+
+// absPath returns path made absolute (path itself if that fails).
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }
 
 // Checker checks single files' contents; the CLI, the LSP server and tests
@@ -286,7 +424,7 @@ func mayFire(r *rule.Rule, src []byte) bool {
 }
 
 func locate(f *cudaparse.File, path string, fd rule.Finding) Finding {
-	out := Finding{Finding: fd, Path: path, Start: f.Position(fd.Range.Start), End: f.Position(fd.Range.End)}
+	out := Finding{Finding: fd, Path: path, Severity: fd.Rule.Severity, Start: f.Position(fd.Range.Start), End: f.Position(fd.Range.End)}
 	for _, r := range fd.Related {
 		out.Related = append(out.Related, Related{Path: path, Start: f.Position(r.Range.Start), End: f.Position(r.Range.End), Message: r.Message})
 	}

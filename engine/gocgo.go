@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -73,109 +72,141 @@ func importsC(src []byte) bool {
 	return bytes.Contains(src, []byte(`"C"`)) && bytes.Contains(src, []byte("import"))
 }
 
-// checkGo runs the enabled analyzers over the cgo files among paths,
-// grouped by folder, and returns their findings and errors.
-func checkGo(paths []string, rules []*rule.Rule, base string) ([]Finding, []FileError) {
-	byID := map[string]*rule.Rule{}
-	for _, r := range rules {
-		byID[r.ID] = r
+// goResult is what the cgo checks of Go files found.
+type goResult struct {
+	findings, suppressed []Finding
+	errors               []FileError
+}
+
+// checkGo runs the analyzers over the cgo files among paths, grouped by
+// folder, and the C rules over their preambles, each file under its own
+// settings, and applies the files' suppression comments. read reads a file
+// (the LSP server passes the editor's text for one of them).
+func checkGo(paths []string, settingsFor func(string) Settings, base string, read func(string) ([]byte, error), opts Options) goResult {
+	var res goResult
+	type goFile struct {
+		path, shown string
+		src         []byte
+		settings    Settings
 	}
-	var enabled []*analysis.Analyzer
-	for _, a := range analyzers.All {
-		if byID[a.Name] != nil {
-			enabled = append(enabled, a)
-		}
-	}
-	if len(enabled) == 0 {
-		return nil, nil
-	}
-	dirs := map[string][]string{}
-	var errs []FileError
+	dirs := map[string][]goFile{}
 	for _, p := range paths {
-		src, err := os.ReadFile(p)
+		shown := relPath(base, p)
+		src, err := read(p)
 		if err != nil {
-			errs = append(errs, FileError{Path: relPath(base, p), Message: cleanErr(err).Error()})
+			res.errors = append(res.errors, FileError{Path: shown, Message: cleanErr(err).Error()})
 			continue
 		}
 		if importsC(src) {
-			dirs[filepath.Dir(p)] = append(dirs[filepath.Dir(p)], p)
+			dir := filepath.Dir(p)
+			dirs[dir] = append(dirs[dir], goFile{path: p, shown: shown, src: src, settings: settingsFor(absPath(p))})
 		}
 	}
-	var out []Finding
-	preambleChecker := &Checker{Rules: rules}
-	for _, files := range dirs {
+	dirNames := make([]string, 0, len(dirs))
+	for d := range dirs {
+		dirNames = append(dirNames, d)
+	}
+	sort.Strings(dirNames)
+	for _, dir := range dirNames {
+		files := dirs[dir]
 		fset := token.NewFileSet()
 		var parsed []*ast.File
-		for _, p := range files {
-			src, err := os.ReadFile(p)
+		found := map[string][]Finding{} // by shown path
+		byFilename := map[string]*goFile{}
+		// An analyzer runs over the folder when one of its files enables
+		// it; its findings are kept for the files that enable it.
+		enabled := map[string]bool{}
+		for i := range files {
+			f := &files[i]
+			byFilename[f.path] = f
+			for _, r := range f.settings.Rules {
+				enabled[r.ID] = true
+			}
+			af, err := parser.ParseFile(fset, f.path, f.src, parser.ParseComments|parser.SkipObjectResolution)
 			if err != nil {
-				errs = append(errs, FileError{Path: relPath(base, p), Message: cleanErr(err).Error()})
+				res.errors = append(res.errors, FileError{Path: f.shown, Message: "cannot parse: " + err.Error()})
 				continue
 			}
-			f, err := parser.ParseFile(fset, p, src, parser.ParseComments|parser.SkipObjectResolution)
-			if err != nil {
-				errs = append(errs, FileError{Path: relPath(base, p), Message: "cannot parse: " + err.Error()})
-				continue
-			}
-			parsed = append(parsed, f)
+			parsed = append(parsed, af)
 			// The preamble is C: the C/C++/CUDA rules check it too.
-			if c, ok := preambleSource(fset, f, src); ok {
-				found, err := preambleChecker.Check(relPath(base, p), c)
-				out = append(out, found...)
+			if c, ok := preambleSource(fset, af, f.src); ok {
+				checker := &Checker{Rules: f.settings.Rules, RuleOptions: f.settings.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit}
+				out, err := checker.Check(f.shown, c)
+				found[f.shown] = append(found[f.shown], out...)
 				if err != nil {
-					errs = append(errs, FileError{Path: relPath(base, p), Message: "cgo preamble: " + err.Error()})
+					res.errors = append(res.errors, FileError{Path: f.shown, Message: "cgo preamble: " + err.Error()})
 				}
 			}
 		}
-		for _, a := range enabled {
+		for _, a := range analyzers.All {
+			if !enabled[a.Name] {
+				continue
+			}
 			pass := &analysis.Pass{
-				Analyzer:   a,
-				Fset:       fset,
-				Files:      parsed,
-				ReadFile:   os.ReadFile,
-				ResultOf:   map[*analysis.Analyzer]any{},
-				TypesInfo:  nil,
-				TypesSizes: nil,
+				Analyzer: a,
+				Fset:     fset,
+				Files:    parsed,
+				ReadFile: read,
+				ResultOf: map[*analysis.Analyzer]any{},
 				Report: func(d analysis.Diagnostic) {
-					out = append(out, goFinding(fset, base, byID[a.Name], d))
+					f := byFilename[fset.Position(d.Pos).Filename]
+					if f == nil {
+						return
+					}
+					for _, r := range f.settings.Rules {
+						if r.ID == a.Name {
+							found[f.shown] = append(found[f.shown], goFinding(fset, f.shown, f.src, r, d))
+						}
+					}
 				},
 			}
 			if _, err := a.Run(pass); err != nil {
-				errs = append(errs, FileError{Path: relPath(base, files[0]), Message: a.Name + ": " + err.Error()})
+				res.errors = append(res.errors, FileError{Path: files[0].shown, Message: a.Name + ": " + err.Error()})
 			}
 		}
+		for i := range files {
+			f := &files[i]
+			setSeverities(found[f.shown], &f.settings)
+			kept, suppressed := suppressions(f.shown, f.src, true, found[f.shown], f.settings.Rules, opts.ReportUnusedSuppressions)
+			res.findings = append(res.findings, kept...)
+			res.suppressed = append(res.suppressed, suppressed...)
+		}
 	}
-	sort.Slice(errs, func(i, j int) bool { return errs[i].Path < errs[j].Path })
-	return out, errs
+	sort.Slice(res.errors, func(i, j int) bool { return res.errors[i].Path < res.errors[j].Path })
+	return res
 }
 
-// goFinding turns a diagnostic into a finding; columns become characters.
-func goFinding(fset *token.FileSet, base string, r *rule.Rule, d analysis.Diagnostic) Finding {
-	start := fset.Position(d.Pos)
+// goFinding turns a diagnostic in the file src into a finding; columns
+// become characters, suggested fixes byte-offset edits.
+func goFinding(fset *token.FileSet, shown string, src []byte, r *rule.Rule, d analysis.Diagnostic) Finding {
+	lines := cudaparse.NewLineIndex(src)
+	offset := func(p token.Pos) int { return min(max(fset.Position(p).Offset, 0), len(src)) }
+	start := offset(d.Pos)
 	end := start
 	if d.End.IsValid() {
-		end = fset.Position(d.End)
+		end = offset(d.End)
 	}
-	path := relPath(base, start.Filename)
 	msg := d.Message
 	if len(msg) > len(r.ID)+1 && msg[:len(r.ID)+1] == r.ID+" " {
 		msg = msg[len(r.ID)+1:] // the text output prints the ID itself
 	}
-	return Finding{
-		Finding: rule.Finding{Rule: r, Message: msg},
-		Path:    path,
-		Start:   charPosition(start),
-		End:     charPosition(end),
+	out := Finding{
+		Finding:  rule.Finding{Rule: r, Message: msg, Range: cudaparse.Range{Start: start, End: end}},
+		Path:     shown,
+		Start:    lines.Position(start),
+		End:      lines.Position(end),
+		Severity: r.Severity,
 	}
-}
-
-// charPosition converts go/token's byte columns into character columns.
-func charPosition(p token.Position) cudaparse.Position {
-	src, err := os.ReadFile(p.Filename)
-	if err != nil || p.Line < 1 {
-		return cudaparse.Position{Line: p.Line, Column: p.Column}
+	for _, sf := range d.SuggestedFixes {
+		fix := rule.Fix{Message: sf.Message}
+		for _, e := range sf.TextEdits {
+			to := offset(e.Pos)
+			if e.End.IsValid() {
+				to = offset(e.End)
+			}
+			fix.Edits = append(fix.Edits, rule.TextEdit{Range: cudaparse.Range{Start: offset(e.Pos), End: to}, NewText: string(e.NewText)})
+		}
+		out.Fixes = append(out.Fixes, fix)
 	}
-	lines := cudaparse.NewLineIndex(src)
-	off := lines.Offset(cudaparse.Position{Line: p.Line, Column: 1}) + p.Column - 1
-	return lines.Position(off)
+	return out
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -43,7 +42,7 @@ func suppressions(path string, src []byte, goFile bool, findings []Finding, ran 
 	}
 	meta := func(line, col int, msg string) Finding {
 		pos := cudaparse.Position{Line: line, Column: col}
-		return Finding{Finding: rule.Finding{Rule: suppress.Rule, Message: msg}, Path: path, Start: pos, End: pos}
+		return Finding{Finding: rule.Finding{Rule: suppress.Rule, Message: msg}, Path: path, Start: pos, End: pos, Severity: suppress.Rule.Severity}
 	}
 	for _, p := range set.Problems {
 		kept = append(kept, meta(p.Line, p.Column, p.Message))
@@ -54,30 +53,6 @@ func suppressions(path string, src []byte, goFile bool, findings []Finding, ran 
 		}
 	}
 	SortFindings(kept)
-	return kept, suppressed
-}
-
-// suppressGo applies the suppression comments of the Go files.
-func suppressGo(paths []string, findings []Finding, base string, opts Options) (kept, suppressed []Finding) {
-	byPath := map[string][]Finding{}
-	for _, f := range findings {
-		byPath[f.Path] = append(byPath[f.Path], f)
-	}
-	for _, p := range paths {
-		shown := relPath(base, p)
-		src, err := os.ReadFile(p)
-		if err != nil {
-			kept = append(kept, byPath[shown]...) // its read error is reported by checkGo
-			delete(byPath, shown)
-			continue
-		}
-		k, s := suppressions(shown, src, true, byPath[shown], opts.Rules, opts.ReportUnusedSuppressions)
-		kept, suppressed = append(kept, k...), append(suppressed, s...)
-		delete(byPath, shown)
-	}
-	for _, rest := range byPath {
-		kept = append(kept, rest...)
-	}
 	return kept, suppressed
 }
 

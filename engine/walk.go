@@ -130,15 +130,17 @@ func (t *ignoreTree) enter(absParent, abs string) {
 // walkResult is what a walk found: source files to check, and paths that
 // could not be walked.
 type walkResult struct {
-	files  []string
-	errors []FileError
+	files    []string
+	errors   []FileError
+	excluded int
 }
 
 // collect expands the paths given on the command line into source files.
 // Files named explicitly are always checked; folders are walked in
-// parallel, honouring .gitignore and skipping .git. The result is sorted and
-// free of duplicates.
-func collect(paths []string) walkResult {
+// parallel, honouring .gitignore and skipping .git. exclude, when set, leaves
+// out files and folders by absolute path, named ones included. The result is
+// sorted and free of duplicates.
+func collect(paths []string, exclude func(abs string, isDir bool) bool) walkResult {
 	var (
 		mu  sync.Mutex
 		res walkResult
@@ -148,10 +150,22 @@ func collect(paths []string) walkResult {
 		res.errors = append(res.errors, FileError{Path: path, Message: err.Error()})
 		mu.Unlock()
 	}
+	excluded := func(abs string, isDir bool) bool {
+		if exclude == nil || !exclude(abs, isDir) {
+			return false
+		}
+		mu.Lock()
+		res.excluded++
+		mu.Unlock()
+		return true
+	}
 	for _, root := range paths {
 		info, err := os.Stat(root)
 		if err != nil {
 			addErr(root, cleanErr(err))
+			continue
+		}
+		if excluded(absPath(root), info.IsDir()) {
 			continue
 		}
 		if !info.IsDir() {
@@ -187,7 +201,7 @@ func collect(paths []string) walkResult {
 			abs := filepath.Join(absRoot, rel)
 			absDir := filepath.Dir(abs)
 			if d.IsDir() {
-				if d.Name() == ".git" || ign.ignored(absDir, abs, true) {
+				if d.Name() == ".git" || ign.ignored(absDir, abs, true) || excluded(abs, true) {
 					return fastwalk.SkipDir
 				}
 				ign.enter(absDir, abs)
@@ -196,7 +210,7 @@ func collect(paths []string) walkResult {
 			if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
 				return nil
 			}
-			if !isCheckable(path) || ign.ignored(absDir, abs, false) {
+			if !isCheckable(path) || ign.ignored(absDir, abs, false) || excluded(abs, false) {
 				return nil
 			}
 			if d.Type()&fs.ModeSymlink != 0 {

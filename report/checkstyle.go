@@ -41,7 +41,7 @@ func Checkstyle(w io.Writer, res engine.Result, _ Extras) error {
 		return &doc.Files[i]
 	}
 	for _, f := range res.Findings {
-		sev := f.Rule.Severity.String()
+		sev := f.Severity.String()
 		fl := file(f.Path)
 		fl.Errors = append(fl.Errors, checkstyleError{Line: f.Start.Line, Column: f.Start.Column, Severity: sev, Message: f.Message, Source: "lazylint." + f.Rule.ID})
 	}

@@ -16,6 +16,7 @@ import (
 func finding(id, path string, line int, snippet string) engine.Finding {
 	f := engine.Finding{Path: path, Start: cudaparse.Position{Line: line, Column: 3}, End: cudaparse.Position{Line: line, Column: 13}, Snippet: snippet}
 	f.Rule = rules.ByID(id)
+	f.Severity = f.Rule.Severity
 	f.Message = id + " message, with: commas\nand a newline"
 	return f
 }

@@ -16,7 +16,7 @@ func GitHub(w io.Writer, res engine.Result, x Extras) error {
 	b := bufio.NewWriter(w)
 	for _, f := range res.Findings {
 		level := "warning"
-		switch f.Rule.Severity.String() {
+		switch f.Severity.String() {
 		case "error":
 			level = "error"
 		case "info":

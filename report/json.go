@@ -107,7 +107,7 @@ func JSON(w io.Writer, res engine.Result, x Extras) error {
 
 func toJSONFinding(f engine.Finding, x Extras) jsonFinding {
 	jf := jsonFinding{
-		Rule: f.Rule.ID, Name: f.Rule.Name, Severity: f.Rule.Severity.String(),
+		Rule: f.Rule.ID, Name: f.Rule.Name, Severity: f.Severity.String(),
 		jsonSpan: span(f.Path, f.Start, f.End),
 		Message:  f.Message, LowConfidence: f.LowConfidence,
 		Confirmation: x.confirmation(f),

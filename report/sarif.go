@@ -67,7 +67,7 @@ func SARIF(w io.Writer, res engine.Result, x Extras) error {
 		if i, ok := index[f.Rule.ID]; ok {
 			result.WithRuleIndex(i)
 		}
-		result.WithLevel(sarifLevel(f.Rule.Severity))
+		result.WithLevel(sarifLevel(f.Severity))
 		msg := f.Message
 		if c := x.confirmation(f); c != nil {
 			msg += fmt.Sprintf(" [%s: %s]", c.Status, c.Verdict)
