@@ -16,8 +16,6 @@ import (
 	"github.com/lazylint/lazylint/suppress"
 )
 
-// DocsBaseURL is where the rule pages of docs/rules/ are published.
-const DocsBaseURL = "https://github.com/lazylint/lazylint/blob/main/docs/rules/"
 
 // FingerprintKey names lazylint's entry in a SARIF result's
 // partialFingerprints: a hash of the rule, the path, the finding's line text
@@ -56,7 +54,7 @@ func SARIF(w io.Writer, res engine.Result, x Extras) error {
 		d.ShortDescription = sarif.NewMultiformatMessageString().WithText(r.Summary)
 		d.FullDescription = sarif.NewMultiformatMessageString().WithText(r.Summary)
 		d.Help = sarif.NewMultiformatMessageString().WithText(r.Summary).WithMarkdown(r.Doc)
-		uri := DocsBaseURL + r.ID + ".md"
+		uri := r.DocURL()
 		d.HelpURI = &uri
 		d.DefaultConfiguration = sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Severity))
 		index[r.ID] = i

@@ -81,6 +81,12 @@ type Rule struct {
 	Run       func(*Pass)
 }
 
+// DocsBaseURL is where the rule pages of docs/rules/ are published.
+const DocsBaseURL = "https://github.com/lazylint/lazylint/blob/main/docs/rules/"
+
+// DocURL is where the rule's doc page is published.
+func (r *Rule) DocURL() string { return DocsBaseURL + r.ID + ".md" }
+
 // Pass is one run of a rule over one file.
 type Pass struct {
 	Rule    *Rule

@@ -63,10 +63,6 @@ func RuleDoc(r *rule.Rule) []byte {
 	return b.Bytes()
 }
 
-// DocURL is where a rule's doc page is published.
-func DocURL(r *rule.Rule) string {
-	return "https://github.com/lazylint/lazylint/blob/main/docs/rules/" + r.ID + ".md"
-}
 
 func upperFirst(s string) string {
 	if s == "" {
