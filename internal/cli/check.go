@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lazylint/lazylint/config"
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/engine"
 	"github.com/lazylint/lazylint/report"
@@ -28,6 +29,7 @@ type checkOptions struct {
 	reportUnused  bool
 	output        string
 	exitZero      bool
+	config        configFlags
 }
 
 func newCheckCommand() *cobra.Command {
@@ -61,6 +63,7 @@ be read or parsed (the other files are still checked and reported).`,
 	f.BoolVar(&o.reportUnused, "report-unused-suppressions", false, "report suppression comments that name lazylint but silence no finding (LL000)")
 	f.BoolVar(&o.confirm, "confirm", false, "run the program after -- under LAZY and EAGER and mark each finding confirmed or not")
 	o.probe.register(f, "confirm-")
+	o.config.register(f)
 	return cmd
 }
 
@@ -72,11 +75,11 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	if !contains(report.Formats, o.format) {
 		return usage("unknown format %q (want one of %s)", o.format, strings.Join(report.Formats, ", "))
 	}
-	selected, err := selectRules(o.enable, o.disable)
+	sel, err := flagSelection(o.enable, o.disable, o.ruleOptions)
 	if err != nil {
 		return usage("%v", err)
 	}
-	ruleOptions, err := parseRuleOptions(o.ruleOptions)
+	cfg, err := o.config.load()
 	if err != nil {
 		return usage("%v", err)
 	}
@@ -95,13 +98,13 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	}
 	res := engine.Run(engine.Options{
 		Paths:         paths,
-		Rules:         selected,
-		RuleOptions:   ruleOptions,
+		SettingsFor:   func(abs string) engine.Settings { return cfg.Settings(abs, sel) },
+		Exclude:       cfg.Excluded,
 		Workers:       o.workers,
-		LowConfidence: o.lowConfidence,
+		LowConfidence: flagOrConfig(cmd, "low-confidence", o.lowConfidence, cfg, func(c *config.Config) *bool { return c.LowConfidence }),
 		ParseLimit:    o.parseLimit,
 
-		ReportUnusedSuppressions: o.reportUnused,
+		ReportUnusedSuppressions: flagOrConfig(cmd, "report-unused-suppressions", o.reportUnused, cfg, func(c *config.Config) *bool { return c.ReportUnusedSuppressions }),
 	})
 	extras := report.Extras{ToolVersion: Version}
 	if o.confirm {
@@ -147,33 +150,32 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func selectRules(enable, disable []string) ([]*rule.Rule, error) {
-	lookup := func(ids []string) (map[*rule.Rule]bool, error) {
-		out := map[*rule.Rule]bool{}
+// flagSelection turns --enable, --disable and --rule-option into a
+// selection that goes on top of the config's.
+func flagSelection(enable, disable, settings []string) (config.Selection, error) {
+	var sel config.Selection
+	lookup := func(ids []string) ([]*rule.Rule, error) {
+		var out []*rule.Rule
 		for _, id := range ids {
 			r := rules.ByID(strings.TrimSpace(id))
 			if r == nil {
 				return nil, fmt.Errorf("unknown rule %q; `lazylint rules` lists them", id)
 			}
-			out[r] = true
+			out = append(out, r)
 		}
 		return out, nil
 	}
-	on, err := lookup(enable)
-	if err != nil {
-		return nil, err
-	}
-	off, err := lookup(disable)
-	if err != nil {
-		return nil, err
-	}
-	var out []*rule.Rule
-	for _, r := range rules.All {
-		if (len(on) == 0 || on[r]) && !off[r] {
-			out = append(out, r)
+	var err error
+	if len(enable) > 0 {
+		if sel.Enable, err = lookup(enable); err != nil {
+			return sel, err
 		}
 	}
-	return out, nil
+	if sel.Disable, err = lookup(disable); err != nil {
+		return sel, err
+	}
+	sel.Options, err = parseRuleOptions(settings)
+	return sel, err
 }
 
 // parseRuleOptions parses RULE.option=value settings and checks that the

@@ -27,6 +27,13 @@ const safe = `void arena(void **p) {
 func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
+	writeFilesIn(t, dir, files)
+	return dir
+}
+
+// writeFilesIn writes files, by path relative to dir, into dir.
+func writeFilesIn(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
 	for name, content := range files {
 		path := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -36,7 +43,6 @@ func writeFiles(t *testing.T, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
 func run(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {

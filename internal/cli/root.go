@@ -55,6 +55,6 @@ database and no CUDA installation.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newCheckCommand(), newRulesCommand(), newExplainCommand(), newVersionCommand(), newProbeCommand())
+	root.AddCommand(newCheckCommand(), newRulesCommand(), newExplainCommand(), newVersionCommand(), newProbeCommand(), newConfigCommand())
 	return root
 }

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// checkJSON runs check --format json and decodes the report.
+func checkJSON(t *testing.T, dir string, args ...string) (int, jsonDoc) {
+	t.Helper()
+	code, out, errs := run(t, dir, append([]string{"check", "--format", "json"}, args...)...)
+	var doc jsonDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("check %v: %v\nstdout %s\nstderr %s", args, err, out, errs)
+	}
+	return code, doc
+}
+
+func TestConfigIsFoundAndApplied(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		".lazylint.yml": `
+exclude: [third_party/]
+severity: {LL001: error}
+overrides:
+  - files: [tests/]
+    disable: [whole-vram-allocation]
+`,
+		"src/a.cu":            hazard,
+		"tests/t.cu":          hazard,
+		"third_party/lib.cu":  hazard,
+		"src/deeper/b.cu":     hazard,
+		"src/deeper/note.txt": "",
+	})
+	// Run from a folder below the config: it is found upwards.
+	code, doc := checkJSON(t, filepath.Join(dir, "src"), ".")
+	if code != ExitFindings || len(doc.Findings) != 2 {
+		t.Fatalf("from src/: exit %d, %+v", code, doc.Findings)
+	}
+	for _, f := range doc.Findings {
+		if f.Severity != "error" {
+			t.Errorf("severity from the config not applied: %+v", f)
+		}
+	}
+	code, doc = checkJSON(t, dir, ".")
+	var paths []string
+	for _, f := range doc.Findings {
+		paths = append(paths, f.Path)
+	}
+	if code != ExitFindings || strings.Join(paths, " ") != "src/a.cu src/deeper/b.cu" {
+		t.Errorf("from the root: exit %d, findings in %v (tests/ is overridden, third_party/ excluded)", code, paths)
+	}
+	// Excludes apply to files named on the command line too, as pre-commit
+	// passes them.
+	if code, doc := checkJSON(t, dir, "third_party/lib.cu"); code != ExitClean || len(doc.Findings) != 0 {
+		t.Errorf("named excluded file: exit %d %+v", code, doc.Findings)
+	}
+	// Flags go on top of the config; --no-config and --config choose.
+	if code, _ := checkJSON(t, dir, "--disable", "LL001", "."); code != ExitClean {
+		t.Errorf("--disable over the config: exit %d", code)
+	}
+	if _, doc := checkJSON(t, dir, "--no-config", "."); len(doc.Findings) != 4 || doc.Findings[0].Severity != "warning" {
+		t.Errorf("--no-config: %+v", doc.Findings)
+	}
+	other := writeFiles(t, map[string]string{"strict.yml": "disable: [LL001]\n"})
+	if code, _ := checkJSON(t, dir, "--config", filepath.Join(other, "strict.yml"), "."); code != ExitClean {
+		t.Errorf("--config: exit %d", code)
+	}
+}
+
+func TestConfigOptionsAndBooleans(t *testing.T) {
+	// 0.4 of free memory is below LL001's default threshold; the config's
+	// lower threshold makes it a finding.
+	partial := strings.Replace(hazard, "cudaMalloc(p, free_b);", "cudaMalloc(p, free_b * 0.4);", 1)
+	dir := writeFiles(t, map[string]string{"a.cu": partial, "unused.cu": "int x;  // NOLINT(lazylint-LL001)\n"})
+	if code, _ := checkJSON(t, dir, "a.cu"); code != ExitClean {
+		t.Fatalf("0.4 of free memory flagged at the default threshold")
+	}
+	writeFilesIn(t, dir, map[string]string{".lazylint.yml": "options: {LL001: {threshold: 0.3}}\nreport-unused-suppressions: true\n"})
+	if code, doc := checkJSON(t, dir, "a.cu"); code != ExitFindings || len(doc.Findings) != 1 {
+		t.Errorf("threshold from the config: exit %d %+v", code, doc.Findings)
+	}
+	if code, doc := checkJSON(t, dir, "unused.cu"); code != ExitFindings || len(doc.Findings) != 1 || doc.Findings[0].Rule != "LL000" {
+		t.Errorf("report-unused-suppressions from the config: exit %d %+v", code, doc.Findings)
+	}
+	if code, _ := checkJSON(t, dir, "--report-unused-suppressions=false", "unused.cu"); code != ExitClean {
+		t.Errorf("the flag did not override the config: exit %d", code)
+	}
+}
+
+func TestBadConfigExitsTwoWithItsPlace(t *testing.T) {
+	dir := writeFiles(t, map[string]string{".lazylint.yml": "disable: [LL001]\nseverity:\n  LL002: loud\n", "a.cu": hazard})
+	for _, args := range [][]string{{"check", "."}, {"config"}} {
+		code, out, errs := run(t, dir, args...)
+		if code != ExitFailure || out != "" || !strings.Contains(errs, ".lazylint.yml:3:10: severity of LL002: want info, warning or error") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+}
+
+func TestConfigCommandPrintsTheEffectiveConfig(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"base.yml":      "disable: [LL008]\n",
+		".lazylint.yml": "extends: base.yml\noptions: {LL001: {threshold: 0.8}}\noverrides:\n  - files: [tests/]\n    severity: {LL001: info}\n",
+	})
+	code, out, errs := run(t, dir, "config", "tests/x.cu")
+	for _, want := range []string{"base.yml", "file: " + filepath.Join(dir, "tests", "x.cu"), "excluded: false", "threshold: \"0.8\"", "severity: info", "disabled: [LL008]", "applies: true"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("config output lacks %q (exit %d, stderr %q):\n%s", want, code, errs, out)
+		}
+	}
+	code, out, _ = run(t, dir, "config", "--no-config")
+	if code != ExitClean || !strings.Contains(out, "no config file") || !strings.Contains(out, "disabled: []") {
+		t.Errorf("--no-config: exit %d\n%s", code, out)
+	}
+}
