@@ -72,6 +72,11 @@ type jsonStats struct {
 	Bytes      int64 `json:"bytes"`
 	Parsed     int   `json:"parsed"`
 	DurationMS int64 `json:"duration_ms"`
+	// Excluded counts files and folders a config left out; Baselined the
+	// findings a baseline hid, BaselineStale its entries that matched none.
+	Excluded      int  `json:"excluded"`
+	Baselined     *int `json:"baselined,omitempty"`
+	BaselineStale *int `json:"baseline_stale,omitempty"`
 }
 
 // JSON writes the result as one JSON object (see README, "Output formats").
@@ -86,8 +91,12 @@ func JSON(w io.Writer, res engine.Result, x Extras) error {
 			Bytes:      res.Stats.Bytes,
 			Parsed:     res.Stats.Parsed,
 			DurationMS: res.Stats.Duration.Milliseconds(),
+			Excluded:   res.Stats.Excluded,
 		},
 		Probe: x.Probe,
+	}
+	if x.Baseline != nil {
+		doc.Stats.Baselined, doc.Stats.BaselineStale = &x.Baseline.Known, &x.Baseline.Stale
 	}
 	for _, f := range res.Findings {
 		doc.Findings = append(doc.Findings, toJSONFinding(f, x))

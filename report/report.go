@@ -20,6 +20,14 @@ type Extras struct {
 	Probe *diffrun.Report
 	// ToolVersion is lazylint's version, for formats that name the tool.
 	ToolVersion string
+	// Baseline, when a baseline file was used, counts what it hid.
+	Baseline *BaselineStats
+}
+
+// BaselineStats count what a baseline did: the findings it accepted (not
+// reported) and its entries that matched no finding (fixed since).
+type BaselineStats struct {
+	Known, Stale int
 }
 
 // confirmation is the finding's mark, or nil without a probe run.

@@ -16,7 +16,6 @@ import (
 	"github.com/lazylint/lazylint/suppress"
 )
 
-
 // FingerprintKey names lazylint's entry in a SARIF result's
 // partialFingerprints: a hash of the rule, the path, the finding's line text
 // (white space normalized) and its occurrence among findings with the same

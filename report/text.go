@@ -44,5 +44,14 @@ func Text(w, errw io.Writer, res engine.Result, x Extras) error {
 			return err
 		}
 	}
+	if st := x.Baseline; st != nil && (st.Known > 0 || st.Stale > 0) {
+		msg := fmt.Sprintf("lazylint: the baseline hid %d known finding(s)", st.Known)
+		if st.Stale > 0 {
+			msg += fmt.Sprintf("; %d of its entries match nothing any more (rewrite it with --write-baseline)", st.Stale)
+		}
+		if _, err := fmt.Fprintln(errw, msg); err != nil {
+			return err
+		}
+	}
 	return nil
 }

@@ -186,6 +186,24 @@ type TextEdit struct {
 	NewText string
 }
 
+// ApplyEdits returns src with the edits applied. Edits must lie inside src
+// and not overlap; insertions at one offset keep their order.
+func ApplyEdits(src []byte, edits []TextEdit) ([]byte, error) {
+	sorted := append([]TextEdit(nil), edits...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Range.Start < sorted[j].Range.Start })
+	var out []byte
+	at := 0
+	for _, e := range sorted {
+		if e.Range.Start < at || e.Range.End < e.Range.Start || e.Range.End > len(src) {
+			return nil, fmt.Errorf("edit %d-%d overlaps another or lies outside the %d-byte file", e.Range.Start, e.Range.End, len(src))
+		}
+		out = append(out, src[at:e.Range.Start]...)
+		out = append(out, e.NewText...)
+		at = e.Range.End
+	}
+	return append(out, src[at:]...), nil
+}
+
 // ContainsAny reports whether src contains one of the literal strings: the
 // building block of prefilters.
 func ContainsAny(src []byte, literals ...string) bool {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lazylint/lazylint/baseline"
 	"github.com/lazylint/lazylint/config"
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/engine"
@@ -30,6 +31,10 @@ type checkOptions struct {
 	output        string
 	exitZero      bool
 	config        configFlags
+	baseline      string
+	writeBaseline string
+	fix           bool
+	diff          bool
 }
 
 func newCheckCommand() *cobra.Command {
@@ -64,6 +69,10 @@ be read or parsed (the other files are still checked and reported).`,
 	f.BoolVar(&o.confirm, "confirm", false, "run the program after -- under LAZY and EAGER and mark each finding confirmed or not")
 	o.probe.register(f, "confirm-")
 	o.config.register(f)
+	f.StringVar(&o.baseline, "baseline", "", "hide the findings recorded in this baseline file: only new ones are reported and fail")
+	f.StringVar(&o.writeBaseline, "write-baseline", "", "record the current findings in this baseline file and exit 0")
+	f.BoolVar(&o.fix, "fix", false, "apply the rules' suggested fixes to the files, then report what is left")
+	f.BoolVar(&o.diff, "diff", false, "print the suggested fixes as a unified diff instead of a report; exit 1 when there are any")
 	return cmd
 }
 
@@ -96,8 +105,25 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	res := engine.Run(engine.Options{
+	switch {
+	case o.fix && o.diff:
+		return usage("--fix writes the fixes and --diff only shows them: choose one")
+	case (o.fix || o.diff) && o.confirm:
+		return usage("--confirm cannot be combined with --fix or --diff")
+	}
+	var base *baseline.Baseline
+	if o.baseline != "" {
+		if base, err = baseline.Read(o.baseline); err != nil {
+			return usage("%v", err)
+		}
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return usage("%v", err)
+	}
+	engineOptions := engine.Options{
 		Paths:         paths,
+		BaseDir:       wd,
 		SettingsFor:   func(abs string) engine.Settings { return cfg.Settings(abs, sel) },
 		Exclude:       cfg.Excluded,
 		Workers:       o.workers,
@@ -105,8 +131,42 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		ParseLimit:    o.parseLimit,
 
 		ReportUnusedSuppressions: flagOrConfig(cmd, "report-unused-suppressions", o.reportUnused, cfg, func(c *config.Config) *bool { return c.ReportUnusedSuppressions }),
-	})
-	extras := report.Extras{ToolVersion: Version}
+	}
+	res := engine.Run(engineOptions)
+	if o.writeBaseline != "" {
+		if err := baseline.Write(o.writeBaseline, res.Findings, wd); err != nil {
+			return usage("cannot write the baseline: %v", err)
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "lazylint: wrote %d finding(s) to the baseline %s\n", len(res.Findings), o.writeBaseline)
+		if len(res.Errors) > 0 {
+			return exitError{ExitFailure}
+		}
+		return nil
+	}
+	filter := func(res *engine.Result) *report.BaselineStats {
+		if base == nil {
+			return nil
+		}
+		var st report.BaselineStats
+		var known []engine.Finding
+		res.Findings, known, st.Stale = base.Filter(res.Findings, wd)
+		st.Known = len(known)
+		return &st
+	}
+	if o.fix || o.diff {
+		filter(&res) // findings the baseline accepts are not fixed either
+		fixes, errs := engine.PlanFixes(res.Findings)
+		res.Errors = append(res.Errors, errs...)
+		if o.diff {
+			return writeDiff(cmd, fixes, res.Errors)
+		}
+		if err := writeFixes(cmd, fixes); err != nil {
+			return usage("%v", err)
+		}
+		res = engine.Run(engineOptions) // report what is left
+		res.Errors = append(res.Errors, errs...)
+	}
+	extras := report.Extras{ToolVersion: Version, Baseline: filter(&res)}
 	if o.confirm {
 		rep, err := o.probe.run(cmd, command)
 		if err != nil {

@@ -118,9 +118,11 @@ type jsonDoc struct {
 	} `json:"suppressed"`
 	Errors []struct{ Path, Message string } `json:"errors"`
 	Stats  struct {
-		Files, Parsed int
-		Bytes         int64
-		DurationMS    *int64 `json:"duration_ms"`
+		Files, Parsed, Excluded int
+		Bytes                   int64
+		DurationMS              *int64 `json:"duration_ms"`
+		Baselined               *int   `json:"baselined"`
+		BaselineStale           *int   `json:"baseline_stale"`
 	} `json:"stats"`
 }
 

@@ -63,7 +63,6 @@ func RuleDoc(r *rule.Rule) []byte {
 	return b.Bytes()
 }
 
-
 func upperFirst(s string) string {
 	if s == "" {
 		return s

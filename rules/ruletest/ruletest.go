@@ -203,14 +203,12 @@ func Section(doc, name string) string {
 	return body
 }
 
-// ApplyFix returns src with the fix's edits applied (edits must not
-// overlap).
+// ApplyFix returns src with the fix's edits applied; bad edits panic, as
+// they are the rule's bug.
 func ApplyFix(src []byte, fix rule.Fix) []byte {
-	edits := append([]rule.TextEdit(nil), fix.Edits...)
-	sort.Slice(edits, func(i, j int) bool { return edits[i].Range.Start > edits[j].Range.Start })
-	out := append([]byte(nil), src...)
-	for _, e := range edits {
-		out = append(out[:e.Range.Start], append([]byte(e.NewText), out[e.Range.End:]...)...)
+	out, err := rule.ApplyEdits(src, fix.Edits)
+	if err != nil {
+		panic(fmt.Sprintf("fix %q: %v", fix.Message, err))
 	}
 	return out
 }
