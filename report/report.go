@@ -20,6 +20,8 @@ type Extras struct {
 	Probe *diffrun.Report
 	// ToolVersion is lazylint's version, for formats that name the tool.
 	ToolVersion string
+	// Color asks the text format for ANSI colors.
+	Color bool
 	// Baseline, when a baseline file was used, counts what it hid.
 	Baseline *BaselineStats
 }

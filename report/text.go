@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/lazylint/lazylint/engine"
+	"github.com/lazylint/lazylint/rule"
 	"github.com/lazylint/lazylint/runtime-probe/diffrun"
 )
 
@@ -28,9 +29,10 @@ func Text(w, errw io.Writer, res engine.Result, x Extras) error {
 				mark = fmt.Sprintf(" [not confirmed: %s]", c.Reason)
 			}
 		}
-		fmt.Fprintf(b, "%s:%d:%d: %s %s (%s)%s%s\n", f.Path, f.Start.Line, f.Start.Column, f.Rule.ID, f.Message, f.Rule.Name, low, mark)
+		place := fmt.Sprintf("%s:%d:%d:", f.Path, f.Start.Line, f.Start.Column)
+		fmt.Fprintf(b, "%s %s %s %s%s%s\n", x.paint(bold, place), x.paint(severityColor[f.Severity], f.Rule.ID), f.Message, x.paint(dim, "("+f.Rule.Name+")"), low, mark)
 		for _, r := range f.Related {
-			fmt.Fprintf(b, "\t%s:%d:%d: %s\n", r.Path, r.Start.Line, r.Start.Column, r.Message)
+			fmt.Fprintf(b, "\t%s %s\n", x.paint(dim, fmt.Sprintf("%s:%d:%d:", r.Path, r.Start.Line, r.Start.Column)), r.Message)
 		}
 	}
 	if x.Probe != nil {
@@ -54,4 +56,23 @@ func Text(w, errw io.Writer, res engine.Result, x Extras) error {
 		}
 	}
 	return nil
+}
+
+// ANSI SGR sequences of the text format's colors.
+const (
+	bold   = "1"
+	dim    = "2"
+	red    = "31"
+	yellow = "33"
+	cyan   = "36"
+)
+
+var severityColor = map[rule.Severity]string{rule.Error: bold + ";" + red, rule.Warning: bold + ";" + yellow, rule.Info: bold + ";" + cyan}
+
+// paint wraps s in an SGR sequence when colors are asked for.
+func (x Extras) paint(sgr, s string) string {
+	if !x.Color || sgr == "" {
+		return s
+	}
+	return "\x1b[" + sgr + "m" + s + "\x1b[0m"
 }

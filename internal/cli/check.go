@@ -35,6 +35,8 @@ type checkOptions struct {
 	writeBaseline string
 	fix           bool
 	diff          bool
+	color         string
+	noProgress    bool
 }
 
 func newCheckCommand() *cobra.Command {
@@ -72,6 +74,8 @@ be read or parsed (the other files are still checked and reported).`,
 	f.StringVar(&o.baseline, "baseline", "", "hide the findings recorded in this baseline file: only new ones are reported and fail")
 	f.StringVar(&o.writeBaseline, "write-baseline", "", "record the current findings in this baseline file and exit 0")
 	f.BoolVar(&o.fix, "fix", false, "apply the rules' suggested fixes to the files, then report what is left")
+	f.StringVar(&o.color, "color", "auto", "color the text report: auto (on a terminal, unless NO_COLOR is set), always or never")
+	f.BoolVar(&o.noProgress, "no-progress", false, "draw no progress bar (one is drawn on stderr for long runs on a terminal, never in CI)")
 	f.BoolVar(&o.diff, "diff", false, "print the suggested fixes as a unified diff instead of a report; exit 1 when there are any")
 	return cmd
 }
@@ -83,6 +87,9 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	}
 	if !contains(report.Formats, o.format) {
 		return usage("unknown format %q (want one of %s)", o.format, strings.Join(report.Formats, ", "))
+	}
+	if _, err := useColor(o.color, nil); err != nil {
+		return usage("%v", err)
 	}
 	sel, err := flagSelection(o.enable, o.disable, o.ruleOptions)
 	if err != nil {
@@ -132,7 +139,16 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 
 		ReportUnusedSuppressions: flagOrConfig(cmd, "report-unused-suppressions", o.reportUnused, cfg, func(c *config.Config) *bool { return c.ReportUnusedSuppressions }),
 	}
-	res := engine.Run(engineOptions)
+	runEngine := engine.Run
+	if !o.noProgress && isTerminal(cmd.ErrOrStderr()) && !inCI() {
+		runEngine = func(opts engine.Options) engine.Result {
+			bar := newProgressBar(cmd.ErrOrStderr())
+			opts.Progress = bar.update
+			defer bar.finish()
+			return engine.Run(opts)
+		}
+	}
+	res := runEngine(engineOptions)
 	if o.writeBaseline != "" {
 		if err := baseline.Write(o.writeBaseline, res.Findings, wd); err != nil {
 			return usage("cannot write the baseline: %v", err)
@@ -163,7 +179,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		if err := writeFixes(cmd, fixes); err != nil {
 			return usage("%v", err)
 		}
-		res = engine.Run(engineOptions) // report what is left
+		res = runEngine(engineOptions) // report what is left
 		res.Errors = append(res.Errors, errs...)
 	}
 	extras := report.Extras{ToolVersion: Version, Baseline: filter(&res)}
@@ -183,6 +199,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		}
 		file, out = f, f
 	}
+	extras.Color, _ = useColor(o.color, out) // checked above
 	err = report.Write(out, cmd.ErrOrStderr(), o.format, res, extras)
 	if file != nil {
 		if cerr := file.Close(); err == nil && cerr != nil {
