@@ -12,9 +12,7 @@ var Rule = &rule.Rule{
 	Severity: rule.Warning,
 	Since:    "0.1.0",
 	Summary:  "a suppression comment that is malformed, unmatched, or (with --report-unused-suppressions) silences nothing",
-	Doc: `# LL000: suppression
-
-## What it does
+	Doc: `## What it does
 
 Reports lazylint's own suppression comments when they cannot work: a
 ` + "`lazylint:ignore`" + ` without a rule or without a reason, a ` + "`NOLINTBEGIN`" + `
@@ -37,5 +35,9 @@ cudaMalloc(&arena, free_bytes);  // lazylint:ignore LL001
 
 Give the reason (` + "`// lazylint:ignore LL001 kernels are preloaded in init()`" + `),
 close the block, or delete the comment.
+
+## Suppress
+
+LL000 itself cannot be suppressed: mend the comment it points at.
 `,
 }

@@ -291,6 +291,9 @@ func TestRulesAndExplain(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "## Why it fails under lazy loading") {
 		t.Errorf("explain: %d %q", code, out)
 	}
+	if code, out, _ := run(t, dir, "explain", "LL000"); code != 0 || !strings.Contains(out, "# LL000 `suppression`") {
+		t.Errorf("explain LL000: %d %q", code, out)
+	}
 	if code, _, _ := run(t, dir, "explain", "LL999"); code != ExitFailure {
 		t.Errorf("explain unknown: %d", code)
 	}

@@ -2,11 +2,13 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lazylint/lazylint/internal/gen"
 	"github.com/lazylint/lazylint/rules"
+	"github.com/lazylint/lazylint/suppress"
 )
 
 func newExplainCommand() *cobra.Command {
@@ -16,6 +18,9 @@ func newExplainCommand() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r := rules.ByID(args[0])
+			if r == nil && (strings.EqualFold(args[0], suppress.Rule.ID) || args[0] == suppress.Rule.Name) {
+				r = suppress.Rule
+			}
 			if r == nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "lazylint: unknown rule %q; `lazylint rules` lists them\n", args[0])
 				return exitError{ExitFailure}

@@ -11,10 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/suppress"
 )
 
 var ruleDir = regexp.MustCompile(`^ll[0-9]{3}$`)
@@ -102,7 +104,9 @@ func Files(root string, rules []*rule.Rule) (map[string][]byte, error) {
 		return nil, err
 	}
 	out["rules/all.go"] = reg
-	for _, r := range rules {
+	// LL000 is no rule of rules.All, but findings carry its ID and link
+	// to its page.
+	for _, r := range append(slices.Clone(rules), suppress.Rule) {
 		out["docs/rules/"+r.ID+".md"] = RuleDoc(r)
 	}
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
