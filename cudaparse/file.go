@@ -51,15 +51,20 @@ func (p *Parser) Close() { p.tp.close() }
 // The syntax tree's C memory is freed before Parse returns.
 func (p *Parser) Parse(path string, src []byte) (*File, error) {
 	f := &File{Path: path, Src: src, Lines: NewLineIndex(src)}
-	text := src
-	if !p.NoPrepass {
-		text, f.Rewrites = Neutralize(src)
-	}
 	limit := p.Limit
 	if limit <= 0 {
 		limit = DefaultParseLimit
 	}
-	nodes, err := p.tp.parse(text, limit)
+	// The limit covers the pre-pass and the parse together.
+	start := time.Now()
+	text := src
+	if !p.NoPrepass {
+		var ok bool
+		if text, f.Rewrites, ok = neutralizeBy(src, start.Add(limit)); !ok {
+			return nil, ErrParseLimit
+		}
+	}
+	nodes, err := p.tp.parse(text, max(limit-time.Since(start), time.Millisecond))
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,7 @@
 package cudaparse
 
+import "slices"
+
 // A light C/C++ lexer for the pre-pass. It only needs to know where code is:
 // comments, string and character literals and preprocessor directives are
 // opaque tokens, so nothing inside them is ever rewritten.
@@ -93,6 +95,11 @@ func lex(src []byte) []token {
 		default:
 			kind = tokPunct
 			i++
+		}
+		if len(toks) == cap(toks) {
+			// Double, where append would grow a large slice by a quarter:
+			// a 20 MB file has millions of tokens.
+			toks = slices.Grow(toks, cap(toks)+16)
 		}
 		toks = append(toks, token{kind: kind, start: int32(start), end: int32(i), lineStart: atLineStart})
 		atLineStart = false

@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"bytes"
+	"time"
 )
 
 // The pre-pass turns CUDA source into text that tree-sitter's C++ grammar
@@ -205,29 +206,45 @@ type prepass struct {
 // Neutralize returns a copy of src in which CUDA syntax is replaced by
 // same-length text the C++ grammar parses, and what was replaced.
 func Neutralize(src []byte) ([]byte, Rewrites) {
+	out, rw, _ := neutralizeBy(src, time.Time{})
+	return out, rw
+}
+
+// neutralizeBy is Neutralize that gives up, returning false, when the
+// deadline (if not zero) passes: it is looked at between passes, each
+// linear in the file, so a giant file overruns it by one pass at most.
+func neutralizeBy(src []byte, deadline time.Time) ([]byte, Rewrites, bool) {
 	p := &prepass{src: src, out: bytes.Clone(src)}
 	all := lex(src)
-	p.toks = all[:0:0]
+	p.toks = all[:0] // filtered in place: the write index never passes the read one
 	for _, t := range all {
 		if t.kind != tokComment {
 			p.toks = append(p.toks, t)
 		}
 	}
 	p.blanked = make([]bool, len(p.toks))
-	p.discoverMacros()
-	p.resolveConditionals()
-	p.rewriteLaunches()
-	p.rewriteTargetMacros()
-	p.rewriteConceptMacros()
-	p.rewriteAsmOperands()
-	p.rewriteQualifiers()
-	p.blankExpressionTypename()
-	p.rewriteKeywordCasts()
-	p.blankAttributesBeforeFriend()
-	p.blankExternTemplate()
-	p.blankFileScopeMacroArguments()
-	p.blankStraySemicolons()
-	return p.out, p.rw
+	passes := []func(){
+		p.discoverMacros,
+		p.resolveConditionals,
+		p.rewriteLaunches,
+		p.rewriteTargetMacros,
+		p.rewriteConceptMacros,
+		p.rewriteAsmOperands,
+		p.rewriteQualifiers,
+		p.blankExpressionTypename,
+		p.rewriteKeywordCasts,
+		p.blankAttributesBeforeFriend,
+		p.blankExternTemplate,
+		p.blankFileScopeMacroArguments,
+		p.blankStraySemicolons,
+	}
+	for _, pass := range passes {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			return nil, Rewrites{}, false
+		}
+		pass()
+	}
+	return p.out, p.rw, true
 }
 
 func (p *prepass) text(i int) []byte { t := p.toks[i]; return p.src[t.start:t.end] }

@@ -233,7 +233,6 @@ func collect(paths []string, exclude func(abs string, isDir bool) bool) walkResu
 			addErr(root, cleanErr(err))
 		}
 	}
-	sort.Strings(res.files)
 	res.files = dedupe(res.files)
 	sort.Slice(res.errors, func(i, j int) bool { return res.errors[i].Path < res.errors[j].Path })
 	return res
@@ -245,11 +244,24 @@ func isCheckable(path string) bool {
 	return cudaparse.IsSource(path) || strings.HasSuffix(path, ".go")
 }
 
-func dedupe(sorted []string) []string {
-	out := sorted[:0]
-	for i, s := range sorted {
-		if i == 0 || s != sorted[i-1] {
-			out = append(out, s)
+// dedupe sorts paths and drops those that name a file already listed
+// (hazard.cu, ./hazard.cu and its absolute path are one file).
+func dedupe(paths []string) []string {
+	for i, p := range paths {
+		paths[i] = filepath.Clean(p)
+	}
+	sort.Strings(paths)
+	wd, _ := os.Getwd()
+	seen := map[string]bool{}
+	out := paths[:0]
+	for _, p := range paths {
+		abs := p
+		if !filepath.IsAbs(p) {
+			abs = filepath.Join(wd, p)
+		}
+		if !seen[abs] {
+			seen[abs] = true
+			out = append(out, p)
 		}
 	}
 	return out
