@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lazylint/lazylint/cache"
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/rule"
 )
@@ -52,6 +53,9 @@ type Options struct {
 	// Progress, when set, is called after each file is checked, from the
 	// worker goroutines, with the number done and the total.
 	Progress func(done, total int)
+	// Cache, when set, keeps the results of files that need a parse,
+	// keyed on their bytes, this binary and the settings.
+	Cache *cache.Cache
 }
 
 // Settings are what applies to one file: the rules to run, their options
@@ -117,6 +121,7 @@ type Stats struct {
 	Bytes    int64         // bytes read
 	Parsed   int           // files that needed a parse
 	Excluded int           // files and folders left out by Options.Exclude
+	Cached   int           // files whose result came from the cache
 	Duration time.Duration // wall time
 }
 
@@ -144,6 +149,11 @@ func Run(opts Options) Result {
 		base, _ = os.Getwd()
 	}
 	settingsFor := opts.settingsFor()
+	if opts.Cache != nil {
+		if _, err := cache.BinaryHash(); err != nil {
+			opts.Cache = nil // no key without the binary: run uncached
+		}
+	}
 	// Go files go to the cgo analyzers; the rest to the C/C++/CUDA rules.
 	var goFiles, sources []string
 	for _, p := range walked.files {
@@ -171,8 +181,8 @@ func Run(opts Options) Result {
 
 	type fileResult struct {
 		FileResult
-		bytes  int64
-		parsed bool
+		bytes int64
+		how   checked
 	}
 	results := make([]fileResult, len(sources))
 	jobs := make(chan int)
@@ -195,7 +205,7 @@ func Run(opts Options) Result {
 					results[i].Err = &FileError{Path: shown, Message: cleanErr(err).Error()}
 				} else {
 					results[i].bytes = int64(len(src))
-					results[i].FileResult, results[i].parsed = checkSource(&parser, settingsFor(absPath(path)), opts, shown, src)
+					results[i].FileResult, results[i].how = checkSource(&parser, settingsFor(absPath(path)), opts, shown, src)
 				}
 				if opts.Progress != nil {
 					opts.Progress(int(done.Add(1)), total)
@@ -217,8 +227,11 @@ func Run(opts Options) Result {
 			res.Errors = append(res.Errors, *r.Err)
 		}
 		res.Stats.Bytes += r.bytes
-		if r.parsed {
+		switch r.how {
+		case parsedIt:
 			res.Stats.Parsed++
+		case fromCache:
+			res.Stats.Cached++
 		}
 	}
 	for i := range res.Errors {
@@ -299,9 +312,29 @@ func CheckSource(opts Options, path string, src []byte) FileResult {
 	return out
 }
 
+// checked says how checkSource got a file's result.
+type checked int
+
+const (
+	skipped   checked = iota // no rule could fire: not parsed
+	parsedIt                 // parsed and checked
+	fromCache                // taken from the cache
+)
+
 // checkSource checks one C/C++/CUDA file's contents under settings s and
-// applies its suppression comments.
-func checkSource(parser **cudaparse.Parser, s Settings, opts Options, shown string, src []byte) (FileResult, bool) {
+// applies its suppression comments, through the cache when there is one.
+func checkSource(parser **cudaparse.Parser, s Settings, opts Options, shown string, src []byte) (FileResult, checked) {
+	var key cache.Key
+	cacheable := opts.Cache != nil && needsParse(s.Rules, src)
+	if cacheable {
+		binary, _ := cache.BinaryHash()
+		key = cacheKey(binary, &s, &opts, src)
+		if data, ok := opts.Cache.Get(key); ok {
+			if r, ok := decodeEntry(data, &s, shown); ok {
+				return r, fromCache
+			}
+		}
+	}
 	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit}
 	found, parsed, err := checker.check(parser, shown, src)
 	setSeverities(found, &s)
@@ -309,8 +342,27 @@ func checkSource(parser **cudaparse.Parser, s Settings, opts Options, shown stri
 	out.Findings, out.Suppressed = suppressions(shown, src, false, found, s.Rules, opts.ReportUnusedSuppressions)
 	if err != nil {
 		out.Err = &FileError{Path: shown, Message: err.Error()}
+	} else if cacheable {
+		// Errors are not kept: a parse limit or a bug may go away.
+		if data, err := encodeEntry(out); err == nil {
+			opts.Cache.Put(key, data)
+		}
 	}
-	return out, parsed
+	how := skipped
+	if parsed {
+		how = parsedIt
+	}
+	return out, how
+}
+
+// needsParse reports whether one of the rules may fire on src.
+func needsParse(rules []*rule.Rule, src []byte) bool {
+	for _, r := range rules {
+		if mayFire(r, src) {
+			return true
+		}
+	}
+	return false
 }
 
 // setSeverities gives each finding its severity under s.

@@ -75,6 +75,7 @@ type jsonStats struct {
 	// Excluded counts files and folders a config left out; Baselined the
 	// findings a baseline hid, BaselineStale its entries that matched none.
 	Excluded      int  `json:"excluded"`
+	Cached        int  `json:"cached"`
 	Baselined     *int `json:"baselined,omitempty"`
 	BaselineStale *int `json:"baseline_stale,omitempty"`
 }
@@ -92,6 +93,7 @@ func JSON(w io.Writer, res engine.Result, x Extras) error {
 			Parsed:     res.Stats.Parsed,
 			DurationMS: res.Stats.Duration.Milliseconds(),
 			Excluded:   res.Stats.Excluded,
+			Cached:     res.Stats.Cached,
 		},
 		Probe: x.Probe,
 	}

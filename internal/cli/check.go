@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lazylint/lazylint/baseline"
+	"github.com/lazylint/lazylint/cache"
 	"github.com/lazylint/lazylint/config"
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/engine"
@@ -37,6 +38,7 @@ type checkOptions struct {
 	diff          bool
 	color         string
 	noProgress    bool
+	noCache       bool
 }
 
 func newCheckCommand() *cobra.Command {
@@ -75,6 +77,7 @@ be read or parsed (the other files are still checked and reported).`,
 	f.StringVar(&o.writeBaseline, "write-baseline", "", "record the current findings in this baseline file and exit 0")
 	f.BoolVar(&o.fix, "fix", false, "apply the rules' suggested fixes to the files, then report what is left")
 	f.StringVar(&o.color, "color", "auto", "color the text report: auto (on a terminal, unless NO_COLOR is set), always or never")
+	f.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache of per-file results (in $LAZYLINT_CACHE_DIR, default the user cache folder's lazylint/)")
 	f.BoolVar(&o.noProgress, "no-progress", false, "draw no progress bar (one is drawn on stderr for long runs on a terminal, never in CI)")
 	f.BoolVar(&o.diff, "diff", false, "print the suggested fixes as a unified diff instead of a report; exit 1 when there are any")
 	return cmd
@@ -138,6 +141,9 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		ParseLimit:    o.parseLimit,
 
 		ReportUnusedSuppressions: flagOrConfig(cmd, "report-unused-suppressions", o.reportUnused, cfg, func(c *config.Config) *bool { return c.ReportUnusedSuppressions }),
+	}
+	if !o.noCache {
+		engineOptions.Cache = openCache(cmd)
 	}
 	runEngine := engine.Run
 	if !o.noProgress && isTerminal(cmd.ErrOrStderr()) && !inCI() {
@@ -288,4 +294,18 @@ func parseRuleOptions(settings []string) (map[string]map[string]string, error) {
 		out[r.ID][name] = value
 	}
 	return out, nil
+}
+
+// openCache opens the cache of per-file results; a cache that cannot be
+// opened is said once on stderr and the run goes on without it.
+func openCache(cmd *cobra.Command) *cache.Cache {
+	dir, err := cache.Dir()
+	if err == nil {
+		var c *cache.Cache
+		if c, err = cache.Open(dir); err == nil {
+			return c
+		}
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "lazylint: running without the cache: %v\n", err)
+	return nil
 }

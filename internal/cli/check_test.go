@@ -118,17 +118,17 @@ type jsonDoc struct {
 	} `json:"suppressed"`
 	Errors []struct{ Path, Message string } `json:"errors"`
 	Stats  struct {
-		Files, Parsed, Excluded int
-		Bytes                   int64
-		DurationMS              *int64 `json:"duration_ms"`
-		Baselined               *int   `json:"baselined"`
-		BaselineStale           *int   `json:"baseline_stale"`
+		Files, Parsed, Excluded, Cached int
+		Bytes                           int64
+		DurationMS                      *int64 `json:"duration_ms"`
+		Baselined                       *int   `json:"baselined"`
+		BaselineStale                   *int   `json:"baseline_stale"`
 	} `json:"stats"`
 }
 
 func TestJSONShape(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"src/bad.cu": hazard, "src/good.cu": safe, "src/unrelated.cpp": "int main() { return 0; }\n"})
-	code, out, _ := run(t, dir, "check", "--format", "json", "src")
+	code, out, _ := run(t, dir, "check", "--format", "json", "--no-cache", "src")
 	if code != ExitFindings {
 		t.Fatalf("exit %d", code)
 	}
@@ -159,12 +159,25 @@ func TestDeterministicWhateverTheParallelism(t *testing.T) {
 		files[name] = hazard + strings.Repeat("\n", i) + hazard
 	}
 	dir := writeFiles(t, files)
-	_, one, _ := run(t, dir, "check", "-j", "1", "--format", "json")
+	_, one, _ := run(t, dir, "check", "-j", "1", "--format", "json", "--no-cache")
 	for _, j := range []string{"2", "8", "0"} {
-		_, many, _ := run(t, dir, "check", "-j", j, "--format", "json")
+		_, many, _ := run(t, dir, "check", "-j", j, "--format", "json", "--no-cache")
 		if stripDuration(one) != stripDuration(many) {
 			t.Fatalf("-j %s output differs from -j 1", j)
 		}
+	}
+	// Through the cache, cold then warm, the report is the same but for
+	// the counts of parsed and cached files.
+	for _, pass := range []string{"cold", "warm"} {
+		_, cached, _ := run(t, dir, "check", "-j", "2", "--format", "json")
+		if stripStats(cached) != stripStats(one) {
+			t.Fatalf("%s cache: output differs", pass)
+		}
+	}
+	var warm jsonDoc
+	_, out, _ := run(t, dir, "check", "--format", "json")
+	if err := json.Unmarshal([]byte(out), &warm); err != nil || warm.Stats.Cached != 40 || warm.Stats.Parsed != 0 {
+		t.Errorf("warm run: %+v %v", warm.Stats, err)
 	}
 	var doc jsonDoc
 	if err := json.Unmarshal([]byte(one), &doc); err != nil || len(doc.Findings) != 80 {
@@ -176,6 +189,17 @@ func TestDeterministicWhateverTheParallelism(t *testing.T) {
 			t.Fatalf("not sorted: %s:%d before %s:%d", a.Path, a.Line, b.Path, b.Line)
 		}
 	}
+}
+
+// stripStats drops the whole stats object.
+func stripStats(s string) string {
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(s), &doc); err != nil {
+		return s
+	}
+	delete(doc, "stats")
+	out, _ := json.Marshal(doc)
+	return string(out)
 }
 
 func stripDuration(s string) string {
