@@ -55,6 +55,6 @@ database and no CUDA installation.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newCheckCommand(), newRulesCommand(), newExplainCommand(), newVersionCommand(), newProbeCommand(), newConfigCommand())
+	root.AddCommand(newCheckCommand(), newRulesCommand(), newExplainCommand(), newVersionCommand(), newProbeCommand(), newConfigCommand(), newLSPCommand())
 	return root
 }
