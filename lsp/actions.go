@@ -25,8 +25,8 @@ func (s *server) current(u protocol.DocumentURI) (*document, *checked) {
 
 // hover shows, on a finding, the rule, the finding's message and the
 // rule's documentation; nil elsewhere.
-func (s *server) hover(p *protocol.HoverParams) *protocol.Hover {
-	_, c := s.current(p.TextDocument.URI)
+func (s *server) hover(p *hoverParams) *protocol.Hover {
+	_, c := s.current(p.TextDocument.uri())
 	if c == nil {
 		return nil
 	}
@@ -81,12 +81,12 @@ func escapeMarkdown(text string) string {
 // suggested fixes and a comment that suppresses each one's rule on its
 // line. Both are made against the text the findings were found in, and
 // are only offered while the document still has that text.
-func (s *server) codeActions(p *protocol.CodeActionParams) []protocol.CodeAction {
+func (s *server) codeActions(p *codeActionParams) []protocol.CodeAction {
 	actions := []protocol.CodeAction{}
 	if !wantsQuickFix(p.Context.Only) {
 		return actions
 	}
-	d, c := s.current(p.TextDocument.URI)
+	d, c := s.current(p.TextDocument.uri())
 	if c == nil {
 		return actions
 	}

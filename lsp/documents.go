@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/engine"
@@ -47,16 +48,17 @@ type checked struct {
 // checkablePath returns the file of a URI the server checks: a file: URI
 // with a C, C++ or CUDA ending, or a .go file (for its cgo). The editor's
 // languageId does not matter (VS Code sends cuda-cpp for .cu files).
-func checkablePath(u protocol.DocumentURI) (string, bool) {
-	if u.Scheme() != "file" {
+func checkablePath(raw protocol.DocumentURI) (string, bool) {
+	u, err := uri.Parse(string(raw))
+	if err != nil || u.Scheme() != "file" {
 		return "", false
 	}
 	path := filepath.Clean(u.FsPath())
 	return path, cudaparse.IsSource(path) || strings.HasSuffix(path, ".go")
 }
 
-func (s *server) didOpen(p *protocol.DidOpenTextDocumentParams) {
-	path, ok := checkablePath(p.TextDocument.URI)
+func (s *server) didOpen(p *didOpenParams) {
+	path, ok := checkablePath(p.TextDocument.uri())
 	if !ok {
 		return
 	}
@@ -65,10 +67,10 @@ func (s *server) didOpen(p *protocol.DidOpenTextDocumentParams) {
 	if s.opts == nil {
 		warning = s.loadOptionsLocked(filepath.Dir(path))
 	}
-	if old := s.docs[p.TextDocument.URI]; old != nil {
+	if old := s.docs[p.TextDocument.uri()]; old != nil {
 		s.closeLocked(old)
 	}
-	d := &document{uri: p.TextDocument.URI, path: path, goFile: strings.HasSuffix(path, ".go"), text: p.TextDocument.Text, version: p.TextDocument.Version}
+	d := &document{uri: p.TextDocument.uri(), path: path, goFile: strings.HasSuffix(path, ".go"), text: p.TextDocument.Text, version: p.TextDocument.Version}
 	s.docs[d.uri] = d
 	s.scheduleLocked(d, 0)
 	s.mu.Unlock()
@@ -81,7 +83,10 @@ func (s *server) didOpen(p *protocol.DidOpenTextDocumentParams) {
 // of a change optional, as it is on the wire: the server asks for whole
 // texts, but applies ranged changes too.
 type didChangeParams struct {
-	TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
+	TextDocument struct {
+		textDocumentID
+		Version int32 `json:"version"`
+	} `json:"textDocument"`
 	ContentChanges []struct {
 		Range *protocol.Range `json:"range"`
 		Text  string          `json:"text"`
@@ -91,7 +96,7 @@ type didChangeParams struct {
 func (s *server) didChange(p *didChangeParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.docs[p.TextDocument.URI]
+	d := s.docs[p.TextDocument.uri()]
 	if d == nil {
 		return
 	}
@@ -117,10 +122,10 @@ func (s *server) didChange(p *didChangeParams) {
 // didSave checks the document at once; a saved Go file also has the other
 // open Go files of its folder checked again, since their cgo checks read it
 // from disk.
-func (s *server) didSave(p *protocol.DidSaveTextDocumentParams) {
+func (s *server) didSave(p *docParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.docs[p.TextDocument.URI]
+	d := s.docs[p.TextDocument.uri()]
 	if d == nil {
 		return
 	}
@@ -135,9 +140,9 @@ func (s *server) didSave(p *protocol.DidSaveTextDocumentParams) {
 	}
 }
 
-func (s *server) didClose(p *protocol.DidCloseTextDocumentParams) {
+func (s *server) didClose(p *docParams) {
 	s.mu.Lock()
-	d := s.docs[p.TextDocument.URI]
+	d := s.docs[p.TextDocument.uri()]
 	if d != nil {
 		s.closeLocked(d)
 	}

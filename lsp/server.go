@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -95,7 +96,7 @@ func Serve(ctx context.Context, stream io.ReadWriteCloser, cfg Config) error {
 		cfg.Debounce = DefaultDebounce
 	}
 	s := &server{cfg: cfg, docs: map[protocol.DocumentURI]*document{}, exited: make(chan struct{})}
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(stream))
+	s.conn = jsonrpc2.NewConn(tolerantStream{jsonrpc2.NewStream(stream), s})
 	s.conn.Go(ctx, s.handle)
 
 	var err error
@@ -121,6 +122,25 @@ func Serve(ctx context.Context, stream io.ReadWriteCloser, cfg Config) error {
 	case <-time.After(readerGrace):
 	}
 	return err
+}
+
+// tolerantStream skips a message that is not JSON-RPC, where jsonrpc2
+// would end the connection: the frame was read whole, so the next one can
+// be read. Framing errors still end it.
+type tolerantStream struct {
+	jsonrpc2.Stream
+	s *server
+}
+
+func (t tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	for {
+		msg, n, err := t.Stream.Read(ctx)
+		if err != nil && (errors.Is(err, jsonrpc2.ErrInvalidRequest) || strings.HasPrefix(err.Error(), "unmarshaling jsonrpc message")) {
+			t.s.logf("skipping a message that is not JSON-RPC: %v", err)
+			continue
+		}
+		return msg, n, err
+	}
 }
 
 // waitTimeout waits for wg at most d and reports whether it finished.
@@ -222,7 +242,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		s.mu.Unlock()
 		return reply(ctx, nil, nil)
 	case protocol.MethodTextDocumentDidOpen:
-		var p protocol.DidOpenTextDocumentParams
+		var p didOpenParams
 		if err := decode(params, &p); err != nil {
 			return badParams(err)
 		}
@@ -236,27 +256,27 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		s.didChange(&p)
 		return nil
 	case protocol.MethodTextDocumentDidSave:
-		var p protocol.DidSaveTextDocumentParams
+		var p docParams
 		if err := decode(params, &p); err != nil {
 			return badParams(err)
 		}
 		s.didSave(&p)
 		return nil
 	case protocol.MethodTextDocumentDidClose:
-		var p protocol.DidCloseTextDocumentParams
+		var p docParams
 		if err := decode(params, &p); err != nil {
 			return badParams(err)
 		}
 		s.didClose(&p)
 		return nil
 	case protocol.MethodTextDocumentHover:
-		var p protocol.HoverParams
+		var p hoverParams
 		if err := decode(params, &p); err != nil {
 			return badParams(err)
 		}
 		return reply(ctx, s.hover(&p), nil)
 	case protocol.MethodTextDocumentCodeAction:
-		var p protocol.CodeActionParams
+		var p codeActionParams
 		if err := decode(params, &p); err != nil {
 			return badParams(err)
 		}
@@ -266,6 +286,42 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "lazylint does not serve "+method))
 	}
 	return nil // other notifications ($/cancelRequest, $/setTrace, ...) need nothing
+}
+
+// The params of the document methods are decoded with the document's URI
+// as sent: go.lsp.dev/uri normalizes the URIs it decodes (file:///a+b.cu
+// becomes file:///a%2Bb.cu), and diagnostics must name a document exactly
+// as the client does.
+type textDocumentID struct {
+	URI string `json:"uri"`
+}
+
+func (t textDocumentID) uri() protocol.DocumentURI { return protocol.DocumentURI(t.URI) }
+
+type didOpenParams struct {
+	TextDocument struct {
+		textDocumentID
+		Version int32  `json:"version"`
+		Text    string `json:"text"`
+	} `json:"textDocument"`
+}
+
+// docParams are didSave's and didClose's.
+type docParams struct {
+	TextDocument textDocumentID `json:"textDocument"`
+}
+
+type hoverParams struct {
+	TextDocument textDocumentID    `json:"textDocument"`
+	Position     protocol.Position `json:"position"`
+}
+
+type codeActionParams struct {
+	TextDocument textDocumentID `json:"textDocument"`
+	Range        protocol.Range `json:"range"`
+	Context      struct {
+		Only []protocol.CodeActionKind `json:"only"`
+	} `json:"context"`
 }
 
 func decode(params []byte, v any) error {

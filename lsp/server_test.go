@@ -246,3 +246,20 @@ func TestServeIncrementalChange(t *testing.T) {
 		t.Errorf("after the ranged change: %+v", pub.Diagnostics)
 	}
 }
+
+// TestServeMalformedMessage: a message that is not JSON-RPC is skipped,
+// and the session goes on.
+func TestServeMalformedMessage(t *testing.T) {
+	p := serveInProcess(t, lsp.Config{Options: allRules})
+	for _, body := range []string{"hello", `{"jsonrpc":"2.0","id":7}`, `[1,2]`} {
+		if _, err := fmt.Fprintf(p.conn, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.initialize(t.TempDir())
+	p.mustCall("shutdown", nil, nil)
+	p.notify("exit", nil)
+	if err := p.end(t); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}

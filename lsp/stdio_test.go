@@ -236,6 +236,22 @@ func TestStdioSession(t *testing.T) {
 		}
 	})
 
+	t.Run("URI as sent", func(t *testing.T) {
+		// go.lsp.dev/uri would write this file:///.../a%2Bb%20c.cu; the
+		// diagnostics must name the document as the client did.
+		path := filepath.Join(dir, "src", "a+b c.cu")
+		if err := os.WriteFile(path, []byte(hazardCU), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d := s.open(path, "cuda-cpp", hazardCU)
+		if !strings.Contains(d.uri, "a+b%20c.cu") {
+			t.Fatalf("test URI %s", d.uri)
+		}
+		findDiag(t, s.diagnostics(d), "LL001")
+		s.close(d)
+		s.diagnostics(d)
+	})
+
 	t.Run("other files get nothing", func(t *testing.T) {
 		txt := s.open(filepath.Join(dir, "notes.txt"), "plaintext", hazardCU)
 		py := s.open(filepath.Join(dir, "script.py"), "python", "# cudaMalloc(&arena, free_bytes)\n")
