@@ -40,9 +40,16 @@ func suppressions(path string, src []byte, goFile bool, findings []Finding, ran 
 		}
 		kept = append(kept, f)
 	}
-	meta := func(line, col int, msg string) Finding {
-		pos := cudaparse.Position{Line: line, Column: col}
-		return Finding{Finding: rule.Finding{Rule: suppress.Rule, Message: msg}, Path: path, Start: pos, End: pos, Severity: suppress.Rule.Severity}
+	lines := cudaparse.NewLineIndex(src)
+	meta := func(line, byteCol int, msg string) Finding {
+		// The suppress package counts bytes; findings count characters.
+		off := lines.Offset(cudaparse.Position{Line: line, Column: 1}) + byteCol - 1
+		off = min(max(off, 0), len(src))
+		pos := lines.Position(off)
+		return Finding{
+			Finding: rule.Finding{Rule: suppress.Rule, Message: msg, Range: cudaparse.Range{Start: off, End: off}},
+			Path:    path, Start: pos, End: pos, Severity: suppress.Rule.Severity,
+		}
 	}
 	for _, p := range set.Problems {
 		kept = append(kept, meta(p.Line, p.Column, p.Message))

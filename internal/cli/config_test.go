@@ -115,3 +115,42 @@ func TestConfigCommandPrintsTheEffectiveConfig(t *testing.T) {
 		t.Errorf("--no-config: exit %d\n%s", code, out)
 	}
 }
+
+// LL000 columns count characters, as every other finding's do.
+func TestSuppressionProblemColumnsCountCharacters(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.cu": "/* µµµµ */ int x = 0; // lazylint:ignore LL001\n"})
+	code, out, _ := run(t, dir, "check", "a.cu")
+	if code != ExitFindings || !strings.HasPrefix(out, "a.cu:1:23: LL000") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+}
+
+// The language server's options come from the config above its root.
+func TestConfiguredOptions(t *testing.T) {
+	dir := writeFiles(t, map[string]string{".lazylint.yml": "disable: [LL001]\nexclude: [gen/]\noverrides:\n  - files: [tests/]\n    disable: [LL002]\n", "sub/x": ""})
+	opts, err := configuredOptions(filepath.Join(dir, "sub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(file string) string {
+		var out []string
+		for _, r := range opts.SettingsFor(filepath.Join(dir, file)).Rules {
+			out = append(out, r.ID)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := ids("a.cu"); strings.Contains(got, "LL001") || !strings.Contains(got, "LL002") {
+		t.Errorf("a.cu: %s", got)
+	}
+	if got := ids("tests/t.cu"); strings.Contains(got, "LL002") {
+		t.Errorf("tests/t.cu: %s", got)
+	}
+	if opts.Exclude == nil || !opts.Exclude(filepath.Join(dir, "gen", "k.cu"), false) {
+		t.Error("exclude not applied")
+	}
+	writeFilesIn(t, dir, map[string]string{".lazylint.yml": "disable: [LL404]\n"})
+	opts, err = configuredOptions(dir)
+	if err == nil || !strings.Contains(err.Error(), ".lazylint.yml:1:11") || len(opts.SettingsFor(filepath.Join(dir, "a.cu")).Rules) == 0 {
+		t.Errorf("bad config: %v", err)
+	}
+}

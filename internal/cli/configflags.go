@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lazylint/lazylint/config"
+	"github.com/lazylint/lazylint/engine"
 )
 
 // configFlags choose the config file: --config, or the nearest
@@ -47,4 +48,26 @@ func flagOrConfig(cmd *cobra.Command, name string, flag bool, cfg *config.Config
 		return flag
 	}
 	return *setting(cfg)
+}
+
+// configuredOptions returns engine options for checks under root, with the
+// nearest config file from root up (the language server's settings).
+func configuredOptions(root string) (engine.Options, error) {
+	var cfg *config.Config // none: every rule at its defaults
+	opts := engine.Options{BaseDir: root, SettingsFor: func(abs string) engine.Settings { return cfg.Settings(abs) }}
+	path, err := config.Find(root)
+	if err != nil || path == "" {
+		return opts, err
+	}
+	if cfg, err = config.Load(path); err != nil {
+		return opts, err
+	}
+	opts.Exclude = cfg.Excluded
+	if cfg.LowConfidence != nil {
+		opts.LowConfidence = *cfg.LowConfidence
+	}
+	if cfg.ReportUnusedSuppressions != nil {
+		opts.ReportUnusedSuppressions = *cfg.ReportUnusedSuppressions
+	}
+	return opts, nil
 }

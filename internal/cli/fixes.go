@@ -17,7 +17,11 @@ func writeDiff(cmd *cobra.Command, fixes []engine.FileFix, errs []engine.FileErr
 	out := cmd.OutOrStdout()
 	changed := false
 	for _, f := range fixes {
-		d := udiff.Unified("a/"+f.Path, "b/"+f.Path, string(f.Old), string(f.New))
+		from, to := "a/"+f.Path, "b/"+f.Path
+		if filepath.IsAbs(f.Path) {
+			from, to = f.Path, f.Path
+		}
+		d := udiff.Unified(from, to, string(f.Old), string(f.New))
 		if d == "" {
 			continue
 		}

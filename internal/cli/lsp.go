@@ -9,9 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lazylint/lazylint/engine"
 	"github.com/lazylint/lazylint/lsp"
-	"github.com/lazylint/lazylint/rules"
 )
 
 func newLSPCommand() *cobra.Command {
@@ -33,7 +31,7 @@ Exit codes (as LSP asks): 0 after shutdown and exit, 1 otherwise.`,
 				ctx = context.Background()
 			}
 			stream := &stdioStream{in: cmd.InOrStdin(), out: cmd.OutOrStdout()}
-			err := lsp.Serve(ctx, stream, lsp.Config{Options: lspOptions, Version: Version, Debounce: debounce, Log: cmd.ErrOrStderr()})
+			err := lsp.Serve(ctx, stream, lsp.Config{Options: configuredOptions, Version: Version, Debounce: debounce, Log: cmd.ErrOrStderr()})
 			if err != nil {
 				// An exit without shutdown (lsp.ErrExitWithoutShutdown) or
 				// a client gone before shutdown.
@@ -51,12 +49,6 @@ Exit codes (as LSP asks): 0 after shutdown and exit, 1 otherwise.`,
 	_ = f.MarkHidden("debounce")
 	_ = f.MarkHidden("stdio")
 	return cmd
-}
-
-// lspOptions gives the language server's engine options for a workspace
-// root folder.
-func lspOptions(root string) (engine.Options, error) {
-	return engine.Options{Rules: rules.All, BaseDir: root}, nil
 }
 
 // stdioStream joins stdin and stdout into the server's stream.
