@@ -91,7 +91,7 @@ func Read(path string) (*Baseline, error) {
 	}
 	var file File
 	if err := json.Unmarshal(data, &file); err != nil {
-		return nil, fmt.Errorf("%s: not a lazylint baseline: %v", path, err)
+		return nil, fmt.Errorf("%s: not a lazylint baseline: %w", path, err)
 	}
 	if file.Version != Version || file.Tool != "lazylint" {
 		return nil, fmt.Errorf("%s: not a lazylint baseline of version %d (tool %q, version %d)", path, Version, file.Tool, file.Version)

@@ -75,7 +75,7 @@ func TestCorruptEntriesAreIgnoredAndRewritten(t *testing.T) {
 	opts := Options{Paths: []string{dir}, Rules: []*rule.Rule{callRule}, BaseDir: dir, Cache: c}
 	want := Run(opts)
 	var entries []string
-	filepath.WalkDir(cacheDir, func(p string, d os.DirEntry, err error) error {
+	_ = filepath.WalkDir(cacheDir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			entries = append(entries, p)
 		}
