@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -96,7 +95,7 @@ func Serve(ctx context.Context, stream io.ReadWriteCloser, cfg Config) error {
 		cfg.Debounce = DefaultDebounce
 	}
 	s := &server{cfg: cfg, docs: map[protocol.DocumentURI]*document{}, exited: make(chan struct{})}
-	s.conn = jsonrpc2.NewConn(tolerantStream{jsonrpc2.NewStream(stream), s})
+	s.conn = jsonrpc2.NewConn(newStream(stream, s.logf))
 	s.conn.Go(ctx, s.handle)
 
 	var err error
@@ -122,25 +121,6 @@ func Serve(ctx context.Context, stream io.ReadWriteCloser, cfg Config) error {
 	case <-time.After(readerGrace):
 	}
 	return err
-}
-
-// tolerantStream skips a message that is not JSON-RPC, where jsonrpc2
-// would end the connection: the frame was read whole, so the next one can
-// be read. Framing errors still end it.
-type tolerantStream struct {
-	jsonrpc2.Stream
-	s *server
-}
-
-func (t tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
-	for {
-		msg, n, err := t.Stream.Read(ctx)
-		if err != nil && (errors.Is(err, jsonrpc2.ErrInvalidRequest) || strings.HasPrefix(err.Error(), "unmarshaling jsonrpc message")) {
-			t.s.logf("skipping a message that is not JSON-RPC: %v", err)
-			continue
-		}
-		return msg, n, err
-	}
 }
 
 // waitTimeout waits for wg at most d and reports whether it finished.

@@ -247,19 +247,43 @@ func TestServeIncrementalChange(t *testing.T) {
 	}
 }
 
-// TestServeMalformedMessage: a message that is not JSON-RPC is skipped,
+// TestServeMalformedMessage: a message that is not JSON-RPC is answered
+// with a JSON-RPC error of null id, an unknown method with MethodNotFound,
 // and the session goes on.
 func TestServeMalformedMessage(t *testing.T) {
 	p := serveInProcess(t, lsp.Config{Options: allRules})
-	for _, body := range []string{"hello", `{"jsonrpc":"2.0","id":7}`, `[1,2]`} {
-		if _, err := fmt.Fprintf(p.conn, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+	for _, tc := range []struct {
+		body string
+		code int
+	}{{"hello", -32700}, {`{"jsonrpc":"2.0"}`, -32600}, {`[1,2]`, -32600}, {`{"jsonrpc":"2.0","method":`, -32700}} {
+		if _, err := fmt.Fprintf(p.conn, "Content-Length: %d\r\n\r\n%s", len(tc.body), tc.body); err != nil {
 			t.Fatal(err)
+		}
+		m := p.await(5*time.Second, func(m *rpcMessage) bool { return m.Error != nil && string(m.ID) == "null" })
+		if m == nil || m.Error.Code != tc.code {
+			t.Fatalf("%q: answer %+v, want error %d with id null", tc.body, m, tc.code)
 		}
 	}
 	p.initialize(t.TempDir())
+	if _, rpcErr := p.call("workspace/noSuchMethod", map[string]any{}); rpcErr == nil || rpcErr.Code != -32601 {
+		t.Errorf("unknown method: %+v", rpcErr)
+	}
 	p.mustCall("shutdown", nil, nil)
 	p.notify("exit", nil)
 	if err := p.end(t); err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+}
+
+// TestServeBrokenFraming: a message announced larger than the limit, or a
+// header without a colon, ends the connection (there is no next message to
+// find) without allocating what was announced.
+func TestServeBrokenFraming(t *testing.T) {
+	for _, frame := range []string{"Content-Length: 2000000000\r\n\r\n{}", "Garbage\r\n\r\n", "Content-Length: -1\r\n\r\n"} {
+		p := serveInProcess(t, lsp.Config{Options: allRules})
+		go fmt.Fprint(p.conn, frame)
+		if err := p.end(t); err == nil || !strings.Contains(err.Error(), "broken LSP framing") {
+			t.Errorf("%q: Serve returned %v", frame, err)
+		}
 	}
 }
