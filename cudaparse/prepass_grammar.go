@@ -273,9 +273,12 @@ func (p *prepass) blankStraySemicolons() {
 			}
 			kind := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			next := p.nextToken(i)
-			if (kind == braceNamespace || kind == braceFunction && atNamespaceScope()) && p.isPunct(next, ';') && !p.afterAssignment(i) {
-				p.blankRecorded(next, next)
+			if (kind == braceNamespace || kind == braceFunction && atNamespaceScope()) && !p.afterAssignment(i) {
+				// Every semicolon of the run: blanking only the first would
+				// leave the next one after the brace for a second pass.
+				for next := p.nextToken(i); p.isPunct(next, ';'); next = p.nextToken(i) {
+					p.blankRecorded(next, next)
+				}
 			}
 		}
 	}
