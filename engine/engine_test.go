@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -63,5 +65,51 @@ func TestTriggersSkipTheParse(t *testing.T) {
 	}
 	if got, _ := c.Check("b.cu", []byte("int main() { cudaMalloc(0, 0); }")); len(got) != 1 {
 		t.Error("skipped a file with a trigger")
+	}
+}
+
+// Files that vanish or change while a run goes on give an error of their
+// own or a normal result; the run goes on and nothing panics.
+func TestFilesThatVanishOrChangeDuringTheRun(t *testing.T) {
+	dir := t.TempDir()
+	const n = 60
+	for i := range n {
+		body := fmt.Sprintf("void f%d(void **p) { cudaMalloc(p, 1); }\n", i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.cu", i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &rule.Rule{ID: "LL996", Name: "calls", Triggers: []string{"cudaMalloc"}, Run: func(p *rule.Pass) {
+		for _, c := range p.File.CallsTo("cudaMalloc") {
+			p.Report(c.Node, "call")
+		}
+	}}
+	var once sync.Once
+	res := Run(Options{Paths: []string{dir}, Rules: []*rule.Rule{r}, BaseDir: dir, Workers: 1, Progress: func(done, total int) {
+		once.Do(func() {
+			// After the first file: the rest either vanish or become binary.
+			for i := 1; i < n; i++ {
+				p := filepath.Join(dir, fmt.Sprintf("f%02d.cu", i))
+				if i%2 == 0 {
+					os.Remove(p)
+				} else {
+					os.WriteFile(p, []byte("\x00binary now"), 0o644)
+				}
+			}
+		})
+	}})
+	vanished, binary := 0, 0
+	for _, e := range res.Errors {
+		switch {
+		case strings.Contains(e.Message, "no such file"):
+			vanished++
+		case strings.Contains(e.Message, "binary file"):
+			binary++
+		default:
+			t.Errorf("%s: %s", e.Path, e.Message)
+		}
+	}
+	if len(res.Findings) != 1 || res.Findings[0].Path != "f00.cu" || vanished != (n-1)/2 || binary != n/2 {
+		t.Errorf("findings %d, vanished %d, binary %d", len(res.Findings), vanished, binary)
 	}
 }
