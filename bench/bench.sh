@@ -43,11 +43,15 @@ measure() { # name command...: runs the command 3 times, reports the best
 echo
 echo "| tool | wall | throughput | files/s | peak RSS |"
 echo "| --- | --- | --- | --- | --- |"
-measure "lazylint check" "$work/lazylint" check --format json "$@"
-measure "lazylint check -j 1" "$work/lazylint" check -j 1 --format json "$@"
+measure "lazylint check --no-cache" "$work/lazylint" check --no-cache --format json "$@"
+measure "lazylint check -j 1 --no-cache" "$work/lazylint" check -j 1 --no-cache --format json "$@"
+# Cold: an empty cache folder every run. Warm: the folder a first run filled.
+measure "lazylint check, cold cache" sh -c 'rm -rf "$0/cache"; LAZYLINT_CACHE_DIR="$0/cache" "$0/lazylint" check --format json "$@"' "$work" "$@"
+LAZYLINT_CACHE_DIR="$work/cache" "$work/lazylint" check --format json "$@" >/dev/null 2>&1 || true
+measure "lazylint check, warm cache" env LAZYLINT_CACHE_DIR="$work/cache" "$work/lazylint" check --format json "$@"
 measure "bare tree-sitter parse (all files)" "$work/parsebench" "$@"
 if command -v rg >/dev/null; then
   measure "rg (same files)" sh -c "xargs -0 rg -c -e cudaMalloc -e MemGetInfo <'$work/files'"
 fi
-"$work/lazylint" check --format json "$@" 2>/dev/null | python3 -c \
+"$work/lazylint" check --no-cache --format json "$@" 2>/dev/null | python3 -c \
   'import json,sys; s=json.load(sys.stdin)["stats"]; print("\nlazylint parsed %d of %d files (the rest contain nothing any rule looks for)" % (s["parsed"], s["files"]))' || true

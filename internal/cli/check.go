@@ -91,8 +91,8 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	if !contains(report.Formats, o.format) {
 		return usage("unknown format %q (want one of %s)", o.format, strings.Join(report.Formats, ", "))
 	}
-	if _, err := useColor(o.color, nil); err != nil {
-		return usage("%v", err)
+	if !contains(colorModes, o.color) {
+		return usage("bad --color %q (want %s)", o.color, strings.Join(colorModes, ", "))
 	}
 	sel, err := flagSelection(o.enable, o.disable, o.ruleOptions)
 	if err != nil {
@@ -205,7 +205,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		}
 		file, out = f, f
 	}
-	extras.Color, _ = useColor(o.color, out) // checked above
+	extras.Color = useColor(o.color, out)
 	err = report.Write(out, cmd.ErrOrStderr(), o.format, res, extras)
 	if file != nil {
 		if cerr := file.Close(); err == nil && cerr != nil {
