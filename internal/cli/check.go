@@ -131,29 +131,8 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	if err != nil {
 		return usage("%v", err)
 	}
-	engineOptions := engine.Options{
-		Paths:         paths,
-		BaseDir:       wd,
-		SettingsFor:   func(abs string) engine.Settings { return cfg.Settings(abs, sel) },
-		Exclude:       cfg.Excluded,
-		Workers:       o.workers,
-		LowConfidence: flagOrConfig(cmd, "low-confidence", o.lowConfidence, cfg, func(c *config.Config) *bool { return c.LowConfidence }),
-		ParseLimit:    o.parseLimit,
-
-		ReportUnusedSuppressions: flagOrConfig(cmd, "report-unused-suppressions", o.reportUnused, cfg, func(c *config.Config) *bool { return c.ReportUnusedSuppressions }),
-	}
-	if !o.noCache {
-		engineOptions.Cache = openCache(cmd)
-	}
-	runEngine := engine.Run
-	if !o.noProgress && isTerminal(cmd.ErrOrStderr()) && !inCI() {
-		runEngine = func(opts engine.Options) engine.Result {
-			bar := newProgressBar(cmd.ErrOrStderr())
-			opts.Progress = bar.update
-			defer bar.finish()
-			return engine.Run(opts)
-		}
-	}
+	engineOptions := o.engineOptions(cmd, paths, wd, cfg, sel)
+	runEngine := o.runner(cmd)
 	res := runEngine(engineOptions)
 	if o.writeBaseline != "" {
 		if err := baseline.Write(o.writeBaseline, res.Findings, wd); err != nil {
@@ -196,23 +175,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		}
 		extras.Probe = rep
 	}
-	out := cmd.OutOrStdout()
-	var file *os.File
-	if o.output != "" {
-		f, err := os.Create(o.output)
-		if err != nil {
-			return usage("cannot write the report: %v", err)
-		}
-		file, out = f, f
-	}
-	extras.Color = useColor(o.color, out)
-	err = report.Write(out, cmd.ErrOrStderr(), o.format, res, extras)
-	if file != nil {
-		if cerr := file.Close(); err == nil && cerr != nil {
-			err = cerr
-		}
-	}
-	if err != nil {
+	if err := o.writeReport(cmd, res, extras); err != nil {
 		return usage("cannot write the report: %v", err)
 	}
 	switch {
@@ -222,6 +185,60 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		return exitError{ExitFindings}
 	}
 	return nil
+}
+
+// engineOptions are the engine's options for a check: the config with the
+// flags' selection on top, its excludes, the cache.
+func (o *checkOptions) engineOptions(cmd *cobra.Command, paths []string, wd string, cfg *config.Config, sel config.Selection) engine.Options {
+	opts := engine.Options{
+		Paths:         paths,
+		BaseDir:       wd,
+		SettingsFor:   func(abs string) engine.Settings { return cfg.Settings(abs, sel) },
+		Exclude:       cfg.Excluded,
+		Workers:       o.workers,
+		LowConfidence: flagOrConfig(cmd, "low-confidence", o.lowConfidence, cfg, func(c *config.Config) *bool { return c.LowConfidence }),
+		ParseLimit:    o.parseLimit,
+
+		ReportUnusedSuppressions: flagOrConfig(cmd, "report-unused-suppressions", o.reportUnused, cfg, func(c *config.Config) *bool { return c.ReportUnusedSuppressions }),
+	}
+	if !o.noCache {
+		opts.Cache = openCache(cmd)
+	}
+	return opts
+}
+
+// runner returns engine.Run, with a progress bar on a terminal.
+func (o *checkOptions) runner(cmd *cobra.Command) func(engine.Options) engine.Result {
+	if o.noProgress || !isTerminal(cmd.ErrOrStderr()) || inCI() {
+		return engine.Run
+	}
+	return func(opts engine.Options) engine.Result {
+		bar := newProgressBar(cmd.ErrOrStderr())
+		opts.Progress = bar.update
+		defer bar.finish()
+		return engine.Run(opts)
+	}
+}
+
+// writeReport writes the report to stdout or --output.
+func (o *checkOptions) writeReport(cmd *cobra.Command, res engine.Result, extras report.Extras) error {
+	out := cmd.OutOrStdout()
+	var file *os.File
+	if o.output != "" {
+		f, err := os.Create(o.output)
+		if err != nil {
+			return err
+		}
+		file, out = f, f
+	}
+	extras.Color = useColor(o.color, out)
+	err := report.Write(out, cmd.ErrOrStderr(), o.format, res, extras)
+	if file != nil {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
 }
 
 func contains(list []string, s string) bool {
