@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // Key names an entry.
@@ -50,10 +51,53 @@ func (c *Cache) path(k Key) string {
 	return filepath.Join(c.dir, name[:2], name[2:])
 }
 
-// Get returns the entry's bytes.
+// Get returns the entry's bytes. A hit refreshes the entry's time, which
+// Prune goes by.
 func (c *Cache) Get(k Key) ([]byte, bool) {
-	data, err := os.ReadFile(c.path(k))
-	return data, err == nil
+	p := c.path(k)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, false
+	}
+	now := time.Now()
+	_ = os.Chtimes(p, now, now)
+	return data, true
+}
+
+// pruneMarker is the file whose time says when the cache was last pruned.
+const pruneMarker = ".pruned"
+
+// Prune removes the entries not used for maxAge, at most once per
+// interval (runs in between return at once), so that the folder does not
+// grow without end. It returns the number of entries removed.
+func (c *Cache) Prune(maxAge, interval time.Duration) int {
+	marker := filepath.Join(c.dir, pruneMarker)
+	if st, err := os.Stat(marker); err == nil && time.Since(st.ModTime()) < interval {
+		return 0
+	}
+	if err := os.WriteFile(marker, nil, 0o644); err != nil {
+		return 0
+	}
+	removed := 0
+	cutoff := time.Now().Add(-maxAge)
+	subdirs, _ := os.ReadDir(c.dir)
+	for _, sd := range subdirs {
+		if !sd.IsDir() || len(sd.Name()) != 2 {
+			continue
+		}
+		dir := filepath.Join(c.dir, sd.Name())
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			info, err := e.Info()
+			if err != nil || info.IsDir() || info.ModTime().After(cutoff) {
+				continue
+			}
+			if os.Remove(filepath.Join(dir, e.Name())) == nil {
+				removed++
+			}
+		}
+	}
+	return removed
 }
 
 // Put writes an entry; failures are ignored (a cache that cannot be

@@ -320,6 +320,8 @@ func openCache(cmd *cobra.Command) *cache.Cache {
 	if err == nil {
 		var c *cache.Cache
 		if c, err = cache.Open(dir); err == nil {
+			// Entries unused for 30 days go, looked for once a day.
+			c.Prune(30*24*time.Hour, 24*time.Hour)
 			return c
 		}
 	}
