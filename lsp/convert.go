@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -20,7 +19,8 @@ import (
 // client supports).
 type textIndex struct {
 	text   string
-	starts []int // byte offset of the start of each line
+	starts []int                // byte offset of the start of each line
+	lines  *cudaparse.LineIndex // the engine's own conversions
 }
 
 func newTextIndex(text string) *textIndex {
@@ -30,7 +30,7 @@ func newTextIndex(text string) *textIndex {
 			starts = append(starts, i+1)
 		}
 	}
-	return &textIndex{text: text, starts: starts}
+	return &textIndex{text: text, starts: starts, lines: cudaparse.NewLineIndex([]byte(text))}
 }
 
 // lineEnd returns the offset of the end of 0-based line n, before its
@@ -89,23 +89,8 @@ func (x *textIndex) offset(p protocol.Position) int {
 	return end
 }
 
-// enginePos returns the byte offset of an engine position, as
-// cudaparse.LineIndex.Offset does: columns count code points, an invalid
-// byte counting as one.
-func (x *textIndex) enginePos(p cudaparse.Position) int {
-	if p.Line < 1 {
-		return 0
-	}
-	if p.Line > len(x.starts) {
-		return len(x.text)
-	}
-	off := x.starts[p.Line-1]
-	for col := 1; col < p.Column && off < len(x.text) && x.text[off] != '\n'; col++ {
-		_, size := utf8.DecodeRuneInString(x.text[off:])
-		off += size
-	}
-	return off
-}
+// enginePos returns the byte offset of an engine position.
+func (x *textIndex) enginePos(p cudaparse.Position) int { return x.lines.Offset(p) }
 
 // span returns the byte offsets of the engine range from start to end.
 func (x *textIndex) span(start, end cudaparse.Position) (int, int) {
