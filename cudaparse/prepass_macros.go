@@ -289,13 +289,29 @@ func (p *prepass) isStandaloneMacro(i int) bool {
 		return false
 	}
 	next := end + 1
-	if next >= len(p.toks) {
+	if p.onlyQualifiersFrom(next) {
+		// Nothing but CUDA keywords up to the end, which the pre-pass
+		// blanks: a second pass would find the macro last in the file.
 		return true
 	}
 	if p.isPunct(next, ';') || p.isPunct(next, '{') || p.isPunct(next, '=') || p.isPunct(next, '.') || p.isPunct(next, '-') || p.isPunct(next, ',') {
 		return false
 	}
 	return p.toks[next].lineStart || p.toks[next].kind == tokDirective
+}
+
+// onlyQualifiersFrom reports whether every token from i to the end is
+// blanked or a CUDA keyword (or there is none).
+func (p *prepass) onlyQualifiersFrom(i int) bool {
+	for k := i; k < len(p.toks); k++ {
+		if p.blanked[k] {
+			continue
+		}
+		if _, keyword := cudaQualifiers[string(p.text(k))]; p.toks[k].kind != tokIdent || !keyword {
+			return false
+		}
+	}
+	return true
 }
 
 // isCallingConventionMacro reports whether the macro at i stands between a
