@@ -17,7 +17,7 @@ for mb in "$@"; do
   rm -rf "$work/corpus"
   "$work/gencorpus" -out "$work/corpus" -mb "$mb" >/dev/null
   /usr/bin/time -f "%e %M" -o "$work/time" "$work/lazylint" check --no-cache --format json "$work/corpus" >"$work/out.json" 2>/dev/null || true
-  read -r s kb <"$work/time"
+  read -r s kb < <(tail -n 1 "$work/time")
   python3 - "$work/out.json" "$mb" "$s" "$kb" <<'PY'
 import json, sys
 st = json.load(open(sys.argv[1]))["stats"]

@@ -26,6 +26,7 @@ type checkOptions struct {
 	ruleOptions   []string
 	lowConfidence bool
 	parseLimit    time.Duration
+	maxParseMiB   int
 	confirm       bool
 	probe         probeRunOptions
 	reportUnused  bool
@@ -67,6 +68,7 @@ be read or parsed (the other files are still checked and reported).`,
 	f.StringArrayVar(&o.ruleOptions, "rule-option", nil, "set a rule option: RULE.option=value (e.g. LL001.threshold=0.8)")
 	f.BoolVar(&o.lowConfidence, "low-confidence", false, "also report findings in code the parser did not understand, marked as such")
 	f.DurationVar(&o.parseLimit, "parse-limit", cudaparse.DefaultParseLimit, "longest time one file may take to parse")
+	f.IntVar(&o.maxParseMiB, "max-parse-mib", engine.DefaultMaxParseBytes>>20, "largest file parsed, in MiB (0: no limit); larger files that need a parse are reported as not checked")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file instead of stdout")
 	f.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when there are findings (file errors still exit 2)")
 	f.BoolVar(&o.reportUnused, "report-unused-suppressions", false, "report suppression comments that name lazylint but silence no finding (LL000)")
@@ -198,6 +200,7 @@ func (o *checkOptions) engineOptions(cmd *cobra.Command, paths []string, wd stri
 		Workers:       o.workers,
 		LowConfidence: flagOrConfig(cmd, "low-confidence", o.lowConfidence, cfg, func(c *config.Config) *bool { return c.LowConfidence }),
 		ParseLimit:    o.parseLimit,
+		MaxParseBytes: maxParseBytes(o.maxParseMiB),
 
 		ReportUnusedSuppressions: flagOrConfig(cmd, "report-unused-suppressions", o.reportUnused, cfg, func(c *config.Config) *bool { return c.ReportUnusedSuppressions }),
 	}
@@ -205,6 +208,15 @@ func (o *checkOptions) engineOptions(cmd *cobra.Command, paths []string, wd stri
 		opts.Cache = openCache(cmd)
 	}
 	return opts
+}
+
+// maxParseBytes turns --max-parse-mib into engine.Options.MaxParseBytes,
+// where 0 means no limit.
+func maxParseBytes(mib int) int64 {
+	if mib <= 0 {
+		return -1
+	}
+	return int64(mib) << 20
 }
 
 // runner returns engine.Run, with a progress bar on a terminal.

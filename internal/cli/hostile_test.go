@@ -87,9 +87,15 @@ func TestParseLimitNamesTheFile(t *testing.T) {
 		big.WriteString("void f(void **p, size_t n) { if (n) { cudaMalloc(p, n); } }\n")
 	}
 	dir := writeFiles(t, map[string]string{"generated.cuh": big.String(), "hazard.cu": hazard})
-	code, out, errs := run(t, dir, "check", "--parse-limit", "50ms", ".")
+	code, out, errs := run(t, dir, "check", "--no-cache", "--max-parse-mib", "0", "--parse-limit", "50ms", ".")
 	if code != ExitFailure || !strings.Contains(out, "hazard.cu:4:3: LL001") ||
-		!strings.Contains(errs, "generated.cuh: error: not checked: ") || !strings.Contains(errs, "--parse-limit") {
+		!strings.Contains(errs, "generated.cuh: error: not checked: parse time limit exceeded") || !strings.Contains(errs, "--parse-limit") {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", code, out, errs)
+	}
+	// The size bound comes first, and costs nothing: no parse is tried.
+	code, out, errs = run(t, dir, "check", "--no-cache", "--max-parse-mib", "16", ".")
+	if code != ExitFailure || !strings.Contains(out, "hazard.cu:4:3: LL001") ||
+		!strings.Contains(errs, "generated.cuh: error: not checked: 20.0 MiB is over the 16 MiB parse limit") {
 		t.Errorf("exit %d\nstdout %s\nstderr %s", code, out, errs)
 	}
 }
