@@ -333,7 +333,8 @@ const (
 // applies its suppression comments, through the cache when there is one.
 func checkSource(parser **cudaparse.Parser, s Settings, opts Options, shown string, src []byte) (FileResult, checked) {
 	var key cache.Key
-	cacheable := opts.Cache != nil && needsParse(s.Rules, src)
+	firing := firingRules(s.Rules, src)
+	cacheable := opts.Cache != nil && len(firing) > 0
 	if cacheable {
 		binary, _ := cache.BinaryHash()
 		key = cacheKey(binary, &s, &opts, src)
@@ -344,7 +345,7 @@ func checkSource(parser **cudaparse.Parser, s Settings, opts Options, shown stri
 		}
 	}
 	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes}
-	found, parsed, err := checker.check(parser, shown, src)
+	found, parsed, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult
 	out.Findings, out.Suppressed = suppressions(shown, src, false, found, s.Rules, opts.ReportUnusedSuppressions)
@@ -363,14 +364,16 @@ func checkSource(parser **cudaparse.Parser, s Settings, opts Options, shown stri
 	return out, how
 }
 
-// needsParse reports whether one of the rules may fire on src.
-func needsParse(rules []*rule.Rule, src []byte) bool {
+// firingRules returns the rules that may fire on src (the others need no
+// parse): each prefilter runs once per file.
+func firingRules(rules []*rule.Rule, src []byte) []*rule.Rule {
+	var out []*rule.Rule
 	for _, r := range rules {
 		if mayFire(r, src) {
-			return true
+			out = append(out, r)
 		}
 	}
-	return false
+	return out
 }
 
 // setSeverities gives each finding its severity under s.
@@ -414,6 +417,11 @@ func (c *Checker) Check(path string, src []byte) ([]Finding, error) {
 // A panic anywhere in parsing or facts becomes an error for this file: the
 // run goes on with the others.
 func (c *Checker) check(parser **cudaparse.Parser, path string, src []byte) (findings []Finding, parsed bool, err error) {
+	return c.checkRules(parser, path, src, firingRules(c.Rules, src))
+}
+
+// checkRules is check with the rules that may fire on src already chosen.
+func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte, rules []*rule.Rule) (findings []Finding, parsed bool, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			findings = nil
@@ -422,12 +430,6 @@ func (c *Checker) check(parser **cudaparse.Parser, path string, src []byte) (fin
 	}()
 	if i := bytes.IndexByte(src[:min(len(src), binaryProbe)], 0); i >= 0 {
 		return nil, false, fmt.Errorf("binary file (NUL byte at offset %d); not checked", i)
-	}
-	var rules []*rule.Rule
-	for _, r := range c.Rules {
-		if mayFire(r, src) {
-			rules = append(rules, r)
-		}
 	}
 	if len(rules) == 0 {
 		return nil, false, nil
@@ -487,8 +489,14 @@ func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string) (out []
 }
 
 // mayFire reports whether src can give a finding of the rule: its
-// prefilter says so, or it contains one of the rule's triggers.
-func mayFire(r *rule.Rule, src []byte) bool {
+// prefilter says so, or it contains one of the rule's triggers. A prefilter
+// that panics says yes: the rule then runs, where a panic is reported.
+func mayFire(r *rule.Rule, src []byte) (yes bool) {
+	defer func() {
+		if recover() != nil {
+			yes = true
+		}
+	}()
 	if r.Prefilter != nil {
 		return r.Prefilter(src)
 	}
