@@ -93,7 +93,7 @@ func TestFilesThatVanishOrChangeDuringTheRun(t *testing.T) {
 				if i%2 == 0 {
 					os.Remove(p)
 				} else {
-					os.WriteFile(p, []byte("\x00binary now"), 0o644)
+					_ = os.WriteFile(p, []byte("\x00binary now"), 0o644)
 				}
 			}
 		})
