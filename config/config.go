@@ -317,7 +317,7 @@ func (l *loader) load(abs string, from *Error, depth int) {
 		return
 	}
 	dir := filepath.Dir(abs)
-	fields := l.fields(abs, top)
+	fields := l.fieldsOf(abs, top, topKeys)
 	if n := fields["extends"]; n != nil {
 		for _, e := range l.strings(abs, n) {
 			target := e.Value
@@ -375,10 +375,6 @@ var (
 	topKeys       = append([]string{"extends", "exclude", "overrides", "report-unused-suppressions", "low-confidence"}, selectionKeys...)
 	overrideKeys  = append([]string{"files"}, selectionKeys...)
 )
-
-func (l *loader) fields(path string, m *yaml.Node) map[string]*yaml.Node {
-	return l.fieldsOf(path, m, topKeys)
-}
 
 // fieldsOf returns a mapping's values by key, reporting unknown and
 // repeated keys.
