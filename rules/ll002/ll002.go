@@ -50,7 +50,9 @@ func mayLoadAtLaunch(f *cudaparse.File, l *cudaparse.Launch) bool {
 // prefilter: a file needs a clock and a launch (or a call of a function
 // that may launch, which a file with no launch cannot define).
 func prefilter(src []byte) bool {
-	return rule.ContainsAny(src, "EventRecord", "::now", "clock_gettime", "gettimeofday", "omp_get_wtime", "MPI_Wtime",
+	// "clock" also finds clock_gettime, "wtime" and "Wtime" omp_get_wtime
+	// and MPI_Wtime.
+	return rule.ContainsAny(src, "EventRecord", "::now", "gettimeofday",
 		"QueryPerformanceCounter", "Timer", "timer", "clock", "state)", "wtime", "Wtime") &&
 		rule.ContainsAny(src, "<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch")
 }
