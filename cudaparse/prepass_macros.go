@@ -375,7 +375,7 @@ func (p *prepass) declaredTypeNames() map[string]bool {
 // pasted to a literal: "%" PRId64 "\n" (a name next to a literal can only
 // be one). Blanked, the literals still concatenate.
 func (p *prepass) isStringMacro(i int) bool {
-	prev, next := i-1, i+1
+	prev, next := p.prevToken(i), i+1 // blanked keywords before it are white space, as in a second pass
 	isString := func(k int) bool { return k >= 0 && k < len(p.toks) && p.toks[k].kind == tokString }
 	return isString(prev) && (isString(next) || p.isPunct(next, ')') || p.isPunct(next, ',') || p.isPunct(next, ';')) ||
 		isString(next) && (p.isPunct(prev, '(') || p.isPunct(prev, ','))
