@@ -288,30 +288,26 @@ func (p *prepass) isStandaloneMacro(i int) bool {
 	if prev >= 0 && p.toks[prev].kind != tokDirective && !p.toks[i].lineStart {
 		return false
 	}
-	next := end + 1
-	if p.onlyQualifiersFrom(next) {
-		// Nothing but CUDA keywords up to the end, which the pre-pass
-		// blanks: a second pass would find the macro last in the file.
+	// CUDA keywords after the macro are blanked by this pass: look past
+	// them, as a second pass over the rewritten text would.
+	next, lineStart := end+1, false
+	for next < len(p.toks) && (p.blanked[next] || p.isKeyword(next)) {
+		lineStart = lineStart || p.toks[next].lineStart
+		next++
+	}
+	if next >= len(p.toks) {
 		return true
 	}
 	if p.isPunct(next, ';') || p.isPunct(next, '{') || p.isPunct(next, '=') || p.isPunct(next, '.') || p.isPunct(next, '-') || p.isPunct(next, ',') {
 		return false
 	}
-	return p.toks[next].lineStart || p.toks[next].kind == tokDirective
+	return lineStart || p.toks[next].lineStart || p.toks[next].kind == tokDirective
 }
 
-// onlyQualifiersFrom reports whether every token from i to the end is
-// blanked or a CUDA keyword (or there is none).
-func (p *prepass) onlyQualifiersFrom(i int) bool {
-	for k := i; k < len(p.toks); k++ {
-		if p.blanked[k] {
-			continue
-		}
-		if _, keyword := cudaQualifiers[string(p.text(k))]; p.toks[k].kind != tokIdent || !keyword {
-			return false
-		}
-	}
-	return true
+// isKeyword reports whether token i is a CUDA keyword the pre-pass blanks.
+func (p *prepass) isKeyword(i int) bool {
+	_, ok := cudaQualifiers[string(p.text(i))]
+	return p.toks[i].kind == tokIdent && ok
 }
 
 // isCallingConventionMacro reports whether the macro at i stands between a
