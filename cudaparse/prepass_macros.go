@@ -304,10 +304,22 @@ func (p *prepass) isStandaloneMacro(i int) bool {
 	return lineStart || p.toks[next].lineStart || p.toks[next].kind == tokDirective
 }
 
-// isKeyword reports whether token i is a CUDA keyword the pre-pass blanks.
+// isKeyword reports whether token i is a CUDA keyword, or a qualifier
+// macro known by name or defined in the file, that the pre-pass blanks.
 func (p *prepass) isKeyword(i int) bool {
-	_, ok := cudaQualifiers[string(p.text(i))]
-	return p.toks[i].kind == tokIdent && ok
+	if p.toks[i].kind != tokIdent {
+		return false
+	}
+	s := string(p.text(i))
+	if _, ok := cudaQualifiers[s]; ok {
+		return true
+	}
+	if p.isPunct(i+1, '(') {
+		return false
+	}
+	_, known := knownQualifierMacros[s]
+	_, defined := p.macros[s]
+	return known || defined
 }
 
 // isCallingConventionMacro reports whether the macro at i stands between a
