@@ -310,15 +310,15 @@ func (p *prepass) isKeyword(i int) bool {
 	if p.toks[i].kind != tokIdent {
 		return false
 	}
-	s := string(p.text(i))
-	if _, ok := cudaQualifiers[s]; ok {
+	w := p.text(i)
+	if _, ok := cudaQualifiers[string(w)]; ok {
 		return true
 	}
 	if p.isPunct(i+1, '(') {
 		return false
 	}
-	_, known := knownQualifierMacros[s]
-	_, defined := p.macros[s]
+	_, known := knownQualifierMacros[string(w)]
+	_, defined := p.macros[string(w)]
 	return known || defined
 }
 
