@@ -192,17 +192,17 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 // engineOptions are the engine's options for a check: the config with the
 // flags' selection on top, its excludes, the cache.
 func (o *checkOptions) engineOptions(cmd *cobra.Command, paths []string, wd string, cfg *config.Config, sel config.Selection) engine.Options {
-	opts := engine.Options{
-		Paths:         paths,
-		BaseDir:       wd,
-		SettingsFor:   func(abs string) engine.Settings { return cfg.Settings(abs, sel) },
-		Exclude:       cfg.Excluded,
-		Workers:       o.workers,
-		LowConfidence: flagOrConfig(cmd, "low-confidence", o.lowConfidence, cfg, func(c *config.Config) *bool { return c.LowConfidence }),
-		ParseLimit:    o.parseLimit,
-		MaxParseBytes: maxParseBytes(o.maxParseMiB),
-
-		ReportUnusedSuppressions: flagOrConfig(cmd, "report-unused-suppressions", o.reportUnused, cfg, func(c *config.Config) *bool { return c.ReportUnusedSuppressions }),
+	opts := configOptions(cfg, sel)
+	opts.Paths, opts.BaseDir = paths, wd
+	opts.Workers = o.workers
+	opts.ParseLimit = o.parseLimit
+	opts.MaxParseBytes = maxParseBytes(o.maxParseMiB)
+	// A flag given on the command line wins over the config.
+	if cmd.Flags().Changed("low-confidence") {
+		opts.LowConfidence = o.lowConfidence
+	}
+	if cmd.Flags().Changed("report-unused-suppressions") {
+		opts.ReportUnusedSuppressions = o.reportUnused
 	}
 	if !o.noCache {
 		opts.Cache = openCache(cmd)

@@ -3,7 +3,6 @@ package cli
 import (
 	"os"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/lazylint/lazylint/config"
@@ -41,33 +40,32 @@ func (c *configFlags) load() (*config.Config, error) {
 	return config.Load(path)
 }
 
-// flagOrConfig returns a boolean flag's value when it was given, else the
-// config's setting, else the flag's default.
-func flagOrConfig(cmd *cobra.Command, name string, flag bool, cfg *config.Config, setting func(*config.Config) *bool) bool {
-	if cmd.Flags().Changed(name) || cfg == nil || setting(cfg) == nil {
-		return flag
+// configOptions are the engine options a config (nil: none) makes, with
+// a selection on top of its rules.
+func configOptions(cfg *config.Config, sel config.Selection) engine.Options {
+	opts := engine.Options{
+		SettingsFor: func(abs string) engine.Settings { return cfg.Settings(abs, sel) },
+		Exclude:     cfg.Excluded,
 	}
-	return *setting(cfg)
+	if cfg != nil && cfg.LowConfidence != nil {
+		opts.LowConfidence = *cfg.LowConfidence
+	}
+	if cfg != nil && cfg.ReportUnusedSuppressions != nil {
+		opts.ReportUnusedSuppressions = *cfg.ReportUnusedSuppressions
+	}
+	return opts
 }
 
 // configuredOptions returns engine options for checks under root, with the
-// nearest config file from root up (the language server's settings).
+// nearest config file from root up (the language server's settings). With
+// an error it still returns options: every rule at its defaults.
 func configuredOptions(root string) (engine.Options, error) {
-	var cfg *config.Config // none: every rule at its defaults
-	opts := engine.Options{BaseDir: root, SettingsFor: func(abs string) engine.Settings { return cfg.Settings(abs) }}
+	var cfg *config.Config
 	path, err := config.Find(root)
-	if err != nil || path == "" {
-		return opts, err
+	if err == nil && path != "" {
+		cfg, err = config.Load(path)
 	}
-	if cfg, err = config.Load(path); err != nil {
-		return opts, err
-	}
-	opts.Exclude = cfg.Excluded
-	if cfg.LowConfidence != nil {
-		opts.LowConfidence = *cfg.LowConfidence
-	}
-	if cfg.ReportUnusedSuppressions != nil {
-		opts.ReportUnusedSuppressions = *cfg.ReportUnusedSuppressions
-	}
-	return opts, nil
+	opts := configOptions(cfg, config.Selection{})
+	opts.BaseDir = root
+	return opts, err
 }
