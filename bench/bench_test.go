@@ -135,3 +135,14 @@ func BenchmarkParseAndRules(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNeutralize is the pre-pass alone on one goroutine.
+func BenchmarkNeutralize(b *testing.B) {
+	files, n := kernelFiles(b)
+	b.SetBytes(n)
+	for b.Loop() {
+		for _, src := range files {
+			cudaparse.Neutralize(src)
+		}
+	}
+}

@@ -2,8 +2,11 @@ package cudaparse
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // checkShape asserts the pre-pass invariants: same length, every newline
@@ -169,5 +172,34 @@ func TestMemoryQualifierMacros(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "a:managed b:managed" {
 		t.Errorf("variables: %v", got)
+	}
+}
+
+// TestOneRoundOnFixtures checks that on code shaped like real code (every
+// rule fixture, GPU program and example) one round of the pre-pass reaches
+// its fixed point: repeating it (neutralizeBy) is a safety net for junk
+// input, not something real files depend on.
+func TestOneRoundOnFixtures(t *testing.T) {
+	var paths []string
+	for _, pattern := range []string{"../rules/*/testdata/*", "../testdata/gpu/*.cu", "../examples/*/*.c*", "testdata/*.cu*"} {
+		found, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, found...)
+	}
+	if len(paths) < 20 {
+		t.Fatalf("only %d fixtures found; the globs are stale", len(paths))
+	}
+	for _, path := range paths {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		once, _, _ := neutralizeRound(src, time.Time{})
+		twice, more, _ := neutralizeRound(once, time.Time{})
+		if !bytes.Equal(once, twice) {
+			t.Errorf("%s: a second round changed the text (rewrites %+v)", path, more)
+		}
 	}
 }
