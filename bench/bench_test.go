@@ -146,3 +146,37 @@ func BenchmarkNeutralize(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPrefilters asks every rule's prefilter about every file of the
+// corpus, as a run does before deciding what to parse or look up.
+func BenchmarkPrefilters(b *testing.B) {
+	dir := benchCorpus(b)
+	var files [][]byte
+	var n int64
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		files = append(files, src)
+		n += int64(len(src))
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(n)
+	var text rule.Text
+	for b.Loop() {
+		for _, src := range files {
+			text.Reset(src)
+			for _, r := range rules.All {
+				if r.Prefilter != nil {
+					r.Prefilter(&text)
+				} else {
+					text.ContainsAny(r.Triggers...)
+				}
+			}
+		}
+	}
+}

@@ -51,16 +51,31 @@ func (c *Cache) path(k Key) string {
 	return filepath.Join(c.dir, name[:2], name[2:])
 }
 
+// refreshAfter is how old an entry's time may be before a hit refreshes
+// it: Prune counts in days, and refreshing on every hit would cost a
+// system call per file of a warm run.
+const refreshAfter = time.Hour
+
 // Get returns the entry's bytes. A hit refreshes the entry's time, which
-// Prune goes by.
+// Prune goes by, when it is more than refreshAfter old.
 func (c *Cache) Get(k Key) ([]byte, bool) {
 	p := c.path(k)
-	data, err := os.ReadFile(p)
+	f, err := os.Open(p)
 	if err != nil {
 		return nil, false
 	}
-	now := time.Now()
-	_ = os.Chtimes(p, now, now)
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, false
+	}
+	data := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, false
+	}
+	if now := time.Now(); now.Sub(st.ModTime()) > refreshAfter {
+		_ = os.Chtimes(p, now, now)
+	}
 	return data, true
 }
 

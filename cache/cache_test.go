@@ -34,6 +34,15 @@ func TestPutGetAndPrune(t *testing.T) {
 	if _, ok := c.Get(fresh); !ok {
 		t.Error("the fresh entry was pruned")
 	}
+	// A hit refreshes an entry's time once it is old: it is then kept.
+	c.Put(old, []byte("old"))
+	_ = os.Chtimes(c.path(old), long, long)
+	if _, ok := c.Get(old); !ok {
+		t.Fatal("the old entry was not found")
+	}
+	if st, err := os.Stat(c.path(old)); err != nil || time.Since(st.ModTime()) > time.Hour {
+		t.Fatalf("a hit did not refresh the entry's time (%v)", err)
+	}
 	// Within the interval a second prune does nothing.
 	c.Put(old, []byte("old"))
 	_ = os.Chtimes(c.path(old), long, long)

@@ -200,6 +200,7 @@ func Run(opts Options) Result {
 		go func() {
 			defer wg.Done()
 			var parser *cudaparse.Parser // created on first need, one per worker
+			var text rule.Text           // the prefilters' view of each file, its index reused
 			defer func() {
 				if parser != nil {
 					parser.Close()
@@ -213,7 +214,7 @@ func Run(opts Options) Result {
 					results[i].Err = &FileError{Path: shown, Message: cleanErr(err).Error()}
 				} else {
 					results[i].bytes = int64(len(src))
-					results[i].FileResult, results[i].how = checkSource(&parser, settingsFor(absPath(path)), opts, shown, src)
+					results[i].FileResult, results[i].how = checkSource(&parser, &text, settingsFor(absPath(path)), opts, shown, src)
 				}
 				if opts.Progress != nil {
 					opts.Progress(int(done.Add(1)), total)
@@ -316,7 +317,7 @@ func CheckSource(opts Options, path string, src []byte) FileResult {
 			parser.Close()
 		}
 	}()
-	out, _ := checkSource(&parser, settingsFor(abs), opts, relPath(base, abs), src)
+	out, _ := checkSource(&parser, new(rule.Text), settingsFor(abs), opts, relPath(base, abs), src)
 	return out
 }
 
@@ -331,9 +332,10 @@ const (
 
 // checkSource checks one C/C++/CUDA file's contents under settings s and
 // applies its suppression comments, through the cache when there is one.
-func checkSource(parser **cudaparse.Parser, s Settings, opts Options, shown string, src []byte) (FileResult, checked) {
+func checkSource(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, src []byte) (FileResult, checked) {
 	var key cache.Key
-	firing := firingRules(s.Rules, src)
+	text.Reset(src)
+	firing := firingRules(s.Rules, text)
 	cacheable := opts.Cache != nil && len(firing) > 0
 	if cacheable {
 		binary, _ := cache.BinaryHash()
@@ -348,7 +350,7 @@ func checkSource(parser **cudaparse.Parser, s Settings, opts Options, shown stri
 	found, parsed, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult
-	out.Findings, out.Suppressed = suppressions(shown, src, false, found, s.Rules, opts.ReportUnusedSuppressions)
+	out.Findings, out.Suppressed = suppressions(shown, text, false, found, s.Rules, opts.ReportUnusedSuppressions)
 	if err != nil {
 		out.Err = &FileError{Path: shown, Message: err.Error()}
 	} else if cacheable {
@@ -366,7 +368,7 @@ func checkSource(parser **cudaparse.Parser, s Settings, opts Options, shown stri
 
 // firingRules returns the rules that may fire on src (the others need no
 // parse): each prefilter runs once per file.
-func firingRules(rules []*rule.Rule, src []byte) []*rule.Rule {
+func firingRules(rules []*rule.Rule, src *rule.Text) []*rule.Rule {
 	var out []*rule.Rule
 	for _, r := range rules {
 		if mayFire(r, src) {
@@ -417,7 +419,7 @@ func (c *Checker) Check(path string, src []byte) ([]Finding, error) {
 // A panic anywhere in parsing or facts becomes an error for this file: the
 // run goes on with the others.
 func (c *Checker) check(parser **cudaparse.Parser, path string, src []byte) (findings []Finding, parsed bool, err error) {
-	return c.checkRules(parser, path, src, firingRules(c.Rules, src))
+	return c.checkRules(parser, path, src, firingRules(c.Rules, rule.NewText(src)))
 }
 
 // checkRules is check with the rules that may fire on src already chosen.
@@ -491,7 +493,7 @@ func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string) (out []
 // mayFire reports whether src can give a finding of the rule: its
 // prefilter says so, or it contains one of the rule's triggers. A prefilter
 // that panics says yes: the rule then runs, where a panic is reported.
-func mayFire(r *rule.Rule, src []byte) (yes bool) {
+func mayFire(r *rule.Rule, src *rule.Text) (yes bool) {
 	defer func() {
 		if recover() != nil {
 			yes = true
@@ -500,7 +502,7 @@ func mayFire(r *rule.Rule, src []byte) (yes bool) {
 	if r.Prefilter != nil {
 		return r.Prefilter(src)
 	}
-	return len(r.Triggers) == 0 || rule.ContainsAny(src, r.Triggers...)
+	return len(r.Triggers) == 0 || src.ContainsAny(r.Triggers...)
 }
 
 func locate(f *cudaparse.File, path string, fd rule.Finding) Finding {

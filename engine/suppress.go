@@ -21,11 +21,12 @@ type Suppression struct {
 // suppressions applies the suppression comments of one file: findings they
 // silence move to suppressed, and malformed comments (and, with
 // reportUnused, comments that silenced nothing) become LL000 findings.
-func suppressions(path string, src []byte, goFile bool, findings []Finding, ran []*rule.Rule, reportUnused bool) (kept, suppressed []Finding) {
+func suppressions(path string, text *rule.Text, goFile bool, findings []Finding, ran []*rule.Rule, reportUnused bool) (kept, suppressed []Finding) {
+	src := text.Src
 	fillSnippets(findings, src)
-	set := suppress.Parse(src, false)
+	set := suppress.ParseText(text, false)
 	if goFile {
-		goSet := suppress.Parse(src, true)
+		goSet := suppress.ParseText(text, true)
 		set.Directives = append(set.Directives, goSet.Directives...)
 		set.Problems = append(set.Problems, goSet.Problems...)
 	}

@@ -4,7 +4,6 @@
 package rule
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -77,7 +76,7 @@ type Rule struct {
 	Triggers []string
 	// Prefilter, when set, decides instead of Triggers whether a file can
 	// give a finding: a cheap byte search, never a parse.
-	Prefilter func(src []byte) bool
+	Prefilter func(*Text) bool
 	Run       func(*Pass)
 }
 
@@ -202,17 +201,6 @@ func ApplyEdits(src []byte, edits []TextEdit) ([]byte, error) {
 		at = e.Range.End
 	}
 	return append(out, src[at:]...), nil
-}
-
-// ContainsAny reports whether src contains one of the literal strings: the
-// building block of prefilters.
-func ContainsAny(src []byte, literals ...string) bool {
-	for _, l := range literals {
-		if bytes.Contains(src, []byte(l)) {
-			return true
-		}
-	}
-	return false
 }
 
 // SortRules sorts rules by ID.
