@@ -2,11 +2,8 @@ package cudaparse
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // checkShape asserts the pre-pass invariants: same length, every newline
@@ -41,6 +38,10 @@ func TestNeutralizeRewrites(t *testing.T) {
 		{"launch without close untouched", "k<<<1, 2;", "k<<<1, 2;"},
 		{"qualifier macro from the file", "#define HD __host__ __device__\nHD int f();", "#define HD __host__ __device__\n   int f();"},
 		{"known library macro", "CUTLASS_HOST_DEVICE Coord<2> make_coord(int a);", "                    Coord<2> make_coord(int a);"},
+		// One round leaves the last macro of the run (judged while the
+		// others still stood); the second round, on the first's output,
+		// takes it.
+		{"run of unknown qualifier macros", "void __ML_INLINE__ __ML_HOST__ __ML_DEVICE__ Init(int n) {}", "void                                         Init(int n) {}"},
 		{"unknown macro before a type and a name", "MY_API_EXPORT Result<int> run(int a);", "              Result<int> run(int a);"},
 		{"macro-typed declaration untouched", "MYTYPE value;\nFILE *f = fopen(p, \"r\");", "MYTYPE value;\nFILE *f = fopen(p, \"r\");"},
 		{"if 0 block blanked", "#if 0\nnot C++ at all {\n#endif\nint x;", "#if 0\n                \n#endif\nint x;"},
@@ -175,31 +176,3 @@ func TestMemoryQualifierMacros(t *testing.T) {
 	}
 }
 
-// TestOneRoundOnFixtures checks that on code shaped like real code (every
-// rule fixture, GPU program and example) one round of the pre-pass reaches
-// its fixed point: repeating it (neutralizeBy) is a safety net for junk
-// input, not something real files depend on.
-func TestOneRoundOnFixtures(t *testing.T) {
-	var paths []string
-	for _, pattern := range []string{"../rules/*/testdata/*", "../testdata/gpu/*.cu", "../examples/*/*.c*", "testdata/*.cu*"} {
-		found, err := filepath.Glob(pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, found...)
-	}
-	if len(paths) < 20 {
-		t.Fatalf("only %d fixtures found; the globs are stale", len(paths))
-	}
-	for _, path := range paths {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		once, _, _ := neutralizeRound(src, time.Time{})
-		twice, more, _ := neutralizeRound(once, time.Time{})
-		if !bytes.Equal(once, twice) {
-			t.Errorf("%s: a second round changed the text (rewrites %+v)", path, more)
-		}
-	}
-}
