@@ -366,12 +366,12 @@ func checkSource(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Op
 	return out, how
 }
 
-// firingRules returns the rules that may fire on src (the others need no
-// parse): each prefilter runs once per file.
-func firingRules(rules []*rule.Rule, src *rule.Text) []*rule.Rule {
+// firingRules returns the rules that may fire on the text (the others need
+// no parse): each prefilter runs once per file.
+func firingRules(rules []*rule.Rule, text *rule.Text) []*rule.Rule {
 	var out []*rule.Rule
 	for _, r := range rules {
-		if mayFire(r, src) {
+		if mayFire(r, text) {
 			out = append(out, r)
 		}
 	}
@@ -490,19 +490,19 @@ func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string) (out []
 	return out, nil
 }
 
-// mayFire reports whether src can give a finding of the rule: its
+// mayFire reports whether the text can give a finding of the rule: its
 // prefilter says so, or it contains one of the rule's triggers. A prefilter
 // that panics says yes: the rule then runs, where a panic is reported.
-func mayFire(r *rule.Rule, src *rule.Text) (yes bool) {
+func mayFire(r *rule.Rule, text *rule.Text) (yes bool) {
 	defer func() {
 		if recover() != nil {
 			yes = true
 		}
 	}()
 	if r.Prefilter != nil {
-		return r.Prefilter(src)
+		return r.Prefilter(text)
 	}
-	return len(r.Triggers) == 0 || src.ContainsAny(r.Triggers...)
+	return len(r.Triggers) == 0 || text.ContainsAny(r.Triggers...)
 }
 
 func locate(f *cudaparse.File, path string, fd rule.Finding) Finding {

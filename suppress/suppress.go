@@ -61,7 +61,6 @@ type Set struct {
 	Problems   []Problem
 }
 
-// Markers are the byte strings without which a file has no directive.
 // markers are the words every directive holds: a file without them has
 // none, and is not searched for comments.
 var markers = []string{"NOLINT", "lazylint:ignore", "nolint"}
