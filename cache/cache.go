@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/lazylint/lazylint/internal/fastread"
 )
 
 // Key names an entry.
@@ -60,20 +62,11 @@ const refreshAfter = time.Hour
 // Prune goes by, when it is more than refreshAfter old.
 func (c *Cache) Get(k Key) ([]byte, bool) {
 	p := c.path(k)
-	f, err := os.Open(p)
+	data, mtime, err := fastread.ReadFile(p)
 	if err != nil {
 		return nil, false
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, false
-	}
-	data := make([]byte, st.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, false
-	}
-	if now := time.Now(); now.Sub(st.ModTime()) > refreshAfter {
+	if now := time.Now(); now.Sub(mtime) > refreshAfter {
 		_ = os.Chtimes(p, now, now)
 	}
 	return data, true

@@ -175,4 +175,3 @@ func TestMemoryQualifierMacros(t *testing.T) {
 		t.Errorf("variables: %v", got)
 	}
 }
-

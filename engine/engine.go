@@ -19,6 +19,7 @@ import (
 
 	"github.com/lazylint/lazylint/cache"
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/fastread"
 	"github.com/lazylint/lazylint/rule"
 )
 
@@ -209,7 +210,7 @@ func Run(opts Options) Result {
 			for i := range jobs {
 				path := sources[i]
 				shown := relPath(base, path)
-				src, err := os.ReadFile(path)
+				src, _, err := fastread.ReadFile(path)
 				if err != nil {
 					results[i].Err = &FileError{Path: shown, Message: cleanErr(err).Error()}
 				} else {

@@ -14,10 +14,12 @@ func TestTextContains(t *testing.T) {
 	}{
 		{long + "cudaMalloc(&p, n);", "cudaMalloc", true},
 		{long, "cudaMalloc", false},
-		{long + "cudaMal loc", "cudaMalloc", false}, // every pair there but "l ", not the literal
+		{long + "cudaMal Malloc", "cudaMalloc", false}, // every three-byte sequence there, not the literal
 		{long + "cuda Malloc cudaM", "cudaMalloc", false},
 		{long + "k<<<1,1>>>()", "<<<", true},
-		{long, "x", true}, // one byte: a scan
+		{long, "x", true},  // one byte: a scan
+		{long, "x ", true}, // two bytes: a scan
+		{long, "xx", false},
 		{"short cudaMalloc", "cudaMalloc", true},
 		{"short", "cudaMalloc", false},
 		{"", "a", false},
