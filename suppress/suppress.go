@@ -74,10 +74,15 @@ var (
 // Parse reads the directives of src. goSyntax selects Go's golangci-lint
 // form; C, C++ and CUDA files use the clang-tidy and native forms.
 func Parse(src []byte, goSyntax bool) *Set {
-	s := &Set{}
 	if !containsMarker(src) {
-		return s
+		return &Set{}
 	}
+	return parse(src, goSyntax)
+}
+
+// parse is Parse once a marker is known to be in src.
+func parse(src []byte, goSyntax bool) *Set {
+	s := &Set{}
 	lines := lineStarts(src)
 	var open []*Directive // NOLINTBEGINs waiting for their END
 	for _, c := range comments(src, goSyntax) {
@@ -291,7 +296,7 @@ func ParseText(t *rule.Text, goSyntax bool) *Set {
 	if !t.ContainsAny(markers...) {
 		return &Set{}
 	}
-	return Parse(t.Src, goSyntax)
+	return parse(t.Src, goSyntax)
 }
 
 func lineStarts(src []byte) []int {
