@@ -171,11 +171,7 @@ func BenchmarkPrefilters(b *testing.B) {
 		for _, src := range files {
 			text.Reset(src)
 			for _, r := range rules.All {
-				if r.Prefilter != nil {
-					r.Prefilter(&text)
-				} else {
-					text.ContainsAny(r.Triggers...)
-				}
+				r.MayFire(&text)
 			}
 		}
 	}

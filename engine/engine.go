@@ -491,19 +491,15 @@ func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string) (out []
 	return out, nil
 }
 
-// mayFire reports whether the text can give a finding of the rule: its
-// prefilter says so, or it contains one of the rule's triggers. A prefilter
-// that panics says yes: the rule then runs, where a panic is reported.
+// mayFire is r.MayFire, where a prefilter that panics says yes: the rule
+// then runs, where a panic is reported.
 func mayFire(r *rule.Rule, text *rule.Text) (yes bool) {
 	defer func() {
 		if recover() != nil {
 			yes = true
 		}
 	}()
-	if r.Prefilter != nil {
-		return r.Prefilter(text)
-	}
-	return len(r.Triggers) == 0 || text.ContainsAny(r.Triggers...)
+	return r.MayFire(text)
 }
 
 func locate(f *cudaparse.File, path string, fd rule.Finding) Finding {

@@ -203,6 +203,16 @@ func ApplyEdits(src []byte, edits []TextEdit) ([]byte, error) {
 	return append(out, src[at:]...), nil
 }
 
+// MayFire reports whether the text can give a finding of r: its prefilter
+// says so, or, without one, it contains one of r's triggers (a rule with
+// neither may fire on anything).
+func (r *Rule) MayFire(text *Text) bool {
+	if r.Prefilter != nil {
+		return r.Prefilter(text)
+	}
+	return len(r.Triggers) == 0 || text.ContainsAny(r.Triggers...)
+}
+
 // SortRules sorts rules by ID.
 func SortRules(rs []*Rule) {
 	sort.Slice(rs, func(i, j int) bool { return rs[i].ID < rs[j].ID })

@@ -18,7 +18,7 @@ func main() {
 // tree into a fresh buffer that is garbage a moment later, and collecting
 // that often cost a warm run over the 151 MB corpus of bench/README.md
 // about a tenth of its time (median of 15 runs 0.41-0.43 s at GOGC=100,
-// 0.36-0.37 s at 400; peak RSS 31 -> 45 MB). The memory limit keeps a
+// 0.36-0.37 s at 400; peak RSS 31-33 -> 42-57 MB). The memory limit keeps a
 // run that parses big files from growing far on that account.
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {

@@ -49,12 +49,12 @@ func mayLoadAtLaunch(f *cudaparse.File, l *cudaparse.Launch) bool {
 
 // prefilter: a file needs a clock and a launch (or a call of a function
 // that may launch, which a file with no launch cannot define).
-func prefilter(src *rule.Text) bool {
+func prefilter(text *rule.Text) bool {
 	// "clock" also finds clock_gettime, "wtime" and "Wtime" omp_get_wtime
 	// and MPI_Wtime.
-	return src.ContainsAny("EventRecord", "::now", "gettimeofday",
+	return text.ContainsAny("EventRecord", "::now", "gettimeofday",
 		"QueryPerformanceCounter", "Timer", "timer", "clock", "state)", "wtime", "Wtime") &&
-		src.ContainsAny("<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch")
+		text.ContainsAny("<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch")
 }
 
 // kernelUse is something a function does to kernels at one place: launch

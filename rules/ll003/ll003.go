@@ -32,24 +32,24 @@ var Rule = &rule.Rule{
 
 // prefilter: a file needs device code and a way to wait. `volatile` counts
 // only outside `asm volatile`, which every PTX-heavy header is full of.
-func prefilter(src *rule.Text) bool {
+func prefilter(text *rule.Text) bool {
 	// "_global" and "_device" also find __global__ and __device__.
-	if !src.ContainsAny("_global", "_device", "DEVICE", "GLOBAL", "KERNEL") {
+	if !text.ContainsAny("_global", "_device", "DEVICE", "GLOBAL", "KERNEL") {
 		return false
 	}
 	// Every atomic or load spelling below holds "atomic", "__ld" or "ld.":
 	// three questions for a file that has none, instead of sixteen.
-	if src.ContainsAny("atomic", "__ld", "ld.") &&
-		src.ContainsAny("atomicAdd", "atomicOr", "atomicXor", "atomicSub", "atomicCAS", "__ldcv", "__ldcg", "__ldlu",
+	if text.ContainsAny("atomic", "__ld", "ld.") &&
+		text.ContainsAny("atomicAdd", "atomicOr", "atomicXor", "atomicSub", "atomicCAS", "__ldcv", "__ldcg", "__ldlu",
 			"atomic_ref", "atomic<", "atomic_flag", "atomic_load", "__atomic_load", "ld.acquire", "ld.volatile", "ld.relaxed") {
 		return true
 	}
-	if !src.Contains("volatile") {
+	if !text.Contains("volatile") {
 		return false
 	}
-	volatiles := bytes.Count(src.Src, []byte("volatile"))
-	asmVolatile := bytes.Count(src.Src, []byte("asm volatile")) + bytes.Count(src.Src, []byte("asm __volatile__")) +
-		bytes.Count(src.Src, []byte("__asm__ __volatile__")) + bytes.Count(src.Src, []byte("asm  volatile"))
+	volatiles := bytes.Count(text.Src, []byte("volatile"))
+	asmVolatile := bytes.Count(text.Src, []byte("asm volatile")) + bytes.Count(text.Src, []byte("asm __volatile__")) +
+		bytes.Count(text.Src, []byte("__asm__ __volatile__")) + bytes.Count(text.Src, []byte("asm  volatile"))
 	return volatiles > asmVolatile
 }
 
