@@ -12,10 +12,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lazylint/lazylint/bench/corpus"
+	"github.com/lazylint/lazylint/internal/benchcorpus"
 	"github.com/lazylint/lazylint/cudaparse"
-	"github.com/lazylint/lazylint/engine"
-	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/internal/engine"
+	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/rules"
 )
 
@@ -30,7 +30,7 @@ func benchCorpus(b *testing.B) string {
 	corpusOnce.Do(func() {
 		corpusDir, corpusErr = os.MkdirTemp("", "lazylint-bench-")
 		if corpusErr == nil {
-			_, corpusErr = corpus.Write(corpusDir, 20, 1)
+			_, corpusErr = benchcorpus.Write(corpusDir, 20, 1)
 		}
 	})
 	if corpusErr != nil {

@@ -3,7 +3,7 @@
 package rules
 
 import (
-	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/internal/rule"
 
 	"github.com/lazylint/lazylint/rules/ll001"
 	"github.com/lazylint/lazylint/rules/ll002"

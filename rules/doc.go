@@ -9,7 +9,7 @@ package rules
 import (
 	"strings"
 
-	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/internal/rule"
 )
 
 // ByID returns the rule with the ID (case-insensitive) or name.

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/lazylint/lazylint/bench/corpus"
+	"github.com/lazylint/lazylint/internal/benchcorpus"
 )
 
 func main() {
@@ -21,7 +21,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: gencorpus -out DIR [-mb N] [-seed S]")
 		os.Exit(2)
 	}
-	n, err := corpus.Write(*out, *mb, *seed)
+	n, err := benchcorpus.Write(*out, *mb, *seed)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gencorpus:", err)
 		os.Exit(1)

@@ -8,13 +8,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lazylint/lazylint/baseline"
-	"github.com/lazylint/lazylint/cache"
-	"github.com/lazylint/lazylint/config"
+	"github.com/lazylint/lazylint/internal/baseline"
+	"github.com/lazylint/lazylint/internal/cache"
+	"github.com/lazylint/lazylint/internal/config"
 	"github.com/lazylint/lazylint/cudaparse"
-	"github.com/lazylint/lazylint/engine"
-	"github.com/lazylint/lazylint/report"
-	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/internal/engine"
+	"github.com/lazylint/lazylint/internal/report"
+	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/rules"
 )
 

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/lazylint/lazylint/config"
-	"github.com/lazylint/lazylint/engine"
+	"github.com/lazylint/lazylint/internal/config"
+	"github.com/lazylint/lazylint/internal/engine"
 )
 
 // configFlags choose the config file: --config, or the nearest

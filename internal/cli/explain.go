@@ -8,7 +8,7 @@ import (
 
 	"github.com/lazylint/lazylint/internal/gen"
 	"github.com/lazylint/lazylint/rules"
-	"github.com/lazylint/lazylint/suppress"
+	"github.com/lazylint/lazylint/internal/suppress"
 )
 
 func newExplainCommand() *cobra.Command {

@@ -8,7 +8,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
 
-	"github.com/lazylint/lazylint/engine"
+	"github.com/lazylint/lazylint/internal/engine"
 )
 
 // writeDiff prints the fixes as one unified diff and returns the exit

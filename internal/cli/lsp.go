@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lazylint/lazylint/lsp"
+	"github.com/lazylint/lazylint/internal/lsp"
 )
 
 func newLSPCommand() *cobra.Command {

@@ -17,7 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lazylint/lazylint/report"
+	"github.com/lazylint/lazylint/internal/report"
 	"github.com/lazylint/lazylint/runtime-probe/diffrun"
 	"github.com/lazylint/lazylint/runtime-probe/driver"
 )

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
-	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/internal/rule"
 )
 
 // InsertBeforeStatement returns an edit that inserts lines (each without

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lazylint/lazylint/cudaparse"
-	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/rules/fix"
 )
 

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/lazylint/lazylint/cudaparse"
-	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/internal/rule"
 )
 
 // maxDepth bounds how deep helpers of helpers are followed.

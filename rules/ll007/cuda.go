@@ -4,7 +4,7 @@ import (
 	"regexp"
 
 	"github.com/lazylint/lazylint/cudaparse"
-	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/internal/rule"
 )
 
 // What tells that CUDA is initialized: a CUDA call (the runtime initializes

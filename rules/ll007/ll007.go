@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
-	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/internal/rule"
 )
 
 //go:embed doc.md

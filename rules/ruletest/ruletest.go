@@ -20,8 +20,8 @@ import (
 	"testing"
 
 	"github.com/lazylint/lazylint/cudaparse"
-	"github.com/lazylint/lazylint/engine"
-	"github.com/lazylint/lazylint/rule"
+	"github.com/lazylint/lazylint/internal/engine"
+	"github.com/lazylint/lazylint/internal/rule"
 )
 
 var wantRE = regexp.MustCompile(`want\s+(LL[0-9]{3})((?:\s+"(?:[^"\\]|\\.)*")+)`)

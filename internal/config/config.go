@@ -1,0 +1,648 @@
+// Package config reads .lazylint.yml: which rules run, their severities and
+// options, which files are left out, per-path overrides, and other files it
+// extends. Every mistake is reported with the file, line and column it is at.
+//
+//	extends: ../lazylint-base.yml      # a file or a list; theirs first, ours on top
+//	enable: [LL001, LL002]             # run only these ("all": every rule)
+//	disable: [LL008]                   # do not run these
+//	severity: {LL002: error}           # info, warning or error
+//	options: {LL001: {threshold: 0.8}}
+//	exclude: [third_party/, "**/*.pb.cu"]   # gitignore patterns, relative to this file
+//	overrides:
+//	  - files: [tests/]                # gitignore patterns, relative to this file
+//	    disable: [LL002]
+//	report-unused-suppressions: true
+//	low-confidence: false
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"gopkg.in/yaml.v3"
+
+	"github.com/lazylint/lazylint/internal/engine"
+	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/rules"
+)
+
+// FileNames are the names looked for, in this order, in each folder from
+// the working directory up to the file system's root.
+var FileNames = []string{".lazylint.yml", ".lazylint.yaml"}
+
+// maxExtendsDepth bounds chains of extends (cycles are caught earlier; this
+// stops a generated chain from recursing without end).
+const maxExtendsDepth = 32
+
+// Config is a loaded configuration: the file, the files it extends, and the
+// settings they make.
+type Config struct {
+	// Path is the file that was loaded; Files are all files read, the
+	// extended ones first.
+	Path  string
+	Files []string
+	// ReportUnusedSuppressions and LowConfidence are nil when no file set
+	// them.
+	ReportUnusedSuppressions *bool
+	LowConfidence            *bool
+
+	layers    []layer    // from the extended files to Path
+	overrides []override // in the order the files were read
+	exclude   []pattern
+}
+
+// Selection changes the rule settings: a file's top level, an override, or
+// the command line's flags.
+type Selection struct {
+	// Enable, when not nil, is the only rules to run ("all" resets to every
+	// rule). Disable removes rules after that.
+	Enable  []*rule.Rule
+	Disable []*rule.Rule
+	// Severities and Options override by rule ID.
+	Severities map[string]rule.Severity
+	Options    map[string]map[string]string
+}
+
+type layer struct {
+	file string
+	sel  Selection
+}
+
+type override struct {
+	file  string
+	line  int
+	files []pattern
+	sel   Selection
+}
+
+// pattern is a gitignore pattern with the folder it is relative to.
+type pattern struct {
+	text string
+	dir  string // absolute folder of the file that wrote it
+	p    gitignore.Pattern
+}
+
+// Error is a mistake in a config file.
+type Error struct {
+	Path         string
+	Line, Column int
+	Message      string
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Line > 0 && e.Column > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Column, e.Message)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Message)
+	}
+	return e.Path + ": " + e.Message
+}
+
+// Find returns the config file nearest to dir: in dir or the closest folder
+// above it. It returns "" when there is none.
+func Find(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := abs; ; {
+		for _, name := range FileNames {
+			p := filepath.Join(d, name)
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				return p, nil
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", nil
+		}
+		d = parent
+	}
+}
+
+// Load reads the config file at path and the files it extends. The error
+// joins every mistake found, each an *Error with its place.
+func Load(path string) (*Config, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &Config{Path: abs}
+	l := &loader{cfg: c, visiting: map[string]bool{}}
+	l.load(abs, nil, 0)
+	if len(l.errs) > 0 {
+		sort.SliceStable(l.errs, func(i, j int) bool {
+			a, b := l.errs[i], l.errs[j]
+			if a.Path != b.Path {
+				return a.Path < b.Path
+			}
+			if a.Line != b.Line {
+				return a.Line < b.Line
+			}
+			return a.Column < b.Column
+		})
+		errs := make([]error, len(l.errs))
+		for i, e := range l.errs {
+			errs[i] = e
+		}
+		return nil, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+// Excluded reports whether the file or folder at abs is left out.
+func (c *Config) Excluded(abs string, isDir bool) bool {
+	if c == nil {
+		return false
+	}
+	for _, p := range c.exclude {
+		if p.matches(abs, isDir) {
+			return true
+		}
+	}
+	return false
+}
+
+// Settings returns the settings for the file at abs: the files' top-level
+// selections, then the overrides whose patterns match it, then the extra
+// selections (the command line's) on top.
+func (c *Config) Settings(abs string, extra ...Selection) engine.Settings {
+	var sels []Selection
+	if c != nil {
+		for _, l := range c.layers {
+			sels = append(sels, l.sel)
+		}
+		for _, o := range c.overrides {
+			for _, p := range o.files {
+				if p.matches(abs, false) {
+					sels = append(sels, o.sel)
+					break
+				}
+			}
+		}
+	}
+	return Resolve(append(sels, extra...)...)
+}
+
+// Resolve applies selections in order to every rule at its defaults.
+func Resolve(sels ...Selection) engine.Settings {
+	on := map[*rule.Rule]bool{}
+	for _, r := range rules.All {
+		on[r] = true
+	}
+	s := engine.Settings{RuleOptions: map[string]map[string]string{}, Severities: map[string]rule.Severity{}}
+	for _, sel := range sels {
+		if sel.Enable != nil {
+			clear(on)
+			for _, r := range sel.Enable {
+				on[r] = true
+			}
+		}
+		for _, r := range sel.Disable {
+			delete(on, r)
+		}
+		for id, sev := range sel.Severities {
+			s.Severities[id] = sev
+		}
+		for id, opts := range sel.Options {
+			if s.RuleOptions[id] == nil {
+				s.RuleOptions[id] = map[string]string{}
+			}
+			for k, v := range opts {
+				s.RuleOptions[id][k] = v
+			}
+		}
+	}
+	for _, r := range rules.All {
+		if on[r] {
+			s.Rules = append(s.Rules, r)
+		}
+	}
+	return s
+}
+
+// matches reports whether abs, below the pattern's folder, matches it.
+func (p pattern) matches(abs string, isDir bool) bool {
+	rel, err := filepath.Rel(p.dir, abs)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	// A pattern that names a folder covers what is inside it, as in
+	// .gitignore, where a folder's files are never reached.
+	for i := 1; i < len(parts); i++ {
+		if p.p.Match(parts[:i], true) == gitignore.Exclude {
+			return true
+		}
+	}
+	return p.p.Match(parts, isDir) == gitignore.Exclude
+}
+
+// loader reads one file and, first, the files it extends.
+type loader struct {
+	cfg      *Config
+	visiting map[string]bool
+	errs     []*Error
+}
+
+func (l *loader) errorf(path string, n *yaml.Node, format string, args ...any) {
+	e := &Error{Path: path, Message: fmt.Sprintf(format, args...)}
+	if n != nil {
+		e.Line, e.Column = n.Line, n.Column
+	}
+	l.errs = append(l.errs, e)
+}
+
+// yamlLine finds the line yaml.v3 puts in its syntax errors.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// load reads the file at abs; from is the extends entry that named it.
+func (l *loader) load(abs string, from *Error, depth int) {
+	fail := func(msg string) {
+		if from != nil {
+			l.errs = append(l.errs, &Error{Path: from.Path, Line: from.Line, Column: from.Column, Message: msg})
+			return
+		}
+		l.errs = append(l.errs, &Error{Path: abs, Message: msg})
+	}
+	if l.visiting[abs] {
+		fail("extends " + abs + " again: the files extend each other in a cycle")
+		return
+	}
+	if depth > maxExtendsDepth {
+		fail(fmt.Sprintf("more than %d files extend each other", maxExtendsDepth))
+		return
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		fail(fmt.Sprintf("cannot read %s: %v", abs, err))
+		return
+	}
+	l.visiting[abs] = true
+	defer delete(l.visiting, abs)
+
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			line = strings.TrimSpace(line)
+			if m := yamlLine.FindStringSubmatch(line); m != nil {
+				n, _ := strconv.Atoi(m[1])
+				l.errs = append(l.errs, &Error{Path: abs, Line: n, Message: m[2]})
+			} else if line != "" && line != "yaml: unmarshal errors:" {
+				l.errs = append(l.errs, &Error{Path: abs, Message: strings.TrimPrefix(line, "yaml: ")})
+			}
+		}
+		return
+	}
+	if len(doc.Content) == 0 {
+		l.cfg.Files = append(l.cfg.Files, abs) // an empty file changes nothing
+		return
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		l.errorf(abs, top, "want a mapping of settings (enable, disable, severity, options, exclude, overrides, extends)")
+		return
+	}
+	dir := filepath.Dir(abs)
+	fields := l.fieldsOf(abs, top, topKeys)
+	if n := fields["extends"]; n != nil {
+		for _, e := range l.strings(abs, n) {
+			target := e.Value
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(dir, target)
+			}
+			l.load(filepath.Clean(target), &Error{Path: abs, Line: e.Line, Column: e.Column}, depth+1)
+		}
+	}
+	l.cfg.Files = append(l.cfg.Files, abs)
+	l.cfg.layers = append(l.cfg.layers, layer{file: abs, sel: l.selection(abs, fields)})
+	if n := fields["exclude"]; n != nil {
+		l.cfg.exclude = append(l.cfg.exclude, l.patterns(abs, dir, n)...)
+	}
+	for _, name := range []string{"report-unused-suppressions", "low-confidence"} {
+		n := fields[name]
+		if n == nil {
+			continue
+		}
+		var b bool
+		if n.Kind != yaml.ScalarNode || n.Decode(&b) != nil {
+			l.errorf(abs, n, "%s wants true or false", name)
+			continue
+		}
+		if name == "low-confidence" {
+			l.cfg.LowConfidence = &b
+		} else {
+			l.cfg.ReportUnusedSuppressions = &b
+		}
+	}
+	if n := fields["overrides"]; n != nil {
+		if n.Kind != yaml.SequenceNode {
+			l.errorf(abs, n, "overrides wants a list of {files: [...], enable/disable/severity/options}")
+			return
+		}
+		for _, item := range n.Content {
+			if item.Kind != yaml.MappingNode {
+				l.errorf(abs, item, "an override wants a mapping with files and settings")
+				continue
+			}
+			of := l.fieldsOf(abs, item, overrideKeys)
+			o := override{file: abs, line: item.Line, sel: l.selection(abs, of)}
+			if of["files"] == nil {
+				l.errorf(abs, item, "an override needs files: the patterns of the paths it applies to")
+				continue
+			}
+			o.files = l.patterns(abs, dir, of["files"])
+			l.cfg.overrides = append(l.cfg.overrides, o)
+		}
+	}
+}
+
+var (
+	selectionKeys = []string{"enable", "disable", "severity", "options"}
+	topKeys       = append([]string{"extends", "exclude", "overrides", "report-unused-suppressions", "low-confidence"}, selectionKeys...)
+	overrideKeys  = append([]string{"files"}, selectionKeys...)
+)
+
+// fieldsOf returns a mapping's values by key, reporting unknown and
+// repeated keys.
+func (l *loader) fieldsOf(path string, m *yaml.Node, known []string) map[string]*yaml.Node {
+	out := map[string]*yaml.Node{}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		switch {
+		case !slices.Contains(known, k.Value):
+			l.errorf(path, k, "unknown setting %q (want one of %s)", k.Value, strings.Join(known, ", "))
+		case seen[k.Value]:
+			l.errorf(path, k, "%s is set twice", k.Value)
+		case v.Tag == "!!null":
+			seen[k.Value] = true // "enable:" with nothing after it sets nothing
+		default:
+			seen[k.Value] = true
+			out[k.Value] = v
+		}
+	}
+	return out
+}
+
+// strings returns a scalar or a list of scalars.
+func (l *loader) strings(path string, n *yaml.Node) []*yaml.Node {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return nil
+		}
+		return []*yaml.Node{n}
+	case yaml.SequenceNode:
+		var out []*yaml.Node
+		for _, c := range n.Content {
+			if c.Kind != yaml.ScalarNode {
+				l.errorf(path, c, "want a string")
+				continue
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	l.errorf(path, n, "want a string or a list of strings")
+	return nil
+}
+
+func (l *loader) patterns(path, dir string, n *yaml.Node) []pattern {
+	var out []pattern
+	for _, s := range l.strings(path, n) {
+		text := strings.TrimSpace(s.Value)
+		if text == "" || strings.HasPrefix(text, "#") || strings.HasPrefix(text, "!") {
+			l.errorf(path, s, "%q is not a path pattern (negations and comments are not supported)", s.Value)
+			continue
+		}
+		out = append(out, pattern{text: text, dir: dir, p: gitignore.ParsePattern(text, nil)})
+	}
+	return out
+}
+
+func (l *loader) rules(path string, n *yaml.Node, allowAll bool) []*rule.Rule {
+	out := []*rule.Rule{}
+	for _, s := range l.strings(path, n) {
+		if allowAll && strings.EqualFold(s.Value, "all") {
+			out = append(out, rules.All...)
+			continue
+		}
+		r := rules.ByID(s.Value)
+		if r == nil {
+			l.errorf(path, s, "unknown rule %q; `lazylint rules` lists them", s.Value)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// ruleMap returns a mapping keyed by rule, with its rules.
+func (l *loader) ruleMap(path, what string, n *yaml.Node, each func(r *rule.Rule, v *yaml.Node)) {
+	if n.Kind != yaml.MappingNode {
+		l.errorf(path, n, "%s wants a mapping by rule, e.g. {LL001: ...}", what)
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		r := rules.ByID(k.Value)
+		if r == nil {
+			l.errorf(path, k, "unknown rule %q; `lazylint rules` lists them", k.Value)
+			continue
+		}
+		each(r, v)
+	}
+}
+
+func (l *loader) selection(path string, f map[string]*yaml.Node) Selection {
+	var s Selection
+	if n := f["enable"]; n != nil {
+		s.Enable = l.rules(path, n, true)
+	}
+	if n := f["disable"]; n != nil {
+		s.Disable = l.rules(path, n, false)
+	}
+	if n := f["severity"]; n != nil {
+		s.Severities = map[string]rule.Severity{}
+		l.ruleMap(path, "severity", n, func(r *rule.Rule, v *yaml.Node) {
+			sev, err := rule.ParseSeverity(v.Value)
+			if v.Kind != yaml.ScalarNode || err != nil {
+				l.errorf(path, v, "severity of %s: want info, warning or error, not %q", r.ID, v.Value)
+				return
+			}
+			s.Severities[r.ID] = sev
+		})
+	}
+	if n := f["options"]; n != nil {
+		s.Options = map[string]map[string]string{}
+		l.ruleMap(path, "options", n, func(r *rule.Rule, v *yaml.Node) {
+			if v.Kind != yaml.MappingNode {
+				l.errorf(path, v, "options of %s want a mapping, e.g. {%s: value}", r.ID, optionNames(r))
+				return
+			}
+			for i := 0; i+1 < len(v.Content); i += 2 {
+				k, val := v.Content[i], v.Content[i+1]
+				opt, ok := option(r, k.Value)
+				switch {
+				case !ok:
+					l.errorf(path, k, "%s has no option %q (it has: %s)", r.ID, k.Value, optionNames(r))
+				case val.Kind != yaml.ScalarNode:
+					l.errorf(path, val, "option %s.%s wants a value", r.ID, k.Value)
+				default:
+					if err := opt.Check(val.Value); err != nil {
+						l.errorf(path, val, "%s: %v", r.ID, err)
+						continue
+					}
+					if s.Options[r.ID] == nil {
+						s.Options[r.ID] = map[string]string{}
+					}
+					s.Options[r.ID][k.Value] = val.Value
+				}
+			}
+		})
+	}
+	return s
+}
+
+func option(r *rule.Rule, name string) (rule.Option, bool) {
+	for _, o := range r.Options {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return rule.Option{}, false
+}
+
+func optionNames(r *rule.Rule) string {
+	if len(r.Options) == 0 {
+		return "none"
+	}
+	var names []string
+	for _, o := range r.Options {
+		names = append(names, o.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// Effective is what applies to one file, or to the run as a whole, as
+// `lazylint config` prints it.
+type Effective struct {
+	Files                    []string         `yaml:"files-read"`
+	File                     string           `yaml:"file,omitempty"`
+	Excluded                 *bool            `yaml:"excluded,omitempty"`
+	Rules                    []EffectiveRule  `yaml:"rules"`
+	Disabled                 []string         `yaml:"disabled,flow"`
+	Exclude                  []string         `yaml:"exclude,omitempty"`
+	Overrides                []EffectiveMatch `yaml:"overrides,omitempty"`
+	ReportUnusedSuppressions bool             `yaml:"report-unused-suppressions"`
+	LowConfidence            bool             `yaml:"low-confidence"`
+}
+
+// EffectiveRule is one enabled rule with its settings.
+type EffectiveRule struct {
+	ID       string            `yaml:"id"`
+	Name     string            `yaml:"name"`
+	Severity string            `yaml:"severity"`
+	Options  map[string]string `yaml:"options,omitempty"`
+}
+
+// EffectiveMatch is an override: where it was written and its patterns.
+type EffectiveMatch struct {
+	At      string   `yaml:"at"`
+	Files   []string `yaml:"files,flow"`
+	Applies *bool    `yaml:"applies,omitempty"`
+}
+
+// Effective returns the settings for the file at abs ("" for the run as a
+// whole, without per-path overrides), with extra selections on top.
+func (c *Config) Effective(abs string, extra ...Selection) Effective {
+	var e Effective
+	var s engine.Settings
+	if abs == "" {
+		var sels []Selection
+		if c != nil {
+			for _, l := range c.layers {
+				sels = append(sels, l.sel)
+			}
+		}
+		s = Resolve(append(sels, extra...)...)
+	} else {
+		s = c.Settings(abs, extra...)
+		e.File = abs
+		excluded := c.Excluded(abs, false)
+		e.Excluded = &excluded
+	}
+	on := map[string]bool{}
+	for _, r := range s.Rules {
+		on[r.ID] = true
+		er := EffectiveRule{ID: r.ID, Name: r.Name, Severity: r.Severity.String()}
+		if sev, ok := s.Severities[r.ID]; ok {
+			er.Severity = sev.String()
+		}
+		for _, o := range r.Options {
+			if er.Options == nil {
+				er.Options = map[string]string{}
+			}
+			er.Options[o.Name] = o.Default
+			if v, ok := s.RuleOptions[r.ID][o.Name]; ok {
+				er.Options[o.Name] = v
+			}
+		}
+		e.Rules = append(e.Rules, er)
+	}
+	e.Disabled = []string{}
+	for _, r := range rules.All {
+		if !on[r.ID] {
+			e.Disabled = append(e.Disabled, r.ID)
+		}
+	}
+	if c == nil {
+		return e
+	}
+	e.Files = c.Files
+	if c.ReportUnusedSuppressions != nil {
+		e.ReportUnusedSuppressions = *c.ReportUnusedSuppressions
+	}
+	if c.LowConfidence != nil {
+		e.LowConfidence = *c.LowConfidence
+	}
+	for _, p := range c.exclude {
+		e.Exclude = append(e.Exclude, filepath.Join(p.dir, p.text)+suffixSlash(p.text))
+	}
+	for _, o := range c.overrides {
+		m := EffectiveMatch{At: fmt.Sprintf("%s:%d", o.file, o.line)}
+		applies := false
+		for _, p := range o.files {
+			m.Files = append(m.Files, p.text)
+			applies = applies || abs != "" && p.matches(abs, false)
+		}
+		if abs != "" {
+			m.Applies = &applies
+		}
+		e.Overrides = append(e.Overrides, m)
+	}
+	return e
+}
+
+// suffixSlash keeps the trailing slash of a folder pattern, which
+// filepath.Join drops.
+func suffixSlash(p string) string {
+	if strings.HasSuffix(p, "/") {
+		return "/"
+	}
+	return ""
+}

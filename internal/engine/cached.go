@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/lazylint/lazylint/internal/cache"
+	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/internal/suppress"
+)
+
+// The warm cache keeps the result of each C/C++/CUDA file that needed a
+// parse; files no rule can fire on are cheaper to check than to look up.
+
+// cacheEntryVersion changes when the entry's layout does.
+const cacheEntryVersion = 1
+
+// cachedFinding is a Finding on disk. encoding/json drops an embedded
+// field that a shallower one of the same name shadows: Rule (an ID) shadows
+// the rule pointer, and Finding.Related the rule's byte-range related
+// locations, which RuleRelated carries instead. Paths are restored from
+// the file: the same bytes under another name give the same entry.
+type cachedFinding struct {
+	Finding
+	Rule        string
+	RuleRelated []rule.RelatedLocation
+}
+
+func toCached(f Finding) cachedFinding {
+	return cachedFinding{Finding: f, Rule: f.Rule.ID, RuleRelated: f.Finding.Related}
+}
+
+type cacheEntry struct {
+	Version    int
+	Findings   []cachedFinding
+	Suppressed []cachedFinding
+}
+
+// cacheKey hashes everything a file's result depends on: the lazylint
+// binary, the settings, the options that change results, and the bytes.
+func cacheKey(binary []byte, s *Settings, opts *Options, src []byte) cache.Key {
+	h := sha256.New()
+	fmt.Fprintf(h, "lazylint cache %d\n%x\nlow-confidence=%v unused=%v\n", cacheEntryVersion, binary, opts.LowConfidence, opts.ReportUnusedSuppressions)
+	for _, r := range s.Rules {
+		fmt.Fprintf(h, "rule %s severity=%d\n", r.ID, s.severity(r))
+		names := make([]string, 0, len(s.RuleOptions[r.ID]))
+		for name := range s.RuleOptions[r.ID] {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			fmt.Fprintf(h, "option %q=%q\n", name, s.RuleOptions[r.ID][name])
+		}
+	}
+	fmt.Fprintf(h, "%d\n", len(src))
+	h.Write(src)
+	var k cache.Key
+	h.Sum(k[:0])
+	return k
+}
+
+func encodeEntry(r FileResult) ([]byte, error) {
+	e := cacheEntry{Version: cacheEntryVersion}
+	for _, f := range r.Findings {
+		e.Findings = append(e.Findings, toCached(f))
+	}
+	for _, f := range r.Suppressed {
+		e.Suppressed = append(e.Suppressed, toCached(f))
+	}
+	return json.Marshal(e)
+}
+
+// decodeEntry rebuilds a result for the file shown as path; false when the
+// entry is corrupt or names a rule not in s.
+func decodeEntry(data []byte, s *Settings, path string) (FileResult, bool) {
+	var e cacheEntry
+	if err := json.Unmarshal(data, &e); err != nil || e.Version != cacheEntryVersion {
+		return FileResult{}, false
+	}
+	byID := map[string]*rule.Rule{suppress.Rule.ID: suppress.Rule}
+	for _, r := range s.Rules {
+		byID[r.ID] = r
+	}
+	restore := func(in []cachedFinding) ([]Finding, bool) {
+		var out []Finding
+		for _, c := range in {
+			f := c.Finding
+			if f.Rule = byID[c.Rule]; f.Rule == nil {
+				return nil, false
+			}
+			f.Finding.Related = c.RuleRelated
+			f.Path = path
+			for i := range f.Related {
+				f.Related[i].Path = path
+			}
+			out = append(out, f)
+		}
+		return out, true
+	}
+	var r FileResult
+	var ok1, ok2 bool
+	r.Findings, ok1 = restore(e.Findings)
+	r.Suppressed, ok2 = restore(e.Suppressed)
+	return r, ok1 && ok2
+}

@@ -1,0 +1,62 @@
+package report
+
+import (
+	"encoding/xml"
+	"io"
+
+	"github.com/lazylint/lazylint/internal/engine"
+)
+
+type checkstyleDoc struct {
+	XMLName xml.Name         `xml:"checkstyle"`
+	Version string           `xml:"version,attr"`
+	Files   []checkstyleFile `xml:"file"`
+}
+
+type checkstyleFile struct {
+	Name   string            `xml:"name,attr"`
+	Errors []checkstyleError `xml:"error"`
+}
+
+type checkstyleError struct {
+	Line     int    `xml:"line,attr"`
+	Column   int    `xml:"column,attr"`
+	Severity string `xml:"severity,attr"`
+	Message  string `xml:"message,attr"`
+	Source   string `xml:"source,attr"`
+}
+
+// Checkstyle writes the findings and file errors as Checkstyle XML, one
+// <file> per path in the findings' order. Suppressed findings are left out.
+func Checkstyle(w io.Writer, res engine.Result, _ Extras) error {
+	doc := checkstyleDoc{Version: "4.3"}
+	byPath := map[string]int{}
+	file := func(path string) *checkstyleFile {
+		i, ok := byPath[path]
+		if !ok {
+			i = len(doc.Files)
+			byPath[path] = i
+			doc.Files = append(doc.Files, checkstyleFile{Name: path})
+		}
+		return &doc.Files[i]
+	}
+	for _, f := range res.Findings {
+		sev := f.Severity.String()
+		fl := file(f.Path)
+		fl.Errors = append(fl.Errors, checkstyleError{Line: f.Start.Line, Column: f.Start.Column, Severity: sev, Message: f.Message, Source: "lazylint." + f.Rule.ID})
+	}
+	for _, e := range res.Errors {
+		fl := file(e.Path)
+		fl.Errors = append(fl.Errors, checkstyleError{Severity: "error", Message: e.Message, Source: "lazylint"})
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

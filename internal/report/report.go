@@ -1,0 +1,62 @@
+// Package report writes the result of a run in the output formats.
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/lazylint/lazylint/internal/engine"
+	"github.com/lazylint/lazylint/runtime-probe/diffrun"
+)
+
+// Formats are the names of the output formats.
+var Formats = []string{"text", "json", "sarif", "github", "checkstyle"}
+
+// Extras are what a run adds to the static result.
+type Extras struct {
+	// Probe is the differential run of `check --confirm`; with it every
+	// finding is marked confirmed or not confirmed.
+	Probe *diffrun.Report
+	// ToolVersion is lazylint's version, for formats that name the tool.
+	ToolVersion string
+	// Color asks the text format for ANSI colors.
+	Color bool
+	// Baseline, when a baseline file was used, counts what it hid.
+	Baseline *BaselineStats
+}
+
+// BaselineStats count what a baseline did: the findings it accepted (not
+// reported) and its entries that matched no finding (fixed since).
+type BaselineStats struct {
+	Known, Stale int
+}
+
+// confirmation is the finding's mark, or nil without a probe run.
+func (x Extras) confirmation(f engine.Finding) *diffrun.Confirmation {
+	if x.Probe == nil {
+		return nil
+	}
+	c := diffrun.Confirm(f.Rule.ID, x.Probe)
+	return &c
+}
+
+// Write writes res to w in the named format; formats without a place for
+// file errors write them to errw.
+func Write(w, errw io.Writer, format string, res engine.Result, x Extras) error {
+	switch format {
+	case "text":
+		return Text(w, errw, res, x)
+	case "json":
+		return JSON(w, res, x)
+	case "sarif":
+		return SARIF(w, res, x)
+	case "github":
+		return GitHub(w, res, x)
+	case "checkstyle":
+		return Checkstyle(w, res, x)
+	}
+	names := append([]string(nil), Formats...)
+	sort.Strings(names)
+	return fmt.Errorf("unknown format %q (want one of %v)", format, names)
+}
