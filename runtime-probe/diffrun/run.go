@@ -77,9 +77,9 @@ type Run struct {
 	ErrorLines  []string `json:"error_lines,omitempty"`
 	// HangLines are lines with which the program said it gave up waiting
 	// (a watchdog, a timeout of its own).
-	HangLines []string `json:"hang_lines,omitempty"`
-	Figures     []Figure `json:"figures,omitempty"`
-	OutputTail  string   `json:"output_tail"`
+	HangLines  []string `json:"hang_lines,omitempty"`
+	Figures    []Figure `json:"figures,omitempty"`
+	OutputTail string   `json:"output_tail"`
 }
 
 // Failed reports whether the run ended badly without timing out: a non-zero
