@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -116,56 +117,54 @@ func WriteChromeTrace(w io.Writer, traces []*Trace) error {
 	}{evs, "ns"})
 }
 
-// timeAxis maps trace times to x positions. Idle stretches (no call, load
-// or run) longer than a tenth of the busy time are drawn as a fixed-width
-// break, so that microsecond loads stay visible next to a one-second wait.
+// timeAxis maps trace times to x positions, not to scale: the stretch
+// between two consecutive event boundaries gets a width that grows with the
+// log of its length, so a 20 µs lazy load stays visible next to a
+// one-second spin wait, and order is kept.
 type timeAxis struct {
-	starts, ends []int64   // busy spans, merged
-	x0           []float64 // x at each span's start
-	scale        float64   // px per ns inside spans
-	gap          float64   // px of a compressed gap
+	bounds []int64   // sorted distinct event boundaries
+	xs     []float64 // x of each boundary
 }
 
 func newTimeAxis(ivs []Interval, width float64) *timeAxis {
-	sort.Slice(ivs, func(i, j int) bool { return ivs[i].Start < ivs[j].Start })
-	a := &timeAxis{gap: 24}
-	var total int64
+	set := map[int64]bool{}
 	for _, iv := range ivs {
-		if n := len(a.ends); n > 0 && iv.Start <= a.ends[n-1] {
-			a.ends[n-1] = max(a.ends[n-1], iv.End)
-			continue
-		}
-		a.starts, a.ends = append(a.starts, iv.Start), append(a.ends, iv.End)
+		set[iv.Start], set[iv.End] = true, true
 	}
-	// Busy spans shorter than 1% of the whole are widened so that each
-	// shows; gaps are fixed.
-	for i := range a.starts {
-		total += a.ends[i] - a.starts[i]
+	a := &timeAxis{}
+	for t := range set {
+		a.bounds = append(a.bounds, t)
 	}
-	minSpan := max(total/100, 1)
-	var w int64
-	for i := range a.starts {
-		w += max(a.ends[i]-a.starts[i], minSpan)
+	sort.Slice(a.bounds, func(i, j int) bool { return a.bounds[i] < a.bounds[j] })
+	weights := make([]float64, len(a.bounds))
+	total := 0.0
+	for i := 1; i < len(a.bounds); i++ {
+		weights[i] = 1 + math.Log2(1+float64(a.bounds[i]-a.bounds[i-1])/1000)
+		total += weights[i]
 	}
-	a.scale = (width - a.gap*float64(max(len(a.starts)-1, 0))) / float64(max(w, 1))
 	x := 0.0
-	for i := range a.starts {
-		a.x0 = append(a.x0, x)
-		x += float64(max(a.ends[i]-a.starts[i], minSpan))*a.scale + a.gap
+	for i := range a.bounds {
+		if total > 0 {
+			x += weights[i] / total * width
+		}
+		a.xs = append(a.xs, x)
 	}
 	return a
 }
 
 // x returns the position of time ns.
 func (a *timeAxis) x(ns int64) float64 {
-	i := sort.Search(len(a.starts), func(i int) bool { return a.ends[i] >= ns })
-	if i == len(a.starts) {
-		i = len(a.starts) - 1
-	}
-	if i < 0 {
+	i := sort.Search(len(a.bounds), func(i int) bool { return a.bounds[i] >= ns })
+	switch {
+	case len(a.bounds) == 0:
 		return 0
+	case i == len(a.bounds):
+		return a.xs[len(a.xs)-1]
+	case a.bounds[i] == ns || i == 0:
+		return a.xs[i]
 	}
-	return a.x0[i] + float64(max(ns-a.starts[i], 0))*a.scale
+	f := float64(ns-a.bounds[i-1]) / float64(a.bounds[i]-a.bounds[i-1])
+	return a.xs[i-1] + f*(a.xs[i]-a.xs[i-1])
 }
 
 // WriteSVG draws a timeline: one row per host thread (launch calls, lazy
@@ -207,22 +206,24 @@ func WriteSVG(w io.Writer, t *Trace) error {
 	}
 	ax := newTimeAxis(ivs, width)
 	height := top + rowH*float64(len(rows)) + 60
-	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="11">`+"\n", left+width+20, height)
+	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="11">`+"\n", left+width+120, height)
 	fmt.Fprintf(w, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	fmt.Fprintf(w, `<text x="10" y="18" font-size="13">lazylint probe trace: pid %d, loading mode %s, %d launches (idle stretches cut, marked //)</text>`+"\n", t.PID, html.EscapeString(t.LoadingMode), len(t.Launches))
+	fmt.Fprintf(w, `<text x="10" y="18" font-size="13">lazylint probe trace: pid %d, loading mode %s, %d launches (time axis not to scale: each stretch between events is as wide as the log of its length)</text>`+"\n", t.PID, html.EscapeString(t.LoadingMode), len(t.Launches))
 	for i, r := range rows {
 		y := top + rowH*float64(i)
 		fmt.Fprintf(w, `<rect x="%.0f" y="%.1f" width="%.0f" height="%.1f" fill="%s"/>`+"\n", left, y, width, rowH, []string{"#f4f4f4", "#ffffff"}[i%2])
 		fmt.Fprintf(w, `<text x="10" y="%.1f">%s</text>`+"\n", y+rowH/2+4, html.EscapeString(r.label))
 	}
-	// Breaks between busy spans.
-	for i := 1; i < len(ax.starts); i++ {
-		x := left + ax.x0[i] - ax.gap/2
-		fmt.Fprintf(w, `<text x="%.1f" y="%.1f" fill="#999" text-anchor="middle">//</text>`+"\n", x, top-4)
-		fmt.Fprintf(w, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ccc" stroke-dasharray="2,3"/>`+"\n", x, top, x, top+rowH*float64(len(rows)))
-		if i == 1 || len(ax.starts) < 12 {
-			fmt.Fprintf(w, `<text x="%.1f" y="%.1f" fill="#999" text-anchor="middle" font-size="9">+%s</text>`+"\n", x, top+rowH*float64(len(rows))+12, usText(ax.starts[i]-ax.ends[i-1]))
+	// Time ticks at event boundaries, at least 70 px apart.
+	lastX := -1e9
+	for i, b := range ax.bounds {
+		x := left + ax.xs[i]
+		if x-lastX < 70 {
+			continue
 		}
+		lastX = x
+		fmt.Fprintf(w, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ccc" stroke-dasharray="2,3"/>`+"\n", x, top, x, top+rowH*float64(len(rows)))
+		fmt.Fprintf(w, `<text x="%.1f" y="%.1f" fill="#777" text-anchor="middle" font-size="9">%.3f ms</text>`+"\n", x, top+rowH*float64(len(rows))+12, float64(b)/1e6)
 	}
 	bar := func(iv Interval, rowIdx int, inset float64, fill, stroke, title string) {
 		x0, x1 := left+ax.x(iv.Start), left+ax.x(iv.End)
