@@ -34,7 +34,7 @@ Exit codes: env and module exit 3 when there is no usable CUDA driver; run
 exits 0 when the modes show no lazy-only difference, 1 when they do, 2 when
 the program could not be run, 130 when interrupted.`,
 	}
-	cmd.AddCommand(newProbeEnvCommand(), newProbeModuleCommand(), newProbeRunCommand())
+	cmd.AddCommand(newProbeEnvCommand(), newProbeModuleCommand(), newProbeRunCommand(), newProbeTraceCommand())
 	return cmd
 }
 
