@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -57,8 +56,8 @@ func traceEvidence(cmd *cobra.Command, command []string, timeout time.Duration) 
 		for _, m := range launchNameRE.FindAllStringSubmatch(f.Snippet, -1) {
 			declared = append(declared, m[1])
 		}
-		if w := strings.Fields(f.Message); len(w) > 0 && identOnly(w[0]) {
-			declared = append(declared, w[0])
+		for _, m := range kernelWordRE.FindAllStringSubmatch(f.Message, -1) {
+			declared = append(declared, m[1])
 		}
 		ev, ok := cupti.Judge(f.Rule.ID, text, lazy, nil, declared)
 		if !ok {
@@ -69,11 +68,6 @@ func traceEvidence(cmd *cobra.Command, command []string, timeout time.Duration) 
 	}
 }
 
-func identOnly(s string) bool {
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return s != ""
-}
+// kernelWordRE finds the kernel a message starts with ("kernel waitFor
+// spins"); "kernel" later in a message is prose ("every kernel before").
+var kernelWordRE = regexp.MustCompile(`^kernel ([A-Za-z_]\w*)`)

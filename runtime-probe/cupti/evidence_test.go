@@ -47,3 +47,11 @@ func TestBaseName(t *testing.T) {
 		}
 	}
 }
+
+func TestJudgeCutShortTraceSaysNothingOfKernelsNotSeen(t *testing.T) {
+	tr := parseFile(t, "testdata/demo_lazy.jsonl")
+	tr.Complete = false // killed at the timeout: later launches were lost
+	if ev, ok := Judge("LL003", "kernel setFlag spins", tr, nil, []string{"setFlag"}); ok {
+		t.Errorf("got %+v, want no evidence", ev)
+	}
+}

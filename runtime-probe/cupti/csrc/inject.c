@@ -150,7 +150,10 @@ static void onLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
           pending.streamId, cb->correlationId, pending.loadState, pending.loadStateErr, pending.freeBefore, freeAfter, result);
   jsonString(out, cb->symbolName);
   fputs("}\n", out);
-  if (pending.loadState != 1 || result != 0)
+  /* The first launches are flushed one by one, so that a run killed in a
+   * hang still shows them; later ones go out with the buffer. */
+  static unsigned long launches;
+  if (++launches <= 4096 || pending.loadState != 1 || result != 0)
     fflush(out);
   pthread_mutex_unlock(&outMu);
 }
