@@ -61,6 +61,12 @@ type Options struct {
 	// Cache, when set, keeps the results of files that need a parse,
 	// keyed on their bytes, this binary and the settings.
 	Cache *cache.Cache
+	// NoProject checks each file alone, without the facts of the others
+	// (the per-file analysis of earlier versions).
+	NoProject bool
+	// Project, for CheckSource, is the project's linked facts (the
+	// language server keeps them); Run builds its own.
+	Project *cudaparse.Project
 }
 
 // Settings are what applies to one file: the rules to run, their options
@@ -127,6 +133,11 @@ type Stats struct {
 	Parsed   int           // files that needed a parse
 	Excluded int           // files and folders left out by Options.Exclude
 	Cached   int           // files whose result came from the cache
+	// Project-wide analysis: function definitions linked, files parsed
+	// only for their summary, files checked again with the project's facts.
+	ProjectFunctions int
+	LinkParsed       int
+	Rechecked        int
 	Duration time.Duration // wall time
 }
 
@@ -194,6 +205,8 @@ func Run(opts Options) Result {
 		how   checked
 	}
 	results := make([]fileResult, len(sources))
+	facts := make([]fileFacts, len(sources))
+	shownPaths := make([]string, len(sources))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(workers, max(1, len(sources))) {
@@ -210,12 +223,19 @@ func Run(opts Options) Result {
 			for i := range jobs {
 				path := sources[i]
 				shown := relPath(base, path)
+				shownPaths[i] = shown
 				src, _, err := fastread.ReadFile(path)
 				if err != nil {
 					results[i].Err = &FileError{Path: shown, Message: cleanErr(err).Error()}
 				} else {
 					results[i].bytes = int64(len(src))
-					results[i].FileResult, results[i].how = checkSource(&parser, &text, settingsFor(absPath(path)), opts, shown, src)
+					s := settingsFor(absPath(path))
+					text.Reset(src)
+					var sum *cudaparse.FileSummary
+					results[i].FileResult, results[i].how, sum = checkText(&parser, &text, s, opts, shown, nil, [32]byte{})
+					if !opts.NoProject {
+						noteProjectFacts(&facts[i], &text, s, sum, results[i].how)
+					}
 				}
 				if opts.Progress != nil {
 					opts.Progress(int(done.Add(1)), total)
@@ -228,6 +248,42 @@ func Run(opts Options) Result {
 	}
 	close(jobs)
 	wg.Wait()
+
+	if !opts.NoProject && len(sources) > 0 {
+		pr := &projectRun{opts: opts, sources: sources, shown: shownPaths, facts: facts, settings: settingsFor, workers: workers}
+		project := pr.link()
+		current := func() []FileResult {
+			out := make([]FileResult, len(results))
+			for i := range results {
+				out[i] = results[i].FileResult
+			}
+			return out
+		}
+		rechecked := map[int]bool{}
+		// First with what the files call; then, once, with what the
+		// callers of the functions that hold findings load before calling.
+		for pass := 0; pass < 2; pass++ {
+			if pass == 1 {
+				if !pr.findCallers(current()) {
+					break
+				}
+				project = pr.project()
+			}
+			again := pr.recheck(project, current())
+			for _, i := range again {
+				rechecked[i] = true
+			}
+			pr.rerunAll(project, again, func(i int, out FileResult, how checked) {
+				if how == parsedIt && results[i].how == skipped {
+					results[i].how = parsedIt
+				}
+				results[i].FileResult = out
+			})
+		}
+		res.Stats.LinkParsed = pr.parsed
+		res.Stats.ProjectFunctions = project.Len()
+		res.Stats.Rechecked = len(rechecked)
+	}
 
 	for i := range results {
 		r := &results[i]
@@ -334,21 +390,30 @@ const (
 // checkSource checks one C/C++/CUDA file's contents under settings s and
 // applies its suppression comments, through the cache when there is one.
 func checkSource(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, src []byte) (FileResult, checked) {
-	var key cache.Key
 	text.Reset(src)
+	out, how, _ := checkText(parser, text, s, opts, shown, nil, [32]byte{})
+	return out, how
+}
+
+// checkText is checkSource for a text whose project flags are set, with
+// the project's facts (nil: none) whose digest for this file is digest.
+// It also returns the file's summary when it was parsed or cached.
+func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, project *cudaparse.Project, digest [32]byte) (FileResult, checked, *cudaparse.FileSummary) {
+	var key cache.Key
+	src := text.Src
 	firing := firingRules(s.Rules, text)
 	cacheable := opts.Cache != nil && len(firing) > 0
 	if cacheable {
 		binary, _ := cache.BinaryHash()
-		key = cacheKey(binary, &s, &opts, src)
+		key = cacheKey(binary, &s, &opts, src, digest)
 		if data, ok := opts.Cache.Get(key); ok {
-			if r, ok := decodeEntry(data, &s, shown); ok {
-				return r, fromCache
+			if r, sum, ok := decodeEntry(data, &s, shown); ok {
+				return r, fromCache, sum
 			}
 		}
 	}
-	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes}
-	found, parsed, err := checker.checkRules(parser, shown, src, firing)
+	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: project}
+	found, parsed, sum, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult
 	out.Findings, out.Suppressed = suppressions(shown, text, false, found, s.Rules, opts.ReportUnusedSuppressions)
@@ -356,7 +421,7 @@ func checkSource(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Op
 		out.Err = &FileError{Path: shown, Message: err.Error()}
 	} else if cacheable {
 		// Errors are not kept: a parse limit or a bug may go away.
-		if data, err := encodeEntry(out); err == nil {
+		if data, err := encodeEntry(out, sum); err == nil {
 			opts.Cache.Put(key, data)
 		}
 	}
@@ -364,7 +429,7 @@ func checkSource(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Op
 	if parsed {
 		how = parsedIt
 	}
-	return out, how
+	return out, how, sum
 }
 
 // firingRules returns the rules that may fire on the text (the others need
@@ -402,6 +467,8 @@ type Checker struct {
 	LowConfidence bool
 	ParseLimit    time.Duration
 	MaxParseBytes int64 // as Options.MaxParseBytes
+	// Project, when set, gives rules the facts of the project's other files.
+	Project *cudaparse.Project
 }
 
 // Check checks one file's contents with a parser of its own.
@@ -412,51 +479,35 @@ func (c *Checker) Check(path string, src []byte) ([]Finding, error) {
 			p.Close()
 		}
 	}()
-	out, _, err := c.check(&p, path, src)
+	out, _, _, err := c.check(&p, path, src)
 	return out, err
 }
 
 // check checks src with *parser, creating it when the file needs a parse.
 // A panic anywhere in parsing or facts becomes an error for this file: the
 // run goes on with the others.
-func (c *Checker) check(parser **cudaparse.Parser, path string, src []byte) (findings []Finding, parsed bool, err error) {
+func (c *Checker) check(parser **cudaparse.Parser, path string, src []byte) (findings []Finding, parsed bool, sum *cudaparse.FileSummary, err error) {
 	return c.checkRules(parser, path, src, firingRules(c.Rules, rule.NewText(src)))
 }
 
 // checkRules is check with the rules that may fire on src already chosen.
-func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte, rules []*rule.Rule) (findings []Finding, parsed bool, err error) {
+func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte, rules []*rule.Rule) (findings []Finding, parsed bool, sum *cudaparse.FileSummary, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			findings = nil
 			err = fmt.Errorf("internal error while checking this file: %v; please report it", v)
 		}
 	}()
-	if i := bytes.IndexByte(src[:min(len(src), binaryProbe)], 0); i >= 0 {
-		return nil, false, fmt.Errorf("binary file (NUL byte at offset %d); not checked", i)
-	}
 	if len(rules) == 0 {
-		return nil, false, nil
+		return nil, false, nil, binaryError(src)
 	}
-	if limit := c.maxParseBytes(); limit >= 0 && int64(len(src)) > limit {
-		return nil, false, fmt.Errorf("not checked: %.1f MiB is over the %.0f MiB parse limit; raise it with --max-parse-mib", float64(len(src))/(1<<20), float64(limit)/(1<<20))
+	f, err := c.parse(parser, path, src)
+	if f == nil {
+		return nil, err != nil && !errors.Is(err, errNotParsed), nil, err
 	}
-	if *parser == nil {
-		p, err := cudaparse.NewParser()
-		if err != nil {
-			return nil, false, err
-		}
-		*parser = p
-	}
-	(*parser).Limit = c.ParseLimit
-	f, err := (*parser).Parse(path, src)
-	if err != nil {
-		if errors.Is(err, cudaparse.ErrParseLimit) {
-			return nil, true, fmt.Errorf("not checked: %w (%s); raise it with --parse-limit", err, (*parser).Limit)
-		}
-		return nil, true, fmt.Errorf("cannot parse: %w", err)
-	}
+	sum = f.Summary()
 	for _, r := range rules {
-		out, rerr := runRule(r, f, c.RuleOptions[r.ID])
+		out, rerr := runRule(r, f, c.RuleOptions[r.ID], c.Project)
 		if rerr != nil {
 			err = errors.Join(err, rerr)
 		}
@@ -468,7 +519,46 @@ func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte,
 		}
 	}
 	SortFindings(findings)
-	return findings, true, err
+	return findings, true, sum, err
+}
+
+// errNotParsed marks a file refused before its parse (binary, too large).
+var errNotParsed = errors.New("not parsed")
+
+// binaryError returns an error for a file that holds a NUL byte early on.
+func binaryError(src []byte) error {
+	if i := bytes.IndexByte(src[:min(len(src), binaryProbe)], 0); i >= 0 {
+		return fmt.Errorf("binary file (NUL byte at offset %d); not checked", i)
+	}
+	return nil
+}
+
+// parse parses src with *parser, creating it on first need; files that are
+// binary or over the size bound are refused with an error that wraps
+// errNotParsed.
+func (c *Checker) parse(parser **cudaparse.Parser, path string, src []byte) (*cudaparse.File, error) {
+	if err := binaryError(src); err != nil {
+		return nil, fmt.Errorf("%w%.0w", err, errNotParsed)
+	}
+	if limit := c.maxParseBytes(); limit >= 0 && int64(len(src)) > limit {
+		return nil, fmt.Errorf("not checked: %.1f MiB is over the %.0f MiB parse limit; raise it with --max-parse-mib%.0w", float64(len(src))/(1<<20), float64(limit)/(1<<20), errNotParsed)
+	}
+	if *parser == nil {
+		p, err := cudaparse.NewParser()
+		if err != nil {
+			return nil, err
+		}
+		*parser = p
+	}
+	(*parser).Limit = c.ParseLimit
+	f, err := (*parser).Parse(path, src)
+	if err != nil {
+		if errors.Is(err, cudaparse.ErrParseLimit) {
+			return nil, fmt.Errorf("not checked: %w (%s); raise it with --parse-limit", err, (*parser).Limit)
+		}
+		return nil, fmt.Errorf("cannot parse: %w", err)
+	}
+	return f, nil
 }
 
 // maxParseBytes is the size bound in force: negative for none.
@@ -480,14 +570,16 @@ func (c *Checker) maxParseBytes() int64 {
 }
 
 // runRule runs one rule, turning a panic into an error for this file.
-func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string) (out []rule.Finding, err error) {
+func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string, project *cudaparse.Project) (out []rule.Finding, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			out = nil
 			err = fmt.Errorf("internal error in rule %s (%s): %v; please report it", r.ID, r.Name, v)
 		}
 	}()
-	r.Run(rule.NewPass(r, f, options, func(fd rule.Finding) { out = append(out, fd) }))
+	pass := rule.NewPass(r, f, options, func(fd rule.Finding) { out = append(out, fd) })
+	pass.Project = project
+	r.Run(pass)
 	return out, nil
 }
 

@@ -1,0 +1,153 @@
+package cudaparse
+
+// A cheap index of the function names a file defines and calls, without a
+// parse: what decides which files take part in project-wide analysis. A
+// file that calls a name some other file defines with facts is parsed
+// again with those facts; a file that defines a name a candidate calls is
+// parsed for its summary. Everything else is never parsed for the project.
+
+// controlWords are followed by a parenthesis without being calls.
+var controlWords = map[string]bool{
+	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true,
+	"sizeof": true, "alignof": true, "decltype": true, "typeof": true, "defined": true,
+	"__attribute__": true, "__declspec": true, "static_assert": true, "noexcept": true,
+	"alignas": true, "throw": true, "requires": true, "__launch_bounds__": true, "asm": true, "__asm__": true,
+}
+
+// NameIndex is the names a file defines as functions and the names it calls.
+type NameIndex struct {
+	Defines []string
+	Calls   []string
+}
+
+// ScanNames returns the names src defines as functions (a name, its
+// parameter list, then a body: `f(...) const {`) and the names it calls
+// (a name followed by a parenthesis), each once, in order of first
+// appearance. Comments, strings and preprocessor lines are skipped. It is a
+// heuristic: a macro call followed by a block looks like a definition,
+// which costs a parse at most.
+func ScanNames(src []byte) NameIndex {
+	var out NameIndex
+	seenDef := map[string]bool{}
+	seenCall := map[string]bool{}
+	n := len(src)
+	atLineStart := true
+	for i := 0; i < n; {
+		c := src[i]
+		switch {
+		case c == '\n':
+			atLineStart = true
+			i++
+			continue
+		case isSpace(c):
+			i++
+			continue
+		case c == '#' && atLineStart:
+			i = skipDirective(src, i)
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			i = skipLineComment(src, i)
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			i = skipBlockComment(src, i)
+			atLineStart = false
+			continue
+		case c == '"' || c == '\'':
+			i = skipQuoted(src, i, c)
+			atLineStart = false
+			continue
+		case c >= '0' && c <= '9':
+			i = skipNumber(src, i)
+			atLineStart = false
+			continue
+		case isIdentStart(c):
+			start := i
+			for i < n && isIdentByte(src[i]) {
+				i++
+			}
+			atLineStart = false
+			if i < n && src[i] == '"' && isLiteralPrefix(src[start:i]) {
+				if i-start > 0 && src[i-1] == 'R' {
+					i = skipRawString(src, i)
+				} else {
+					i = skipQuoted(src, i, '"')
+				}
+				continue
+			}
+			j := i
+			for j < n && (isSpace(src[j]) || src[j] == '\n') {
+				j++
+			}
+			if j >= n || src[j] != '(' {
+				continue
+			}
+			name := string(src[start:i])
+			if controlWords[name] {
+				continue
+			}
+			if isDefinitionAt(src, j) {
+				if !seenDef[name] {
+					seenDef[name] = true
+					out.Defines = append(out.Defines, name)
+				}
+			} else if !seenCall[name] {
+				seenCall[name] = true
+				out.Calls = append(out.Calls, name)
+			}
+			continue
+		default:
+			atLineStart = false
+			i++
+		}
+	}
+	return out
+}
+
+// isDefinitionAt reports whether the parameter list opening at src[open]
+// is followed by a function body: `) {`, `) const {`, `) noexcept {`,
+// `) -> int {`, `) : member(x) {` is left out (a constructor's initializer
+// list reads like a call).
+func isDefinitionAt(src []byte, open int) bool {
+	depth := 0
+	i := open
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				goto closed
+			}
+		case ';', '{', '}':
+			return false
+		case '"', '\'':
+			i = skipQuoted(src, i, src[i]) - 1
+		}
+	}
+	return false
+closed:
+	for i++; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case isSpace(c) || c == '\n':
+		case c == '{':
+			return true
+		case isIdentStart(c):
+			start := i
+			for i < len(src) && isIdentByte(src[i]) {
+				i++
+			}
+			switch string(src[start:i]) {
+			case "const", "noexcept", "override", "final", "volatile", "mutable", "__host__", "__device__", "__forceinline__":
+			default:
+				return false
+			}
+			i--
+		case c == '&':
+		default:
+			return false
+		}
+	}
+	return false
+}

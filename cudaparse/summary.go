@@ -1,0 +1,192 @@
+package cudaparse
+
+import (
+	"strings"
+)
+
+// What one file tells the rest of the project. A rule sees one parsed file;
+// a kernel launched through a wrapper in another file, or warmed up by a
+// caller in another file, is invisible to it. Each parsed file therefore
+// exports a summary of its host functions (in the spirit of go/analysis
+// facts): what each one does to kernels, in order, and which functions it
+// calls on the way. Project links the summaries of all files; rules ask it
+// about the functions their file does not define. A summary is built from
+// the file alone, is small, and is kept in the cache with the file's result.
+
+// StepKind says what a summary step does.
+type StepKind uint8
+
+const (
+	// StepLaunch launches the kernels in Keys (a launch that can load its
+	// kernel: see File.LaunchMayLoad).
+	StepLaunch StepKind = iota + 1
+	// StepPreload loads the kernels in Keys without launching them.
+	StepPreload
+	// StepPreloadAll loads every kernel of a table (a preload loop).
+	StepPreloadAll
+	// StepCall calls Callee with Arity arguments: a function the project
+	// may define.
+	StepCall
+	// StepDeviceSwitch makes another device or context current: kernels
+	// loaded before it were loaded for the previous one (a kernel's module
+	// is loaded per context).
+	StepDeviceSwitch
+)
+
+// FunctionSummary is what a host function does to kernels, in source order.
+type FunctionSummary struct {
+	Name          string `json:"n"`
+	QualifiedName string `json:"q,omitempty"`
+	Arity         int    `json:"a"`
+	Line          int    `json:"l"`
+	EndLine       int    `json:"L"`
+	// Entry marks a program's entry point (main).
+	Entry bool          `json:"e,omitempty"`
+	Steps []SummaryStep `json:"s,omitempty"`
+}
+
+// SummaryStep is one thing a function does.
+type SummaryStep struct {
+	Kind StepKind `json:"k"`
+	Keys []string `json:"K,omitempty"`
+	// Callee is the called function's plain name, Qualifier what the call
+	// wrote before it (`ns` of ns::f), Arity its number of arguments.
+	Callee    string `json:"c,omitempty"`
+	Qualifier string `json:"Q,omitempty"`
+	Arity     int    `json:"a,omitempty"`
+	Line      int    `json:"l"`
+	// Before are the indices of the earlier steps of the function that run
+	// on every path to this one (OnTheWay); kept for calls only.
+	Before []int `json:"b,omitempty"`
+}
+
+// FileSummary is a file's exported facts.
+type FileSummary struct {
+	Path      string            `json:"p"`
+	Functions []FunctionSummary `json:"f,omitempty"`
+}
+
+// deviceSwitchAPIs make another device or context current.
+var deviceSwitchAPIs = map[string]bool{
+	"cudaSetDevice": true, "cuCtxSetCurrent": true, "cuCtxPushCurrent": true, "cuCtxPushCurrent_v2": true,
+	"cuCtxCreate": true, "cuCtxCreate_v2": true, "cuCtxCreate_v3": true, "cuCtxCreate_v4": true,
+	"cuDevicePrimaryCtxRetain": true,
+}
+
+// IsDeviceSwitch reports whether a call makes another device or context
+// current.
+func IsDeviceSwitch(name string) bool { return deviceSwitchAPIs[name] }
+
+// isCUDAName reports whether a callee is a CUDA API (or one of its
+// error-checking wrappers): those are not project functions.
+func isCUDAName(name string) bool {
+	return RuntimeAPI.MatchString(name) || DriverAPI.MatchString(name)
+}
+
+// Summary returns the file's exported facts: one summary per host function
+// that launches, preloads, switches devices or calls a function by name.
+func (f *File) Summary() *FileSummary {
+	s := &FileSummary{Path: f.Path}
+	preloads := map[*Function][]Preload{}
+	for _, p := range f.Preloads() {
+		preloads[p.Call.Func] = append(preloads[p.Call.Func], p)
+	}
+	for _, fn := range f.Functions {
+		if fn.Space&SpaceHost == 0 || fn.Name == "" {
+			continue
+		}
+		fs := FunctionSummary{
+			Name: fn.Name, QualifiedName: fn.QualifiedName, Arity: len(fn.Params),
+			Line: f.Position(fn.Node.Start()).Line, EndLine: f.Position(fn.Node.End()).Line, Entry: fn.Name == "main" && !strings.Contains(fn.QualifiedName, "::"),
+		}
+		type placed struct {
+			step SummaryStep
+			node Node
+		}
+		var steps []placed
+		for _, l := range f.LaunchesIn(fn) {
+			if l.Kernel != "" && f.LaunchMayLoad(l) {
+				steps = append(steps, placed{SummaryStep{Kind: StepLaunch, Keys: []string{l.KernelKey()}}, l.Node})
+			}
+		}
+		for _, p := range preloads[fn] {
+			st := SummaryStep{Kind: StepPreload, Keys: p.Keys}
+			if p.All {
+				st = SummaryStep{Kind: StepPreloadAll}
+			}
+			steps = append(steps, placed{st, p.Call.Node})
+		}
+		launchAt := map[int]bool{}
+		for _, l := range f.LaunchesIn(fn) {
+			launchAt[l.Node.Start()] = true
+		}
+		for _, c := range f.CallsIn(fn) {
+			switch {
+			case IsDeviceSwitch(c.Name):
+				steps = append(steps, placed{SummaryStep{Kind: StepDeviceSwitch}, c.Node})
+			case c.Name == "" || c.Name == fn.Name || isCUDAName(c.Name) || launchAt[c.Node.Start()]:
+			default:
+				st := SummaryStep{Kind: StepCall, Callee: c.Name, Arity: len(c.Args), Qualifier: CalleeQualifier(c)}
+				steps = append(steps, placed{st, c.Node})
+			}
+		}
+		if len(steps) == 0 && !fs.Entry {
+			continue
+		}
+		for i := 1; i < len(steps); i++ {
+			for j := i; j > 0 && steps[j].node.Start() < steps[j-1].node.Start(); j-- {
+				steps[j], steps[j-1] = steps[j-1], steps[j]
+			}
+		}
+		for i := range steps {
+			st := steps[i].step
+			st.Line = f.Position(steps[i].node.Start()).Line
+			if st.Kind == StepCall {
+				for j := 0; j < i; j++ {
+					if OnTheWay(steps[j].node, steps[i].node) {
+						st.Before = append(st.Before, j)
+					}
+				}
+			}
+			fs.Steps = append(fs.Steps, st)
+		}
+		s.Functions = append(s.Functions, fs)
+	}
+	return s
+}
+
+// CalleeQualifier returns what a call writes before the callee's name:
+// `ns` for ns::f(), "" for f() or obj.f().
+func CalleeQualifier(c *Call) string {
+	callee := c.Callee
+	if callee.Is("template_function") {
+		callee = callee.ChildByField("name")
+	}
+	if !callee.Is("qualified_identifier") {
+		return ""
+	}
+	t := compactSpace(callee.Text())
+	if i := strings.LastIndex(t, "::"); i >= 0 {
+		return strings.TrimPrefix(t[:i], "::")
+	}
+	return ""
+}
+
+// LaunchMayLoad reports whether a launch can be the one that loads its
+// kernel. Driver-API launches take a CUfunction, which cuModuleGetFunction
+// or cuKernelGetFunction returns already loaded; only a CUkernel from
+// cuLibraryGetKernel, cast to CUfunction, loads at its first launch.
+func (f *File) LaunchMayLoad(l *Launch) bool {
+	if l.API == "" || strings.HasPrefix(l.API, "cuda") {
+		return true
+	}
+	if strings.Contains(l.KernelExpr.Text(), "CUkernel") || l.KernelExpr.Parent().Is("cast_expression") {
+		return true
+	}
+	for _, d := range f.ReachingDefs(l.KernelExpr) {
+		if d.Op == DefOut && d.Call != nil && d.Call.Name == "cuLibraryGetKernel" {
+			return true
+		}
+	}
+	return false
+}

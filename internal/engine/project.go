@@ -1,0 +1,511 @@
+package engine
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/cache"
+	"github.com/lazylint/lazylint/internal/fastread"
+	"github.com/lazylint/lazylint/internal/rule"
+)
+
+// Project-wide analysis, in three steps (docs/project.md):
+//
+//  1. Each file is checked alone, as before. A file that was parsed
+//     exports its summary (cudaparse.FileSummary). Two more things are
+//     noted cheaply, from the text: whether the file spells a kernel launch
+//     or preload (it may define a function that loads kernels), and whether
+//     some rule could fire on it only with the help of another file (its
+//     prefilter passes once the file is taken to call a project loader).
+//     Of those files, and only those, the names they define and call are
+//     scanned without a parse (cudaparse.ScanNames).
+//  2. Link: a file that defines a name the parsed or candidate files call,
+//     and spells a launch or preload, is parsed for its summary; its own
+//     calls may pull in more files (at most maxLinkRounds rounds). The
+//     summaries are linked into a cudaparse.Project.
+//  3. The files whose result can change with the project's facts are
+//     checked again with them: those that call a function of another file
+//     that launches or preloads kernels, and those with findings in a
+//     function whose known callers load kernels before calling it.
+
+// maxLinkRounds bounds how many times the link step pulls in files that
+// define what the files before them call.
+const maxLinkRounds = 4
+
+// fileFacts is what step 1 notes about a source file for the project.
+type fileFacts struct {
+	summary *cudaparse.FileSummary
+	names   *cudaparse.NameIndex
+	// loader: the file spells a launch or a preload.
+	loader bool
+	// candidate: a rule may fire on it with project facts that does not
+	// without them.
+	candidate bool
+	parsed    bool // phase 1 parsed it or took it from the cache
+	// filter answers whether the file may contain a name (for finding
+	// the callers of a function).
+	filter *rule.NameFilter
+}
+
+// kernelLoadSpellings are literals every launch or preload contains.
+var kernelLoadSpellings = func() []string {
+	out := []string{"<<<"}
+	for name := range cudaparse.LaunchAPIs {
+		out = append(out, name)
+	}
+	out = append(out, cudaparse.PreloadAPINames()...)
+	sort.Strings(out)
+	return out
+}()
+
+// noteProjectFacts fills what step 1 notes about a file from its text (the
+// prefilters' view, with CallsProjectLoader unset) and its result.
+func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked) {
+	ff.summary = sum
+	ff.parsed = how != skipped && sum != nil
+	ff.filter = text.NameFilter()
+	ff.loader = text.ContainsAny(kernelLoadSpellings...)
+	without := len(firingRules(s.Rules, text))
+	text.CallsProjectLoader = true
+	with := len(firingRules(s.Rules, text))
+	text.CallsProjectLoader = false
+	ff.candidate = with > without || ff.parsed
+	if !ff.parsed && (ff.loader || ff.candidate) {
+		n := cudaparse.ScanNames(text.Src)
+		ff.names = &n
+	}
+}
+
+// projectRun is the state of steps 2 and 3.
+type projectRun struct {
+	opts     Options
+	sources  []string
+	shown    []string
+	facts    []fileFacts
+	settings func(string) Settings
+	workers  int
+	parsed   int // files parsed in the link step
+	// definedBy lists, by name, the files that spell a launch or preload
+	// and seem to define a function of the name; requested, the files
+	// already asked for their summary.
+	definedBy map[string][]int
+	requested map[int]bool
+}
+
+// link runs step 2 and returns the linked project.
+func (pr *projectRun) link() *cudaparse.Project {
+	pr.definedBy = map[string][]int{}
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if ff.summary == nil && ff.loader && ff.names != nil {
+			for _, name := range ff.names.Defines {
+				pr.definedBy[name] = append(pr.definedBy[name], i)
+			}
+		}
+	}
+	all := make([]int, len(pr.facts))
+	for i := range all {
+		all[i] = i
+	}
+	pr.linkFrom(all)
+	return pr.project()
+}
+
+// linkFrom summarizes the files that define, and spell a launch or preload,
+// what the files at the indices call; then what those call, up to
+// maxLinkRounds.
+func (pr *projectRun) linkFrom(from []int) {
+	if pr.requested == nil {
+		pr.requested = map[int]bool{}
+	}
+	wanted := map[string]bool{}
+	want := func(ff *fileFacts) {
+		if ff.summary != nil {
+			defined := map[string]bool{}
+			for _, fn := range ff.summary.Functions {
+				defined[fn.Name] = true
+			}
+			for _, fn := range ff.summary.Functions {
+				for _, st := range fn.Steps {
+					if st.Kind == cudaparse.StepCall && !defined[st.Callee] {
+						wanted[st.Callee] = true
+					}
+				}
+			}
+		} else if ff.candidate && ff.names != nil {
+			for _, name := range ff.names.Calls {
+				wanted[name] = true
+			}
+		}
+	}
+	for _, i := range from {
+		want(&pr.facts[i])
+	}
+	for round := 0; round < maxLinkRounds; round++ {
+		var todo []int
+		names := make([]string, 0, len(wanted))
+		for name := range wanted {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			for _, i := range pr.definedBy[name] {
+				if !pr.requested[i] && pr.facts[i].summary == nil {
+					pr.requested[i] = true
+					todo = append(todo, i)
+				}
+			}
+		}
+		if len(todo) == 0 {
+			break
+		}
+		sort.Ints(todo)
+		pr.summarize(todo)
+		wanted = map[string]bool{}
+		for _, i := range todo {
+			want(&pr.facts[i])
+		}
+	}
+}
+
+// project links the summaries there are now, frozen for concurrent use.
+func (pr *projectRun) project() *cudaparse.Project {
+	var sums []*cudaparse.FileSummary
+	for i := range pr.facts {
+		if s := pr.facts[i].summary; s != nil {
+			sums = append(sums, s)
+		}
+	}
+	p := cudaparse.NewProject(sums)
+	p.Freeze()
+	return p
+}
+
+// summaryVersion changes when FileSummary's meaning does.
+const summaryVersion = 1
+
+func summaryKey(binary, src []byte) cache.Key {
+	h := sha256.New()
+	fmt.Fprintf(h, "lazylint summary %d\n%x\n%d\n", summaryVersion, binary, len(src))
+	h.Write(src)
+	var k cache.Key
+	h.Sum(k[:0])
+	return k
+}
+
+// summarize parses the files at the indices for their summaries, through
+// the cache when there is one. A file that cannot be read or parsed now
+// (it vanished, it is binary or too large) simply has no summary: its
+// error, if any, was or will be reported by the per-file check.
+func (pr *projectRun) summarize(indices []int) {
+	var mu sync.Mutex
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	binary, _ := cache.BinaryHash()
+	for range min(pr.workers, len(indices)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var parser *cudaparse.Parser
+			defer func() {
+				if parser != nil {
+					parser.Close()
+				}
+			}()
+			for i := range jobs {
+				sum, parsed := pr.summarizeOne(&parser, binary, i)
+				mu.Lock()
+				pr.facts[i].summary = sum
+				if parsed {
+					pr.parsed++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, i := range indices {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i int) (sum *cudaparse.FileSummary, parsed bool) {
+	defer func() {
+		if recover() != nil {
+			sum = nil // a bug in the facts: the file takes no part
+		}
+	}()
+	src, _, err := fastread.ReadFile(pr.sources[i])
+	if err != nil {
+		return nil, false
+	}
+	var key cache.Key
+	if pr.opts.Cache != nil && binary != nil {
+		key = summaryKey(binary, src)
+		if data, ok := pr.opts.Cache.Get(key); ok {
+			if s, ok := decodeSummary(data); ok {
+				s.Path = pr.shown[i]
+				return s, false
+			}
+		}
+	}
+	c := &Checker{ParseLimit: pr.opts.ParseLimit, MaxParseBytes: pr.opts.MaxParseBytes}
+	f, err := c.parse(parser, pr.shown[i], src)
+	if err != nil || f == nil {
+		return nil, err == nil
+	}
+	sum = f.Summary()
+	if pr.opts.Cache != nil && binary != nil {
+		if data, err := encodeSummary(sum); err == nil {
+			pr.opts.Cache.Put(key, data)
+		}
+	}
+	return sum, true
+}
+
+// recheck lists the files whose result can change with the project's
+// facts, and sets on each text what its prefilters should know.
+func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int {
+	var out []int
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if !ff.candidate {
+			continue
+		}
+		if pr.callsLoaderElsewhere(p, i) || len(results[i].Findings) > 0 && pr.hasLoadingCallers(p, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// calledNames are the names file i calls, from its summary or its scan.
+func (pr *projectRun) calledNames(i int) []string {
+	ff := &pr.facts[i]
+	if ff.summary == nil {
+		if ff.names != nil {
+			return ff.names.Calls
+		}
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, fn := range ff.summary.Functions {
+		for _, st := range fn.Steps {
+			if st.Kind == cudaparse.StepCall && !seen[st.Callee] {
+				seen[st.Callee] = true
+				out = append(out, st.Callee)
+			}
+		}
+	}
+	return out
+}
+
+// callsLoaderElsewhere reports whether file i calls a function that
+// another file defines and that launches or preloads kernels.
+func (pr *projectRun) callsLoaderElsewhere(p *cudaparse.Project, i int) bool {
+	for _, name := range pr.calledNames(i) {
+		if pf := p.Resolve(name, "", -1, pr.shown[i]); pf != nil && pf.File != pr.shown[i] && !p.Kernels(pf).Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLoadingCallers reports whether a function of file i has callers that
+// all load some kernel before calling it.
+func (pr *projectRun) hasLoadingCallers(p *cudaparse.Project, i int) bool {
+	sum := pr.facts[i].summary
+	if sum == nil {
+		return false
+	}
+	for _, fn := range sum.Functions {
+		if pf := p.Function(sum.Path, fn.Name, fn.Line); pf != nil && !p.LoadedOnEntry(pf).Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// digest hashes the project facts file i's result may rest on: what every
+// definition of each name it calls does, and what is loaded on entry to
+// each function it defines.
+func (pr *projectRun) digest(p *cudaparse.Project, i int) [32]byte {
+	h := sha256.New()
+	for _, name := range pr.calledNames(i) {
+		for _, pf := range p.Definitions(name) {
+			fmt.Fprintf(h, "%s %s:%d %v\n", name, pf.File, pf.Summary.Line, *p.Kernels(pf))
+		}
+	}
+	if sum := pr.facts[i].summary; sum != nil {
+		for _, fn := range sum.Functions {
+			if pf := p.Function(sum.Path, fn.Name, fn.Line); pf != nil {
+				fmt.Fprintf(h, "entry %s:%d %v\n", fn.Name, fn.Line, *p.LoadedOnEntry(pf))
+			}
+		}
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// rerun checks file i again with the project's facts. The project is
+// shared by the workers, so its memoized answers are computed under mu.
+func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudaparse.Project, digest [32]byte, i int) (FileResult, checked, *cudaparse.FileSummary, bool) {
+	src, _, err := fastread.ReadFile(pr.sources[i])
+	if err != nil {
+		return FileResult{}, skipped, nil, false // vanished since: keep the first result
+	}
+	text.Reset(src)
+	text.CallsProjectLoader = pr.callsLoaderElsewhere(p, i)
+	out, how, sum := checkText(parser, text, pr.settings(absPath(pr.sources[i])), pr.opts, pr.shown[i], p, digest)
+	return out, how, sum, true
+}
+
+// findCallers runs the caller rounds: the functions that hold a finding in
+// results may be warmed up by their callers. Files that may call them (by
+// their name filters, then by their text) are summarized, with the files
+// that define what those callers call; then the callers of those callers,
+// up to maxLinkRounds. It reports whether it summarized any file.
+func (pr *projectRun) findCallers(results []FileResult) bool {
+	targets := map[string]bool{}
+	for i := range results {
+		sum := pr.facts[i].summary
+		if sum == nil {
+			continue
+		}
+		for _, f := range results[i].Findings {
+			for _, fn := range sum.Functions {
+				if fn.Line <= f.Start.Line && f.Start.Line <= fn.EndLine && !fn.Entry {
+					targets[fn.Name] = true
+				}
+			}
+		}
+	}
+	added := false
+	searched := map[string]bool{}
+	for round := 0; round < maxLinkRounds; round++ {
+		// Callers already summarized are targets too: their callers count.
+		for grew := true; grew; {
+			grew = false
+			for i := range pr.facts {
+				if sum := pr.facts[i].summary; sum != nil {
+					for _, fn := range sum.Functions {
+						if !fn.Entry && !targets[fn.Name] && callsAny(&fn, targets) {
+							targets[fn.Name] = true
+							grew = true
+						}
+					}
+				}
+			}
+		}
+		var names []string
+		for name := range targets {
+			if !searched[name] {
+				searched[name] = true
+				names = append(names, name)
+			}
+		}
+		if len(names) == 0 {
+			break
+		}
+		sort.Strings(names)
+		var todo []int
+		for i := range pr.facts {
+			ff := &pr.facts[i]
+			if ff.summary != nil || ff.filter == nil {
+				continue
+			}
+			for _, name := range names {
+				if ff.filter.MayContain(name) {
+					todo = append(todo, i)
+					break
+				}
+			}
+		}
+		todo = pr.confirmMentions(todo, names)
+		if len(todo) == 0 {
+			continue
+		}
+		pr.summarize(todo)
+		pr.linkFrom(todo)
+		added = true
+	}
+	return added
+}
+
+func callsAny(fn *cudaparse.FunctionSummary, names map[string]bool) bool {
+	for _, st := range fn.Steps {
+		if st.Kind == cudaparse.StepCall && names[st.Callee] {
+			return true
+		}
+	}
+	return false
+}
+
+// confirmMentions keeps the files whose text holds one of the names: a
+// name filter only rules files out.
+func (pr *projectRun) confirmMentions(indices []int, names []string) []int {
+	var out []int
+	for _, i := range indices {
+		src, _, err := fastread.ReadFile(pr.sources[i])
+		if err != nil {
+			continue
+		}
+		for _, name := range names {
+			if bytes.Contains(src, []byte(name)) {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// rerunAll checks the files at the indices again with the project's facts,
+// on the workers, and hands each new result to done (from one goroutine
+// at a time).
+func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, done func(i int, out FileResult, how checked)) {
+	digests := make([][32]byte, len(indices))
+	for k, i := range indices {
+		digests[k] = pr.digest(p, i)
+	}
+	var mu sync.Mutex
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(pr.workers, max(1, len(indices))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var parser *cudaparse.Parser
+			var text rule.Text
+			defer func() {
+				if parser != nil {
+					parser.Close()
+				}
+			}()
+			for k := range jobs {
+				i := indices[k]
+				if out, how, sum, ok := pr.rerun(&parser, &text, p, digests[k], i); ok {
+					mu.Lock()
+					if sum != nil && pr.facts[i].summary == nil {
+						sum.Path = pr.shown[i]
+						pr.facts[i].summary = sum
+					}
+					done(i, out, how)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for k := range indices {
+		jobs <- k
+	}
+	close(jobs)
+	wg.Wait()
+}
