@@ -17,8 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/internal/fastread"
 	"github.com/lazylint/lazylint/internal/rule"
 )
@@ -61,6 +61,12 @@ type Options struct {
 	// Cache, when set, keeps the results of files that need a parse,
 	// keyed on their bytes, this binary and the settings.
 	Cache *cache.Cache
+	// IncludeDirs are folders where #include "..." and <...> are looked
+	// for (after the includer's own folder), absolute.
+	IncludeDirs []string
+	// macros, for one file's check, are the renaming macros of the project
+	// headers it includes.
+	macros cudaparse.MacroTable
 	// NoProject checks each file alone, without the facts of the others
 	// (the per-file analysis of earlier versions).
 	NoProject bool
@@ -128,17 +134,17 @@ func (e FileError) Error() string { return e.Path + ": " + e.Message }
 
 // Stats describe a run.
 type Stats struct {
-	Files    int           // source files found
-	Bytes    int64         // bytes read
-	Parsed   int           // files that needed a parse
-	Excluded int           // files and folders left out by Options.Exclude
-	Cached   int           // files whose result came from the cache
+	Files    int   // source files found
+	Bytes    int64 // bytes read
+	Parsed   int   // files that needed a parse
+	Excluded int   // files and folders left out by Options.Exclude
+	Cached   int   // files whose result came from the cache
 	// Project-wide analysis: function definitions linked, files parsed
 	// only for their summary, files checked again with the project's facts.
 	ProjectFunctions int
 	LinkParsed       int
 	Rechecked        int
-	Duration time.Duration // wall time
+	Duration         time.Duration // wall time
 }
 
 // Result is the outcome of a run.
@@ -412,7 +418,7 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Opti
 			}
 		}
 	}
-	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: project}
+	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: project, Macros: opts.macros}
 	found, parsed, sum, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult
@@ -469,6 +475,9 @@ type Checker struct {
 	MaxParseBytes int64 // as Options.MaxParseBytes
 	// Project, when set, gives rules the facts of the project's other files.
 	Project *cudaparse.Project
+	// Macros are the renaming macros of the project headers the file
+	// includes.
+	Macros cudaparse.MacroTable
 }
 
 // Check checks one file's contents with a parser of its own.
@@ -551,6 +560,7 @@ func (c *Checker) parse(parser **cudaparse.Parser, path string, src []byte) (*cu
 		*parser = p
 	}
 	(*parser).Limit = c.ParseLimit
+	(*parser).Macros = c.Macros
 	f, err := (*parser).Parse(path, src)
 	if err != nil {
 		if errors.Is(err, cudaparse.ErrParseLimit) {

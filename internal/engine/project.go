@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -49,6 +51,10 @@ type fileFacts struct {
 	// filter answers whether the file may contain a name (for finding
 	// the callers of a function).
 	filter *rule.NameFilter
+	// macros are the file's call-renaming macros (cudaparse.Macro.Relevant),
+	// includes its #include directives.
+	macros   []cudaparse.Macro
+	includes []cudaparse.Include
 }
 
 // kernelLoadSpellings are literals every launch or preload contains.
@@ -68,6 +74,15 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 	ff.summary = sum
 	ff.parsed = how != skipped && sum != nil
 	ff.filter = text.NameFilter()
+	if text.Contains("#") {
+		macros, includes := cudaparse.ScanDirectives(text.Src)
+		ff.includes = includes
+		for _, m := range macros {
+			if m.Relevant() {
+				ff.macros = append(ff.macros, m)
+			}
+		}
+	}
 	ff.loader = text.ContainsAny(kernelLoadSpellings...)
 	without := len(firingRules(s.Rules, text))
 	text.CallsProjectLoader = true
@@ -94,6 +109,11 @@ type projectRun struct {
 	// already asked for their summary.
 	definedBy map[string][]int
 	requested map[int]bool
+	// includes are the resolved #includes of each file; visible the
+	// macros each file sees through them (under macroMu).
+	includes [][]int
+	visible  map[int]cudaparse.MacroTable
+	macroMu  sync.Mutex
 }
 
 // link runs step 2 and returns the linked project.
@@ -277,7 +297,7 @@ func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int 
 		if !ff.candidate {
 			continue
 		}
-		if pr.callsLoaderElsewhere(p, i) || len(results[i].Findings) > 0 && pr.hasLoadingCallers(p, i) {
+		if pr.callsLoaderElsewhere(p, i) || len(results[i].Findings) > 0 && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) {
 			out = append(out, i)
 		}
 	}
@@ -349,6 +369,14 @@ func (pr *projectRun) digest(p *cudaparse.Project, i int) [32]byte {
 			}
 		}
 	}
+	names := make([]string, 0, len(pr.visibleMacros(i)))
+	for name := range pr.visibleMacros(i) {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(h, "macro %v\n", pr.visibleMacros(i)[name])
+	}
 	var out [32]byte
 	h.Sum(out[:0])
 	return out
@@ -363,7 +391,9 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 	}
 	text.Reset(src)
 	text.CallsProjectLoader = pr.callsLoaderElsewhere(p, i)
-	out, how, sum := checkText(parser, text, pr.settings(absPath(pr.sources[i])), pr.opts, pr.shown[i], p, digest)
+	opts := pr.opts
+	opts.macros = pr.visibleMacros(i)
+	out, how, sum := checkText(parser, text, pr.settings(absPath(pr.sources[i])), opts, pr.shown[i], p, digest)
 	return out, how, sum, true
 }
 
@@ -508,4 +538,128 @@ func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, done func(i 
 	}
 	close(jobs)
 	wg.Wait()
+}
+
+// The include graph. `#include "x.h"` is looked for beside the includer,
+// then in the include folders (configuration, compile_commands.json), then
+// among the project's files by path suffix: of several, the one nearest
+// the includer. `#include <...>` is looked for the same way without the
+// first step; system headers are not in the project and are never read.
+
+// resolveIncludes fills includedBy: the indices each file includes.
+func (pr *projectRun) resolveIncludes() {
+	if pr.includes != nil {
+		return
+	}
+	pr.includes = make([][]int, len(pr.facts))
+	byAbs := map[string]int{}
+	byBase := map[string][]int{}
+	for i, src := range pr.sources {
+		abs := absPath(src)
+		byAbs[abs] = i
+		byBase[filepath.Base(abs)] = append(byBase[filepath.Base(abs)], i)
+	}
+	for i := range pr.facts {
+		dir := filepath.Dir(absPath(pr.sources[i]))
+		for _, inc := range pr.facts[i].includes {
+			target := -1
+			if inc.Quoted {
+				if j, ok := byAbs[filepath.Join(dir, filepath.FromSlash(inc.Path))]; ok {
+					target = j
+				}
+			}
+			for _, d := range pr.opts.IncludeDirs {
+				if target >= 0 {
+					break
+				}
+				if j, ok := byAbs[filepath.Join(d, filepath.FromSlash(inc.Path))]; ok {
+					target = j
+				}
+			}
+			if target < 0 {
+				target = nearestBySuffix(pr.sources, byBase[filepath.Base(inc.Path)], inc.Path, dir)
+			}
+			if target >= 0 && target != i {
+				pr.includes[i] = append(pr.includes[i], target)
+			}
+		}
+	}
+}
+
+// nearestBySuffix picks, of the files named like the include, those whose
+// path ends with it, and of them the one sharing the longest folder prefix
+// with the includer (then the first by path).
+func nearestBySuffix(sources []string, cands []int, inc, dir string) int {
+	best, bestShared := -1, -1
+	suffix := string(filepath.Separator) + filepath.FromSlash(inc)
+	for _, j := range cands {
+		abs := absPath(sources[j])
+		if !strings.HasSuffix(abs, suffix) {
+			continue
+		}
+		shared := sharedPrefix(filepath.Dir(abs), dir)
+		if shared > bestShared || shared == bestShared && abs < absPath(sources[best]) {
+			best, bestShared = j, shared
+		}
+	}
+	return best
+}
+
+func sharedPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// maxIncludeDepth bounds how deep the include graph is followed.
+const maxIncludeDepth = 16
+
+// visibleMacros returns the call-renaming macros of the project headers
+// file i includes, directly or not (its own are the parser's business).
+// Include cycles end where a file was seen; a header included from many
+// files is walked once per includer, its own macros shared.
+func (pr *projectRun) visibleMacros(i int) cudaparse.MacroTable {
+	pr.macroMu.Lock()
+	defer pr.macroMu.Unlock()
+	if t, ok := pr.visible[i]; ok {
+		return t
+	}
+	pr.resolveIncludes()
+	t := cudaparse.MacroTable{}
+	seen := map[int]bool{i: true}
+	frontier := pr.includes[i]
+	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
+		var next []int
+		for _, j := range frontier {
+			if seen[j] {
+				continue
+			}
+			seen[j] = true
+			t.Add(pr.facts[j].macros...)
+			next = append(next, pr.includes[j]...)
+		}
+		frontier = next
+	}
+	if pr.visible == nil {
+		pr.visible = map[int]cudaparse.MacroTable{}
+	}
+	pr.visible[i] = t
+	return t
+}
+
+// callsHeaderMacro reports whether file i calls a renaming macro that a
+// header it includes defines.
+func (pr *projectRun) callsHeaderMacro(i int) bool {
+	t := pr.visibleMacros(i)
+	if len(t) == 0 {
+		return false
+	}
+	for _, name := range pr.calledNames(i) {
+		if len(t[name]) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -240,7 +240,7 @@ func RunProjects(t *testing.T, r *rule.Rule, dir string) (positives, negatives i
 		for _, f := range res.Findings {
 			byPath[f.Path] = append(byPath[f.Path], f)
 		}
-		for _, path := range Fixtures(t, root) {
+		for _, path := range projectFixtures(t, root) {
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -259,4 +259,21 @@ func RunProjects(t *testing.T, r *rule.Rule, dir string) (positives, negatives i
 		}
 	}
 	return positives, negatives
+}
+
+// projectFixtures lists the source files under root, in subfolders too.
+func projectFixtures(t testing.TB, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && cudaparse.IsSource(path) {
+			out = append(out, path)
+		}
+		return err
+	})
+	if err != nil || len(out) == 0 {
+		t.Fatalf("no fixtures in %s (%v)", root, err)
+	}
+	sort.Strings(out)
+	return out
 }
