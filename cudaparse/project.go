@@ -394,28 +394,31 @@ func (p *Project) Function(file, name string, line int) *ProjectFunction {
 	return nil
 }
 
-// Digest hashes the facts a file can consult: those of the functions it
-// defines and of the functions its summary calls. A cached result that
-// rests on project facts is reused only when this is unchanged.
-func (p *Project) Digest(s *FileSummary) [32]byte {
-	h := sha256.New()
-	if p == nil || s == nil {
-		return [32]byte{}
+// FileDigest hashes what the project knows that a check of the file at
+// path can consult: what is loaded on entry to its functions, and the
+// facts of every function of the project (a file being edited may call
+// any of them). The language server keys cached results on it.
+func (p *Project) FileDigest(path string) [32]byte {
+	var out [32]byte
+	if p == nil {
+		return out
 	}
+	h := sha256.New()
 	enc := json.NewEncoder(h)
-	for i := range s.Functions {
-		fs := &s.Functions[i]
-		if own := p.Function(s.Path, fs.Name, fs.Line); own != nil {
-			_ = enc.Encode(p.LoadedOnEntry(own))
-			for j := range fs.Steps {
-				if callee := p.ResolveStep(own, &fs.Steps[j]); callee != nil {
-					fmt.Fprintf(h, "%s %s:%d\n", callee.Summary.Name, callee.File, callee.Summary.Line)
-					_ = enc.Encode(p.Kernels(callee))
-				}
+	names := make([]string, 0, len(p.byName))
+	for name := range p.byName {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, fn := range p.byName[name] {
+			fmt.Fprintf(h, "%s %s:%d\n", name, fn.File, fn.Summary.Line)
+			_ = enc.Encode(p.Kernels(fn))
+			if fn.File == path {
+				_ = enc.Encode(p.LoadedOnEntry(fn))
 			}
 		}
 	}
-	var out [32]byte
 	h.Sum(out[:0])
 	return out
 }
@@ -446,4 +449,20 @@ func (p *Project) Freeze() {
 			p.LoadedOnEntry(fn)
 		}
 	}
+}
+
+// HasEntryFacts reports whether a function defined in the file at path has
+// kernels loaded on entry by its callers.
+func (p *Project) HasEntryFacts(path string) bool {
+	if p == nil {
+		return false
+	}
+	for _, fns := range p.byName {
+		for _, fn := range fns {
+			if fn.File == path && !p.LoadedOnEntry(fn).Empty() {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -61,6 +61,11 @@ type Options struct {
 	// Cache, when set, keeps the results of files that need a parse,
 	// keyed on their bytes, this binary and the settings.
 	Cache *cache.Cache
+	// ProjectRoot, when set, is a folder whose other files take part in
+	// project-wide analysis without being checked: the repository of the
+	// files named on a pre-commit hook's command line, or of an editor's
+	// file.
+	ProjectRoot string
 	// IncludeDirs are folders where #include "..." and <...> are looked
 	// for (after the includer's own folder), absolute.
 	IncludeDirs []string
@@ -155,6 +160,9 @@ type Result struct {
 	Suppressed []Finding
 	Errors     []FileError
 	Stats      Stats
+	// Project is the project's linked facts (nil with NoProject): the
+	// language server keeps it for the files it checks one by one.
+	Project *cudaparse.Project
 }
 
 // DefaultMaxParseBytes is the largest file parsed by default: a 50 MB
@@ -190,6 +198,11 @@ func Run(opts Options) Result {
 		}
 	}
 	total := len(sources) + len(goFiles)
+	// Files of the project that are not checked still lend their facts.
+	checkedSources := len(sources)
+	if opts.ProjectRoot != "" && !opts.NoProject {
+		sources = append(sources, contextFiles(opts.ProjectRoot, sources, opts.Exclude)...)
+	}
 	res.Stats.Files = total
 	goRes := checkGo(goFiles, settingsFor, base, os.ReadFile, opts)
 	res.Findings = append(res.Findings, goRes.findings...)
@@ -231,6 +244,15 @@ func Run(opts Options) Result {
 				shown := relPath(base, path)
 				shownPaths[i] = shown
 				src, _, err := fastread.ReadFile(path)
+				if i >= checkedSources {
+					// A context file: its facts only.
+					if err == nil && !bytes.Contains(src[:min(len(src), binaryProbe)], []byte{0}) {
+						text.Reset(src)
+						noteProjectFacts(&facts[i], &text, settingsFor(absPath(path)), nil, skipped)
+						facts[i].candidate = false
+					}
+					continue
+				}
 				if err != nil {
 					results[i].Err = &FileError{Path: shown, Message: cleanErr(err).Error()}
 				} else {
@@ -243,7 +265,7 @@ func Run(opts Options) Result {
 						noteProjectFacts(&facts[i], &text, s, sum, results[i].how)
 					}
 				}
-				if opts.Progress != nil {
+				if opts.Progress != nil && i < checkedSources {
 					opts.Progress(int(done.Add(1)), total)
 				}
 			}
@@ -289,8 +311,10 @@ func Run(opts Options) Result {
 		res.Stats.LinkParsed = pr.parsed
 		res.Stats.ProjectFunctions = project.Len()
 		res.Stats.Rechecked = len(rechecked)
+		res.Project = project
 	}
 
+	results = results[:checkedSources]
 	for i := range results {
 		r := &results[i]
 		res.Findings = append(res.Findings, r.Findings...)
@@ -380,7 +404,14 @@ func CheckSource(opts Options, path string, src []byte) FileResult {
 			parser.Close()
 		}
 	}()
-	out, _ := checkSource(&parser, new(rule.Text), settingsFor(abs), opts, relPath(base, abs), src)
+	shown := relPath(base, abs)
+	text := rule.NewText(src)
+	var digest [32]byte
+	if opts.Project != nil && !opts.NoProject {
+		text.CallsProjectLoader = callsProjectLoader(opts.Project, shown, cudaparse.ScanNames(src).Calls)
+		digest = opts.Project.FileDigest(shown)
+	}
+	out, _, _ := checkText(&parser, text, settingsFor(abs), opts, shown, opts.Project, digest)
 	return out
 }
 

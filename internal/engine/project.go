@@ -329,8 +329,14 @@ func (pr *projectRun) calledNames(i int) []string {
 // callsLoaderElsewhere reports whether file i calls a function that
 // another file defines and that launches or preloads kernels.
 func (pr *projectRun) callsLoaderElsewhere(p *cudaparse.Project, i int) bool {
-	for _, name := range pr.calledNames(i) {
-		if pf := p.Resolve(name, "", -1, pr.shown[i]); pf != nil && pf.File != pr.shown[i] && !p.Kernels(pf).Empty() {
+	return callsProjectLoader(p, pr.shown[i], pr.calledNames(i))
+}
+
+// callsProjectLoader reports whether a file calling names calls a function
+// another file defines and that launches or preloads kernels.
+func callsProjectLoader(p *cudaparse.Project, path string, names []string) bool {
+	for _, name := range names {
+		if pf := p.Resolve(name, "", -1, path); pf != nil && pf.File != path && !p.Kernels(pf).Empty() {
 			return true
 		}
 	}
@@ -662,4 +668,35 @@ func (pr *projectRun) callsHeaderMacro(i int) bool {
 		}
 	}
 	return false
+}
+
+// contextFiles walks root for the C/C++/CUDA files that are not among
+// checked: they take part in project-wide analysis only. Walk errors there
+// are not the run's: those files were not asked for.
+func contextFiles(root string, checked []string, exclude func(string, bool) bool) []string {
+	seen := map[string]bool{}
+	for _, p := range checked {
+		seen[absPath(p)] = true
+	}
+	var out []string
+	for _, p := range collect([]string{root}, exclude).files {
+		if !strings.HasSuffix(p, ".go") && !seen[absPath(p)] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ProjectAffects reports whether the project's facts can change the check
+// of the file at path (as the engine names it) with contents src: it calls
+// a function of another file that launches or preloads kernels, or one of
+// its functions has callers that load kernels before calling it.
+func ProjectAffects(p *cudaparse.Project, path string, src []byte) bool {
+	if p == nil {
+		return false
+	}
+	if callsProjectLoader(p, path, cudaparse.ScanNames(src).Calls) {
+		return true
+	}
+	return p.HasEntryFacts(path)
 }
