@@ -17,8 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/internal/fastread"
 	"github.com/lazylint/lazylint/internal/rule"
 )
