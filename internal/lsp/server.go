@@ -74,16 +74,16 @@ type server struct {
 
 	logMu sync.Mutex
 
-	mu     sync.Mutex
-	state  lifecycle
-	opts   *engine.Options // nil until the root is known
-	docs   map[protocol.DocumentURI]*document
+	mu    sync.Mutex
+	state lifecycle
+	opts  *engine.Options // nil until the root is known
+	docs  map[protocol.DocumentURI]*document
 	// project is the workspace's linked facts (see project.go): nil until
 	// the first build in the background ends.
 	project         *cudaparse.Project
 	projectBuilding bool
 	projectStale    bool // a save came during the build: build again
-	closed bool // Serve is ending: no more checks or publications
+	closed          bool // Serve is ending: no more checks or publications
 	// checks counts the scheduled and running checks (a pending debounce
 	// timer counts); Add is only called under mu while !closed.
 	checks sync.WaitGroup

@@ -40,10 +40,10 @@ func prefilter(text *rule.Text) bool {
 // them, preload them, or call a function of the file that does.
 type kernelUse struct {
 	node      cudaparse.Node
-	launched  []string // kernel keys launched here (for a call: by the callee, first launches)
-	preloaded []string // kernel keys loaded here without a launch
-	all       bool     // preloads every kernel (a loop over a table of kernels)
-	via       string // the function called here that launches, when node is a call
+	launched  []string          // kernel keys launched here (for a call: by the callee, first launches)
+	preloaded []string          // kernel keys loaded here without a launch
+	all       bool              // preloads every kernel (a loop over a table of kernels)
+	via       string            // the function called here that launches, when node is a call
 	launch    *cudaparse.Launch // the launch itself, when node is one
 }
 
