@@ -69,6 +69,9 @@ type Options struct {
 	// IncludeDirs are folders where #include "..." and <...> are looked
 	// for (after the includer's own folder), absolute.
 	IncludeDirs []string
+	// GlobalMacros are renaming macros every file sees (a compile
+	// database's -D definitions).
+	GlobalMacros []cudaparse.Macro
 	// macros, for one file's check, are the renaming macros of the project
 	// headers it includes.
 	macros cudaparse.MacroTable

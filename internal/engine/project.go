@@ -634,6 +634,7 @@ func (pr *projectRun) visibleMacros(i int) cudaparse.MacroTable {
 	}
 	pr.resolveIncludes()
 	t := cudaparse.MacroTable{}
+	t.Add(pr.opts.GlobalMacros...)
 	seen := map[int]bool{i: true}
 	frontier := pr.includes[i]
 	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
