@@ -37,6 +37,9 @@ type Parser struct {
 	// Macros are the call-renaming macros of the project headers the file
 	// includes (see macros.go); the file's own are added to them.
 	Macros MacroTable
+	// ProjectClocks are functions other files of the project define that
+	// read a host clock: calls of them are clock reads (ClockOf).
+	ProjectClocks map[string]bool
 }
 
 // NewParser returns a parser for C, C++ and CUDA.
@@ -74,6 +77,7 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 	}
 	f.nodes = nodes
 	f.macros = p.Macros
+	f.projectClocks = p.ProjectClocks
 	if bytes.Contains(src, []byte("define")) {
 		own, _ := ScanDirectives(src)
 		var relevant []Macro
@@ -130,6 +134,8 @@ type File struct {
 
 	// macros rename calls spelled through a macro (Call.Spelled).
 	macros MacroTable
+	// projectClocks are other files' functions that read a host clock.
+	projectClocks map[string]bool
 	// errorNodes are the outermost ERROR nodes.
 	errorNodes []int32
 	funcOf     map[int32]*Function

@@ -27,6 +27,15 @@ type Project struct {
 	entry   map[*ProjectFunction]*KernelFacts
 	callers map[*ProjectFunction][]callerSite
 	linked  bool
+	files   int
+}
+
+// Files is the number of file summaries linked.
+func (p *Project) Files() int {
+	if p == nil {
+		return 0
+	}
+	return p.files
 }
 
 // ProjectFunction is one function definition of the project.
@@ -115,6 +124,7 @@ func NewProject(files []*FileSummary) *Project {
 			continue
 		}
 		seen[fsum.Path] = true
+		p.files++
 		for i := range fsum.Functions {
 			fn := &fsum.Functions[i]
 			p.byName[fn.Name] = append(p.byName[fn.Name], &ProjectFunction{File: fsum.Path, Summary: fn})
@@ -465,4 +475,40 @@ func (p *Project) HasEntryFacts(path string) bool {
 		}
 	}
 	return false
+}
+
+// ReadsClock reports whether a call of name from the file at path reaches
+// a function of another file that reads a host clock: every definition of
+// the name there does.
+func (p *Project) ReadsClock(name, path string) bool {
+	if p == nil {
+		return false
+	}
+	defs := p.byName[name]
+	if len(defs) == 0 {
+		return false
+	}
+	for _, d := range defs {
+		if d.File == path {
+			return false
+		}
+		if !d.Summary.ReadsClock {
+			return false
+		}
+	}
+	return true
+}
+
+// ClockFunctions returns, of the names, those ReadsClock says yes to.
+func (p *Project) ClockFunctions(names []string, path string) map[string]bool {
+	var out map[string]bool
+	for _, name := range names {
+		if p.ReadsClock(name, path) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[name] = true
+		}
+	}
+	return out
 }

@@ -41,8 +41,11 @@ type FunctionSummary struct {
 	Line          int    `json:"l"`
 	EndLine       int    `json:"L"`
 	// Entry marks a program's entry point (main).
-	Entry bool          `json:"e,omitempty"`
-	Steps []SummaryStep `json:"s,omitempty"`
+	Entry bool `json:"e,omitempty"`
+	// ReadsClock: the function reads a host clock once (a timestamp
+	// helper, a timer's start or stop).
+	ReadsClock bool          `json:"c,omitempty"`
+	Steps      []SummaryStep `json:"s,omitempty"`
 }
 
 // SummaryStep is one thing a function does.
@@ -120,7 +123,11 @@ func (f *File) Summary() *FileSummary {
 		for _, l := range f.LaunchesIn(fn) {
 			launchAt[l.Node.Start()] = true
 		}
+		clockReads := 0
 		for _, c := range f.CallsIn(fn) {
+			if ClockOf(c) == ClockHost {
+				clockReads++
+			}
 			switch {
 			case IsDeviceSwitch(c.Name):
 				steps = append(steps, placed{SummaryStep{Kind: StepDeviceSwitch}, c.Node})
@@ -130,7 +137,11 @@ func (f *File) Summary() *FileSummary {
 				steps = append(steps, placed{st, c.Node})
 			}
 		}
-		if len(steps) == 0 && !fs.Entry {
+		// One read: a timestamp or a timer's start or stop. A function
+		// with two reads measures something itself; calling it is not
+		// reading a clock.
+		fs.ReadsClock = clockReads == 1
+		if len(steps) == 0 && !fs.Entry && !fs.ReadsClock {
 			continue
 		}
 		for i := 1; i < len(steps); i++ {

@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -52,6 +53,11 @@ func ClockOf(c *Call) ClockKind {
 		}
 	}
 	if hostClockCalls[c.Name] || timerFunction.MatchString(c.Name) {
+		return ClockHost
+	}
+	// A function of another file of the project that reads a host clock
+	// (`double seconds() { ... clock_gettime ... }` in a utility file).
+	if f := c.Node.f; f != nil && f.projectClocks[c.Name] && f.FunctionNamed(c.Name) == nil {
 		return ClockHost
 	}
 	if c.Callee.Is("field_expression") && timerMethod.MatchString(c.Name) {
@@ -196,5 +202,17 @@ func (f *File) benchmarkLoops(fn *Function) []TimedRegion {
 		}
 		return true
 	})
+	return out
+}
+
+// HostClockSpellings are literals a function that reads a host clock
+// contains (a call of hostClockCalls, or std::chrono's now()): what marks
+// a file that may define a timer helper for the others.
+func HostClockSpellings() []string {
+	out := []string{"::now"}
+	for name := range hostClockCalls {
+		out = append(out, name)
+	}
+	sort.Strings(out)
 	return out
 }

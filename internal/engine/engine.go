@@ -73,8 +73,10 @@ type Options struct {
 	// database's -D definitions).
 	GlobalMacros []cudaparse.Macro
 	// macros, for one file's check, are the renaming macros of the project
-	// headers it includes.
+	// headers it includes; clocks the other files' functions it calls that
+	// read a host clock.
 	macros cudaparse.MacroTable
+	clocks map[string]bool
 	// NoProject checks each file alone, without the facts of the others
 	// (the per-file analysis of earlier versions).
 	NoProject bool
@@ -295,7 +297,8 @@ func Run(opts Options) Result {
 		// callers of the functions that hold findings load before calling.
 		for pass := 0; pass < 2; pass++ {
 			if pass == 1 {
-				if !pr.findCallers(current()) {
+				// Files checked again may have been summarized on the way.
+				if !pr.findCallers(current()) && pr.summaries() == project.Files() {
 					break
 				}
 				project = pr.project()
@@ -452,7 +455,7 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Opti
 			}
 		}
 	}
-	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: project, Macros: opts.macros}
+	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: project, Macros: opts.macros, Clocks: opts.clocks}
 	found, parsed, sum, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult
@@ -512,6 +515,8 @@ type Checker struct {
 	// Macros are the renaming macros of the project headers the file
 	// includes.
 	Macros cudaparse.MacroTable
+	// Clocks are functions of other files that read a host clock.
+	Clocks map[string]bool
 }
 
 // Check checks one file's contents with a parser of its own.
@@ -595,6 +600,7 @@ func (c *Checker) parse(parser **cudaparse.Parser, path string, src []byte) (*cu
 	}
 	(*parser).Limit = c.ParseLimit
 	(*parser).Macros = c.Macros
+	(*parser).ProjectClocks = c.Clocks
 	f, err := (*parser).Parse(path, src)
 	if err != nil {
 		if errors.Is(err, cudaparse.ErrParseLimit) {

@@ -42,7 +42,8 @@ const maxLinkRounds = 4
 type fileFacts struct {
 	summary *cudaparse.FileSummary
 	names   *cudaparse.NameIndex
-	// loader: the file spells a launch or a preload.
+	// loader: the file spells a launch, a preload or a host clock read:
+	// it may define a function that other files' facts rest on.
 	loader bool
 	// candidate: a rule may fire on it with project facts that does not
 	// without them.
@@ -68,6 +69,9 @@ var kernelLoadSpellings = func() []string {
 	return out
 }()
 
+// hostClockSpellings mark a file that may define a timer helper.
+var hostClockSpellings = cudaparse.HostClockSpellings()
+
 // noteProjectFacts fills what step 1 notes about a file from its text (the
 // prefilters' view, with CallsProjectLoader unset) and its result.
 func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked) {
@@ -83,11 +87,11 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 			}
 		}
 	}
-	ff.loader = text.ContainsAny(kernelLoadSpellings...)
+	ff.loader = text.ContainsAny(kernelLoadSpellings...) || text.ContainsAny(hostClockSpellings...)
 	without := len(firingRules(s.Rules, text))
-	text.CallsProjectLoader = true
+	text.CallsProjectLoader, text.CallsProjectClock = true, true
 	with := len(firingRules(s.Rules, text))
-	text.CallsProjectLoader = false
+	text.CallsProjectLoader, text.CallsProjectClock = false, false
 	ff.candidate = with > without || ff.parsed
 	if !ff.parsed && (ff.loader || ff.candidate) {
 		n := cudaparse.ScanNames(text.Src)
@@ -297,7 +301,8 @@ func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int 
 		if !ff.candidate {
 			continue
 		}
-		if pr.callsLoaderElsewhere(p, i) || len(results[i].Findings) > 0 && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) {
+		if pr.callsLoaderElsewhere(p, i) || len(results[i].Findings) > 0 && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
+			len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 {
 			out = append(out, i)
 		}
 	}
@@ -365,7 +370,7 @@ func (pr *projectRun) digest(p *cudaparse.Project, i int) [32]byte {
 	h := sha256.New()
 	for _, name := range pr.calledNames(i) {
 		for _, pf := range p.Definitions(name) {
-			fmt.Fprintf(h, "%s %s:%d %v\n", name, pf.File, pf.Summary.Line, *p.Kernels(pf))
+			fmt.Fprintf(h, "%s %s:%d %v %v\n", name, pf.File, pf.Summary.Line, *p.Kernels(pf), pf.Summary.ReadsClock)
 		}
 	}
 	if sum := pr.facts[i].summary; sum != nil {
@@ -399,6 +404,8 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 	text.CallsProjectLoader = pr.callsLoaderElsewhere(p, i)
 	opts := pr.opts
 	opts.macros = pr.visibleMacros(i)
+	opts.clocks = p.ClockFunctions(pr.calledNames(i), pr.shown[i])
+	text.CallsProjectClock = len(opts.clocks) > 0
 	out, how, sum := checkText(parser, text, pr.settings(absPath(pr.sources[i])), opts, pr.shown[i], p, digest)
 	return out, how, sum, true
 }
@@ -700,4 +707,15 @@ func ProjectAffects(p *cudaparse.Project, path string, src []byte) bool {
 		return true
 	}
 	return p.HasEntryFacts(path)
+}
+
+// summaries counts the files summarized so far.
+func (pr *projectRun) summaries() int {
+	n := 0
+	for i := range pr.facts {
+		if pr.facts[i].summary != nil {
+			n++
+		}
+	}
+	return n
 }

@@ -19,6 +19,9 @@ type Text struct {
 	// function that another file of the project defines and that launches
 	// or preloads kernels: a launch the file's own text does not spell.
 	CallsProjectLoader bool
+	// CallsProjectClock is set by the engine when the file calls a
+	// function another file defines that reads a host clock.
+	CallsProjectClock bool
 
 	triples *tripleSet // built on the first question about a long enough file
 	built   bool
@@ -46,6 +49,7 @@ func (t *Text) Reset(src []byte) {
 	t.Src = src
 	t.built = false
 	t.CallsProjectLoader = false
+	t.CallsProjectClock = false
 }
 
 // Contains reports whether the text contains lit.

@@ -26,13 +26,14 @@ var Rule = &rule.Rule{
 	Run:       run,
 }
 
-// prefilter: a file needs a clock and a launch, or a call of a function
-// that another file of the project defines and that launches or preloads.
+// prefilter: a file needs a clock and a launch; either may be a call of a
+// function another file of the project defines (a timer helper, a
+// launcher).
 func prefilter(text *rule.Text) bool {
 	// "clock" also finds clock_gettime, "wtime" and "Wtime" omp_get_wtime
 	// and MPI_Wtime.
-	return text.ContainsAny("EventRecord", "::now", "gettimeofday",
-		"QueryPerformanceCounter", "Timer", "timer", "clock", "state)", "wtime", "Wtime") &&
+	return (text.ContainsAny("EventRecord", "::now", "gettimeofday",
+		"QueryPerformanceCounter", "Timer", "timer", "clock", "state)", "wtime", "Wtime") || text.CallsProjectClock) &&
 		(text.ContainsAny("<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch") || text.CallsProjectLoader)
 }
 
