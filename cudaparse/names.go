@@ -30,6 +30,23 @@ func ScanNames(src []byte) NameIndex {
 	var out NameIndex
 	seenDef := map[string]bool{}
 	seenCall := map[string]bool{}
+	EachName(src, func(name []byte, def bool) {
+		switch {
+		case def && !seenDef[string(name)]:
+			seenDef[string(name)] = true
+			out.Defines = append(out.Defines, string(name))
+		case !def && !seenCall[string(name)]:
+			seenCall[string(name)] = true
+			out.Calls = append(out.Calls, string(name))
+		}
+	})
+	return out
+}
+
+// EachName calls visit with each name src defines as a function (def) or
+// calls, as ScanNames finds them, repeats included; name is only valid
+// during the call.
+func EachName(src []byte, visit func(name []byte, def bool)) {
 	n := len(src)
 	atLineStart := true
 	for i := 0; i < n; {
@@ -78,29 +95,16 @@ func ScanNames(src []byte) NameIndex {
 			for j < n && (isSpace(src[j]) || src[j] == '\n') {
 				j++
 			}
-			if j >= n || src[j] != '(' {
+			if j >= n || src[j] != '(' || controlWords[string(src[start:i])] {
 				continue
 			}
-			name := string(src[start:i])
-			if controlWords[name] {
-				continue
-			}
-			if isDefinitionAt(src, j) {
-				if !seenDef[name] {
-					seenDef[name] = true
-					out.Defines = append(out.Defines, name)
-				}
-			} else if !seenCall[name] {
-				seenCall[name] = true
-				out.Calls = append(out.Calls, name)
-			}
+			visit(src[start:i], isDefinitionAt(src, j))
 			continue
 		default:
 			atLineStart = false
 			i++
 		}
 	}
-	return out
 }
 
 // isDefinitionAt reports whether the parameter list opening at src[open]

@@ -512,3 +512,16 @@ func (p *Project) ClockFunctions(names []string, path string) map[string]bool {
 	}
 	return out
 }
+
+// Names returns the names of the functions linked, sorted.
+func (p *Project) Names() []string {
+	if p == nil {
+		return nil
+	}
+	out := make([]string, 0, len(p.byName))
+	for name := range p.byName {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}

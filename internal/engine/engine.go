@@ -230,6 +230,7 @@ func Run(opts Options) Result {
 	}
 	results := make([]fileResult, len(sources))
 	facts := make([]fileFacts, len(sources))
+	names := newInterner()
 	shownPaths := make([]string, len(sources))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -253,7 +254,7 @@ func Run(opts Options) Result {
 					// A context file: its facts only.
 					if err == nil && !bytes.Contains(src[:min(len(src), binaryProbe)], []byte{0}) {
 						text.Reset(src)
-						noteProjectFacts(&facts[i], &text, settingsFor(absPath(path)), nil, skipped)
+						noteProjectFacts(&facts[i], &text, settingsFor(absPath(path)), nil, skipped, names)
 						facts[i].candidate = false
 					}
 					continue
@@ -267,7 +268,7 @@ func Run(opts Options) Result {
 					var sum *cudaparse.FileSummary
 					results[i].FileResult, results[i].how, sum = checkText(&parser, &text, s, opts, shown, nil, [32]byte{})
 					if !opts.NoProject {
-						noteProjectFacts(&facts[i], &text, s, sum, results[i].how)
+						noteProjectFacts(&facts[i], &text, s, sum, results[i].how, names)
 					}
 				}
 				if opts.Progress != nil && i < checkedSources {
@@ -283,7 +284,7 @@ func Run(opts Options) Result {
 	wg.Wait()
 
 	if !opts.NoProject && len(sources) > 0 {
-		pr := &projectRun{opts: opts, sources: sources, shown: shownPaths, facts: facts, settings: settingsFor, workers: workers}
+		pr := &projectRun{opts: opts, sources: sources, shown: shownPaths, facts: facts, settings: settingsFor, workers: workers, names: names}
 		project := pr.link()
 		current := func() []FileResult {
 			out := make([]FileResult, len(results))

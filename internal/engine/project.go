@@ -41,7 +41,9 @@ const maxLinkRounds = 4
 // fileFacts is what step 1 notes about a source file for the project.
 type fileFacts struct {
 	summary *cudaparse.FileSummary
-	names   *cudaparse.NameIndex
+	// defines and calls are the names a scan found (scanned set), interned.
+	defines, calls []nameID
+	scanned        bool
 	// loader: the file spells a launch, a preload or a host clock read:
 	// it may define a function that other files' facts rest on.
 	loader bool
@@ -74,9 +76,19 @@ var hostClockSpellings = cudaparse.HostClockSpellings()
 
 // noteProjectFacts fills what step 1 notes about a file from its text (the
 // prefilters' view, with CallsProjectLoader unset) and its result.
-func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked) {
+func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, names *interner) {
 	ff.summary = sum
 	ff.parsed = how != skipped && sum != nil
+	ff.loader = text.ContainsAny(kernelLoadSpellings...) || text.ContainsAny(hostClockSpellings...)
+	without := len(firingRules(s.Rules, text))
+	text.CallsProjectLoader, text.CallsProjectClock = true, true
+	with := len(firingRules(s.Rules, text))
+	text.CallsProjectLoader, text.CallsProjectClock = false, false
+	ff.candidate = with > without || ff.parsed
+	if !ff.parsed && (ff.loader || ff.candidate) {
+		ff.scanned = true
+		ff.defines, ff.calls = names.scan(text.Src)
+	}
 	ff.filter = text.NameFilter()
 	if text.Contains("#") {
 		macros, includes := cudaparse.ScanDirectives(text.Src)
@@ -86,16 +98,6 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 				ff.macros = append(ff.macros, m)
 			}
 		}
-	}
-	ff.loader = text.ContainsAny(kernelLoadSpellings...) || text.ContainsAny(hostClockSpellings...)
-	without := len(firingRules(s.Rules, text))
-	text.CallsProjectLoader, text.CallsProjectClock = true, true
-	with := len(firingRules(s.Rules, text))
-	text.CallsProjectLoader, text.CallsProjectClock = false, false
-	ff.candidate = with > without || ff.parsed
-	if !ff.parsed && (ff.loader || ff.candidate) {
-		n := cudaparse.ScanNames(text.Src)
-		ff.names = &n
 	}
 }
 
@@ -118,6 +120,8 @@ type projectRun struct {
 	includes [][]int
 	visible  map[int]cudaparse.MacroTable
 	macroMu  sync.Mutex
+	// names interns the names the scans found.
+	names *interner
 }
 
 // link runs step 2 and returns the linked project.
@@ -125,8 +129,9 @@ func (pr *projectRun) link() *cudaparse.Project {
 	pr.definedBy = map[string][]int{}
 	for i := range pr.facts {
 		ff := &pr.facts[i]
-		if ff.summary == nil && ff.loader && ff.names != nil {
-			for _, name := range ff.names.Defines {
+		if ff.summary == nil && ff.loader && ff.scanned {
+			for _, id := range ff.defines {
+				name := pr.names.name(id)
 				pr.definedBy[name] = append(pr.definedBy[name], i)
 			}
 		}
@@ -160,9 +165,9 @@ func (pr *projectRun) linkFrom(from []int) {
 					}
 				}
 			}
-		} else if ff.candidate && ff.names != nil {
-			for _, name := range ff.names.Calls {
-				wanted[name] = true
+		} else if ff.candidate && ff.scanned {
+			for _, id := range ff.calls {
+				wanted[pr.names.name(id)] = true
 			}
 		}
 	}
@@ -313,8 +318,12 @@ func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int 
 func (pr *projectRun) calledNames(i int) []string {
 	ff := &pr.facts[i]
 	if ff.summary == nil {
-		if ff.names != nil {
-			return ff.names.Calls
+		if ff.scanned {
+			out := make([]string, len(ff.calls))
+			for k, id := range ff.calls {
+				out[k] = pr.names.name(id)
+			}
+			return out
 		}
 		return nil
 	}
@@ -718,4 +727,54 @@ func (pr *projectRun) summaries() int {
 		}
 	}
 	return n
+}
+
+// nameID is an interned name: a project's files call and define the same
+// few thousand names, so each file keeps 4 bytes a name, not a string.
+type nameID uint32
+
+// interner hands out nameIDs; safe for concurrent use.
+type interner struct {
+	mu    sync.Mutex
+	ids   map[string]nameID
+	names []string
+}
+
+func newInterner() *interner { return &interner{ids: map[string]nameID{}} }
+
+// scan returns the interned names src defines as functions and calls,
+// each once.
+func (in *interner) scan(src []byte) (defines, calls []nameID) {
+	seen := map[nameID]uint8{}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	cudaparse.EachName(src, func(name []byte, def bool) {
+		id, ok := in.ids[string(name)]
+		if !ok {
+			id = nameID(len(in.names))
+			s := string(name)
+			in.ids[s] = id
+			in.names = append(in.names, s)
+		}
+		bit := uint8(1)
+		if def {
+			bit = 2
+		}
+		if seen[id]&bit != 0 {
+			return
+		}
+		seen[id] |= bit
+		if def {
+			defines = append(defines, id)
+		} else {
+			calls = append(calls, id)
+		}
+	})
+	return defines, calls
+}
+
+func (in *interner) name(id nameID) string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.names[id]
 }

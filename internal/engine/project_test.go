@@ -99,14 +99,14 @@ func TestProjectFileVanishes(t *testing.T) {
 		"bench.cpp": "#include <ctime>\nvoid launch_k();\ndouble b() { timespec x, y; clock_gettime(0, &x); launch_k(); clock_gettime(0, &y); return 0; }\n",
 	})
 	sources := []string{filepath.Join(dir, "bench.cpp"), filepath.Join(dir, "k.cu")}
-	pr := &projectRun{opts: Options{}, sources: sources, shown: []string{"bench.cpp", "k.cu"}, facts: make([]fileFacts, 2), settings: func(string) Settings { return Settings{Rules: []*rule.Rule{ll002.Rule}} }, workers: 2}
+	pr := &projectRun{opts: Options{}, sources: sources, shown: []string{"bench.cpp", "k.cu"}, facts: make([]fileFacts, 2), settings: func(string) Settings { return Settings{Rules: []*rule.Rule{ll002.Rule}} }, workers: 2, names: newInterner()}
 	for i, p := range sources {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		text := rule.NewText(src)
-		noteProjectFacts(&pr.facts[i], text, pr.settings(p), nil, skipped)
+		noteProjectFacts(&pr.facts[i], text, pr.settings(p), nil, skipped, pr.names)
 	}
 	if err := os.Remove(sources[1]); err != nil {
 		t.Fatal(err)
