@@ -82,7 +82,7 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 		own, _ := ScanDirectives(src)
 		var relevant []Macro
 		for _, m := range own {
-			if m.Relevant() {
+			if m.RenamesCall() || m.Relevant() {
 				relevant = append(relevant, m)
 			}
 		}
@@ -136,6 +136,8 @@ type File struct {
 	macros MacroTable
 	// projectClocks are other files' functions that read a host clock.
 	projectClocks map[string]bool
+	// namespaces are the names of the namespaces the file opens.
+	namespaces map[string]bool
 	// errorNodes are the outermost ERROR nodes.
 	errorNodes []int32
 	funcOf     map[int32]*Function

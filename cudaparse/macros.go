@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -311,24 +312,45 @@ func lastComponent(s string) string {
 	return s
 }
 
-// Relevant reports whether a macro can rename a call (an alias, a
-// pass-through or a token paste): the only ones a project shares with the
-// files that include its headers.
+// Relevant reports whether a macro can rename a call to a CUDA API: an
+// alias or pass-through whose target is a CUDA name (through the macro
+// alone); a paste of cuda or cu with a parameter (`cuda##x`); a bare paste
+// of parameters (`CAT(a, b) a##b`); or a call of another macro with a
+// cuda or cu argument (`CAT(cuda, x)`). Only these are shared with the
+// files that include a header: a rename to anything else changes no
+// rule's answer, and test macros that paste names are many.
 func (m Macro) Relevant() bool {
-	if m.FunctionLike && strings.Contains(m.Body, "##") {
+	t := MacroTable{}
+	t.Add(m)
+	if to, ok := t.CalleeName(m.Name); ok {
+		return isCUDAName(to)
+	}
+	if !m.FunctionLike || len(m.Params) == 0 {
+		return false
+	}
+	body := compactSpace(m.Body)
+	if strings.Contains(body, "cuda##") || strings.Contains(body, "cu##") {
 		return true
 	}
-	// API(x) CAT(cuda, x): a call of another macro with a parameter, which
-	// may paste.
-	if open := strings.IndexByte(m.Body, '('); m.FunctionLike && open > 0 && strings.HasSuffix(m.Body, ")") &&
-		isIdentifier(strings.TrimSpace(m.Body[:open])) && len(m.Params) > 0 {
-		args := substituteParams(m.Body[open:], m.Params, make([]string, len(m.Params)))
-		if args != m.Body[open:] {
-			return true
+	if parts := strings.Split(body, "##"); len(parts) == 2 && slices.Contains(m.Params, parts[0]) && slices.Contains(m.Params, parts[1]) {
+		return true
+	}
+	if open := strings.IndexByte(body, '('); open > 0 && strings.HasSuffix(body, ")") && isIdentifier(body[:open]) {
+		for _, arg := range strings.Split(body[open+1:len(body)-1], ",") {
+			if arg == "cuda" || arg == "cu" {
+				return true
+			}
 		}
 	}
+	return false
+}
+
+// RenamesCall reports whether a macro can rename a call at all (to any
+// name): an alias, a pass-through or a paste. A file's own such macro
+// replaces a header's of the same name.
+func (m Macro) RenamesCall() bool {
 	t := MacroTable{}
 	t.Add(m)
 	_, ok := t.CalleeName(m.Name)
-	return ok
+	return ok || m.FunctionLike && strings.Contains(m.Body, "##")
 }

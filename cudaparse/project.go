@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -172,6 +173,11 @@ func (p *Project) Resolve(name, qualifier string, arity int, fromFile string) *P
 			cands = out
 		}
 	}
+	// A file-local function is seen from its own file only.
+	cands = slices.DeleteFunc(slices.Clone(cands), func(c *ProjectFunction) bool { return c.Summary.Local && c.File != fromFile })
+	if len(cands) == 0 {
+		return nil
+	}
 	filter(func(c *ProjectFunction) bool { return c.File == fromFile })
 	if arity >= 0 {
 		filter(func(c *ProjectFunction) bool { return c.Summary.Arity == arity })
@@ -212,7 +218,22 @@ func (p *Project) ResolveStep(fn *ProjectFunction, st *SummaryStep) *ProjectFunc
 	if st.Kind != StepCall {
 		return nil
 	}
-	return p.Resolve(st.Callee, st.Qualifier, st.Arity, fn.File)
+	return p.ResolveCall(st.Callee, st.Qualifier, st.Arity, st.Method, fn.File)
+}
+
+// ResolveCall is Resolve for a call written as a method call (obj.f(),
+// p->f()) or not: a method call reaches methods only, a plain call plain
+// functions only (or a method of its own file: a call from another
+// method of the class).
+func (p *Project) ResolveCall(name, qualifier string, arity int, method bool, fromFile string) *ProjectFunction {
+	pf := p.Resolve(name, qualifier, arity, fromFile)
+	if pf == nil {
+		return nil
+	}
+	if method != pf.Summary.Member && !(pf.Summary.Member && pf.File == fromFile) {
+		return nil
+	}
+	return pf
 }
 
 // Kernels returns what fn launches and preloads, itself or through the
@@ -488,11 +509,10 @@ func (p *Project) ReadsClock(name, path string) bool {
 	if len(defs) == 0 {
 		return false
 	}
+	// Methods of timer classes are known by their object's name
+	// (ClockOf); only free functions count here.
 	for _, d := range defs {
-		if d.File == path {
-			return false
-		}
-		if !d.Summary.ReadsClock {
+		if d.File == path || !d.Summary.ReadsClock || d.Summary.Member || d.Summary.Local {
 			return false
 		}
 	}

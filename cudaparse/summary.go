@@ -42,6 +42,13 @@ type FunctionSummary struct {
 	EndLine       int    `json:"L"`
 	// Entry marks a program's entry point (main).
 	Entry bool `json:"e,omitempty"`
+	// Timed: the function reads a clock twice or more (it measures).
+	Timed bool `json:"t,omitempty"`
+	// Member: a method (defined in a class body, or out of line as
+	// C::f where C is not known to be a namespace); Local: visible only in
+	// its file (static, or in an unnamed namespace).
+	Member bool `json:"m,omitempty"`
+	Local  bool `json:"o,omitempty"`
 	// ReadsClock: the function reads a host clock once (a timestamp
 	// helper, a timer's start or stop).
 	ReadsClock bool          `json:"c,omitempty"`
@@ -53,8 +60,10 @@ type SummaryStep struct {
 	Kind StepKind `json:"k"`
 	Keys []string `json:"K,omitempty"`
 	// Callee is the called function's plain name, Qualifier what the call
-	// wrote before it (`ns` of ns::f), Arity its number of arguments.
+	// wrote before it (`ns` of ns::f), Arity its number of arguments;
+	// Method is set for obj.f() and p->f().
 	Callee    string `json:"c,omitempty"`
+	Method    bool   `json:"M,omitempty"`
 	Qualifier string `json:"Q,omitempty"`
 	Arity     int    `json:"a,omitempty"`
 	Line      int    `json:"l"`
@@ -123,17 +132,22 @@ func (f *File) Summary() *FileSummary {
 		for _, l := range f.LaunchesIn(fn) {
 			launchAt[l.Node.Start()] = true
 		}
-		clockReads := 0
+		fs.Member, fs.Local = memberOrLocal(fn)
+		clockReads, anyClock := 0, 0
 		for _, c := range f.CallsIn(fn) {
-			if ClockOf(c) == ClockHost {
+			switch ClockOf(c) {
+			case ClockHost:
 				clockReads++
+				anyClock++
+			case ClockEvent:
+				anyClock++
 			}
 			switch {
 			case IsDeviceSwitch(c.Name):
 				steps = append(steps, placed{SummaryStep{Kind: StepDeviceSwitch}, c.Node})
 			case c.Name == "" || c.Name == fn.Name || isCUDAName(c.Name) || launchAt[c.Node.Start()]:
 			default:
-				st := SummaryStep{Kind: StepCall, Callee: c.Name, Arity: len(c.Args), Qualifier: CalleeQualifier(c)}
+				st := SummaryStep{Kind: StepCall, Callee: c.Name, Arity: len(c.Args), Qualifier: CalleeQualifier(c), Method: c.Callee.Is("field_expression")}
 				steps = append(steps, placed{st, c.Node})
 			}
 		}
@@ -141,6 +155,7 @@ func (f *File) Summary() *FileSummary {
 		// with two reads measures something itself; calling it is not
 		// reading a clock.
 		fs.ReadsClock = clockReads == 1
+		fs.Timed = anyClock >= 2 || len(f.benchmarkLoops(fn)) > 0
 		if len(steps) == 0 && !fs.Entry && !fs.ReadsClock {
 			continue
 		}
@@ -200,4 +215,51 @@ func (f *File) LaunchMayLoad(l *Launch) bool {
 		}
 	}
 	return false
+}
+
+// memberOrLocal says whether fn is a method (defined in a class body, or
+// out of line with a qualifier that names no namespace the file opens)
+// and whether it is visible only in its file (static at namespace scope,
+// or in an unnamed namespace).
+func memberOrLocal(fn *Function) (member, local bool) {
+	for p := fn.Node.Parent(); p.Valid(); p = p.Parent() {
+		switch p.Kind() {
+		case "field_declaration_list":
+			return true, false
+		case "namespace_definition":
+			if !p.ChildByField("name").Valid() {
+				local = true
+			}
+		}
+	}
+	if strings.Contains(fn.QualifiedName, "::") {
+		qual := fn.QualifiedName[:strings.LastIndex(fn.QualifiedName, "::")]
+		if !fn.Node.f.opensNamespace(qual) {
+			member = true
+		}
+	}
+	if !member {
+		for _, q := range fn.Node.Children() {
+			if q.Is("storage_class_specifier") && q.Text() == "static" {
+				local = true
+			}
+		}
+	}
+	return member, local
+}
+
+// opensNamespace reports whether the file opens a namespace whose name
+// ends qual's last component (ns of ns::f, detail of a::detail::f).
+func (f *File) opensNamespace(qual string) bool {
+	last := qual[strings.LastIndex(qual, "::")+1:]
+	last = strings.TrimPrefix(last, ":")
+	if f.namespaces == nil {
+		f.namespaces = map[string]bool{}
+		for _, n := range f.NodesOfKind("namespace_definition") {
+			for _, part := range strings.Split(compactSpace(n.ChildByField("name").Text()), "::") {
+				f.namespaces[part] = true
+			}
+		}
+	}
+	return f.namespaces[last]
 }

@@ -205,14 +205,23 @@ func (f *File) benchmarkLoops(fn *Function) []TimedRegion {
 	return out
 }
 
-// HostClockSpellings are literals a function that reads a host clock
-// contains (a call of hostClockCalls, or std::chrono's now()): what marks
-// a file that may define a timer helper for the others.
+// HostClockSpellings are literals a call that reads a host clock contains:
+// a call of one of hostClockCalls (its name and the parenthesis, so that
+// `clock` does not match clock64 or a word in a comment), or std::chrono's
+// now(). What marks a file that may read a clock, and define a timer
+// helper for the others.
 func HostClockSpellings() []string {
 	out := []string{"::now"}
 	for name := range hostClockCalls {
-		out = append(out, name)
+		out = append(out, name+"(")
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TimerMethodSpellings are literals of a timer object's start or stop
+// (t.start(), timer->Stop(), sw.tic()).
+func TimerMethodSpellings() []string {
+	return []string{".start(", ".stop(", ".Start(", ".Stop(", "->start(", "->stop(", "->Start(", "->Stop(",
+		".tic(", ".toc(", ".elapsed", ".Elapsed", "->elapsed", "->Elapsed", ".record(", ".Record("}
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"path/filepath"
@@ -44,12 +43,14 @@ type fileFacts struct {
 	// defines and calls are the names a scan found (scanned set), interned.
 	defines, calls []nameID
 	scanned        bool
-	// loader: the file spells a launch, a preload or a host clock read:
-	// it may define a function that other files' facts rest on.
-	loader bool
+	// loader: the file spells a launch or a preload: it may define a
+	// function that loads kernels; clockDefiner: it spells a host clock
+	// read: it may define a timer helper.
+	loader, clockDefiner bool
 	// candidate: a rule may fire on it with project facts that does not
-	// without them.
-	candidate bool
+	// without them (or it was parsed); loadCandidate: once it is taken to
+	// call a launcher of another file; clockCandidate: a timer helper.
+	candidate, loadCandidate, clockCandidate bool
 	parsed    bool // phase 1 parsed it or took it from the cache
 	// filter answers whether the file may contain a name (for finding
 	// the callers of a function).
@@ -71,21 +72,36 @@ var kernelLoadSpellings = func() []string {
 	return out
 }()
 
-// hostClockSpellings mark a file that may define a timer helper.
-var hostClockSpellings = cudaparse.HostClockSpellings()
+// hostClockSpellings mark a file that may read a host clock (and define
+// a timer helper); timerMethods a timer object's start or stop.
+var (
+	hostClockSpellings = cudaparse.HostClockSpellings()
+	timerMethods       = cudaparse.TimerMethodSpellings()
+)
+
+// readsClock reports whether the text spells a clock read: a host clock
+// call, a CUDA event record, or a timer object's start or stop. Stricter
+// than the prefilters' words ("clock" is in clock64, "Timer" in a type
+// name), it keeps the files parsed for the project few.
+func readsClock(text *rule.Text) bool {
+	return text.ContainsAny(hostClockSpellings...) || text.Contains("EventRecord") || text.ContainsAny(timerMethods...)
+}
 
 // noteProjectFacts fills what step 1 notes about a file from its text (the
 // prefilters' view, with CallsProjectLoader unset) and its result.
 func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, names *interner) {
 	ff.summary = sum
 	ff.parsed = how != skipped && sum != nil
-	ff.loader = text.ContainsAny(kernelLoadSpellings...) || text.ContainsAny(hostClockSpellings...)
+	ff.loader = text.ContainsAny(kernelLoadSpellings...)
+	ff.clockDefiner = text.ContainsAny(hostClockSpellings...)
 	without := len(firingRules(s.Rules, text))
-	text.CallsProjectLoader, text.CallsProjectClock = true, true
-	with := len(firingRules(s.Rules, text))
-	text.CallsProjectLoader, text.CallsProjectClock = false, false
-	ff.candidate = with > without || ff.parsed
-	if !ff.parsed && (ff.loader || ff.candidate) {
+	text.CallsProjectLoader = true
+	ff.loadCandidate = len(firingRules(s.Rules, text)) > without && readsClock(text)
+	text.CallsProjectLoader, text.CallsProjectClock = false, true
+	ff.clockCandidate = len(firingRules(s.Rules, text)) > without
+	text.CallsProjectClock = false
+	ff.candidate = ff.loadCandidate || ff.clockCandidate || ff.parsed
+	if !ff.parsed && (ff.loader || ff.clockDefiner || ff.clockCandidate) {
 		ff.scanned = true
 		ff.defines, ff.calls = names.scan(text.Src)
 	}
@@ -113,8 +129,10 @@ type projectRun struct {
 	// definedBy lists, by name, the files that spell a launch or preload
 	// and seem to define a function of the name; requested, the files
 	// already asked for their summary.
-	definedBy map[string][]int
-	requested map[int]bool
+	definedBy      map[string][]int
+	clockDefinedBy map[string][]int
+	asked          map[int]bool
+	callerParses   int
 	// includes are the resolved #includes of each file; visible the
 	// macros each file sees through them (under macroMu).
 	includes [][]int
@@ -124,67 +142,119 @@ type projectRun struct {
 	names *interner
 }
 
-// link runs step 2 and returns the linked project.
+// link runs step 2 and returns the linked project. What is looked for is
+// driven by demand: the calls made by functions that measure (Timed), and
+// what the functions they reach call in turn; never every call of a file,
+// which on a template library pulls in most of its headers.
 func (pr *projectRun) link() *cudaparse.Project {
 	pr.definedBy = map[string][]int{}
+	pr.clockDefinedBy = map[string][]int{}
 	for i := range pr.facts {
 		ff := &pr.facts[i]
-		if ff.summary == nil && ff.loader && ff.scanned {
-			for _, id := range ff.defines {
-				name := pr.names.name(id)
+		if ff.summary != nil || !ff.scanned {
+			continue
+		}
+		for _, id := range ff.defines {
+			name := pr.names.name(id)
+			if ff.loader {
 				pr.definedBy[name] = append(pr.definedBy[name], i)
+			}
+			if ff.clockDefiner {
+				pr.clockDefinedBy[name] = append(pr.clockDefinedBy[name], i)
 			}
 		}
 	}
-	all := make([]int, len(pr.facts))
-	for i := range all {
-		all[i] = i
+	// Files that may time a launcher of another file are parsed first,
+	// to learn which of their functions measure.
+	var candidates []int
+	clockWanted := map[string]bool{}
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if ff.summary == nil && ff.loadCandidate {
+			candidates = append(candidates, i)
+		}
+		if ff.summary == nil && ff.clockCandidate && ff.scanned {
+			for _, id := range ff.calls {
+				clockWanted[pr.names.name(id)] = true
+			}
+		}
 	}
-	pr.linkFrom(all)
+	// Timer helpers the files that launch may call.
+	var clockTodo []int
+	for _, name := range sortedKeys(clockWanted) {
+		for _, i := range pr.clockDefinedBy[name] {
+			if !pr.requested(i) {
+				clockTodo = append(clockTodo, i)
+			}
+		}
+	}
+	pr.summarize(append(candidates, clockTodo...))
+	var from []int
+	for i := range pr.facts {
+		if pr.facts[i].summary != nil {
+			from = append(from, i)
+		}
+	}
+	pr.linkFrom(from, nil)
 	return pr.project()
 }
 
-// linkFrom summarizes the files that define, and spell a launch or preload,
-// what the files at the indices call; then what those call, up to
-// maxLinkRounds.
-func (pr *projectRun) linkFrom(from []int) {
-	if pr.requested == nil {
-		pr.requested = map[int]bool{}
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
+	sort.Strings(out)
+	return out
+}
+
+// requested reports whether file i was asked for its summary already, and
+// marks it so.
+func (pr *projectRun) requested(i int) bool {
+	if pr.asked == nil {
+		pr.asked = map[int]bool{}
+	}
+	if pr.asked[i] || pr.facts[i].summary != nil {
+		return true
+	}
+	pr.asked[i] = true
+	return false
+}
+
+// linkFrom summarizes the files that spell a launch or preload and define
+// what the functions of the files at the indices call, where they matter:
+// functions that measure (Timed), or, when only is set, the functions of
+// those names. Then what the functions reached call, up to maxLinkRounds.
+func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 	wanted := map[string]bool{}
-	want := func(ff *fileFacts) {
-		if ff.summary != nil {
-			defined := map[string]bool{}
-			for _, fn := range ff.summary.Functions {
-				defined[fn.Name] = true
+	want := func(i int, fns map[string]bool) {
+		sum := pr.facts[i].summary
+		if sum == nil {
+			return
+		}
+		defined := map[string]bool{}
+		for _, fn := range sum.Functions {
+			defined[fn.Name] = true
+		}
+		for _, fn := range sum.Functions {
+			if fns != nil && !fns[fn.Name] || fns == nil && !fn.Timed {
+				continue
 			}
-			for _, fn := range ff.summary.Functions {
-				for _, st := range fn.Steps {
-					if st.Kind == cudaparse.StepCall && !defined[st.Callee] {
-						wanted[st.Callee] = true
-					}
+			for _, st := range fn.Steps {
+				if st.Kind == cudaparse.StepCall && !defined[st.Callee] {
+					wanted[st.Callee] = true
 				}
-			}
-		} else if ff.candidate && ff.scanned {
-			for _, id := range ff.calls {
-				wanted[pr.names.name(id)] = true
 			}
 		}
 	}
 	for _, i := range from {
-		want(&pr.facts[i])
+		want(i, only)
 	}
-	for round := 0; round < maxLinkRounds; round++ {
+	for round := 0; round < maxLinkRounds && len(wanted) > 0; round++ {
 		var todo []int
-		names := make([]string, 0, len(wanted))
-		for name := range wanted {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		for _, name := range sortedKeys(wanted) {
 			for _, i := range pr.definedBy[name] {
-				if !pr.requested[i] && pr.facts[i].summary == nil {
-					pr.requested[i] = true
+				if !pr.requested(i) {
 					todo = append(todo, i)
 				}
 			}
@@ -194,9 +264,10 @@ func (pr *projectRun) linkFrom(from []int) {
 		}
 		sort.Ints(todo)
 		pr.summarize(todo)
+		reached := wanted
 		wanted = map[string]bool{}
 		for _, i := range todo {
-			want(&pr.facts[i])
+			want(i, reached)
 		}
 	}
 }
@@ -306,7 +377,7 @@ func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int 
 		if !ff.candidate {
 			continue
 		}
-		if pr.callsLoaderElsewhere(p, i) || len(results[i].Findings) > 0 && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
+		if pr.timedCallsLoader(p, i) || len(results[i].Findings) > 0 && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
 			len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 {
 			out = append(out, i)
 		}
@@ -467,25 +538,22 @@ func (pr *projectRun) findCallers(results []FileResult) bool {
 			break
 		}
 		sort.Strings(names)
-		var todo []int
-		for i := range pr.facts {
-			ff := &pr.facts[i]
-			if ff.summary != nil || ff.filter == nil {
-				continue
-			}
-			for _, name := range names {
-				if ff.filter.MayContain(name) {
-					todo = append(todo, i)
-					break
-				}
-			}
-		}
-		todo = pr.confirmMentions(todo, names)
+		todo := pr.callerFiles(names)
 		if len(todo) == 0 {
 			continue
 		}
 		pr.summarize(todo)
-		pr.linkFrom(todo)
+		callers := map[string]bool{}
+		for _, i := range todo {
+			if sum := pr.facts[i].summary; sum != nil {
+				for k := range sum.Functions {
+					if callsAny(&sum.Functions[k], targets) {
+						callers[sum.Functions[k].Name] = true
+					}
+				}
+			}
+		}
+		pr.linkFrom(todo, callers)
 		added = true
 	}
 	return added
@@ -500,22 +568,79 @@ func callsAny(fn *cudaparse.FunctionSummary, names map[string]bool) bool {
 	return false
 }
 
-// confirmMentions keeps the files whose text holds one of the names: a
-// name filter only rules files out.
-func (pr *projectRun) confirmMentions(indices []int, names []string) []int {
-	var out []int
-	for _, i := range indices {
+// Bounds of the caller search. A function called from more files than
+// maxCallerFiles is not searched for (a helper named run or init is called
+// from everywhere, and a warm-up in every caller is then unlikely); its
+// known callers alone decide. At most maxCallerParses files are parsed for
+// callers in a run.
+const (
+	maxCallerFiles  = 16
+	maxCallerParses = 256
+)
+
+// callerFiles returns the files not yet summarized that call one of the
+// names, by their name filters, then their text: a call of the name.
+func (pr *projectRun) callerFiles(names []string) []int {
+	byName := map[string][]int{}
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if ff.summary != nil || ff.filter == nil {
+			continue
+		}
+		for _, name := range names {
+			if ff.filter.MayContain(name) {
+				byName[name] = append(byName[name], i)
+			}
+		}
+	}
+	want := map[string]bool{}
+	files := map[int]bool{}
+	for _, name := range names {
+		if len(byName[name]) <= 4*maxCallerFiles {
+			want[name] = true
+			for _, i := range byName[name] {
+				files[i] = true
+			}
+		}
+	}
+	callsOf := map[string][]int{}
+	for _, i := range sortedInts(files) {
 		src, _, err := fastread.ReadFile(pr.sources[i])
 		if err != nil {
 			continue
 		}
-		for _, name := range names {
-			if bytes.Contains(src, []byte(name)) {
+		seen := map[string]bool{}
+		cudaparse.EachName(src, func(name []byte, def bool) {
+			if !def && want[string(name)] && !seen[string(name)] {
+				seen[string(name)] = true
+				callsOf[string(name)] = append(callsOf[string(name)], i)
+			}
+		})
+	}
+	var out []int
+	picked := map[int]bool{}
+	for _, name := range names {
+		if len(callsOf[name]) > maxCallerFiles {
+			continue
+		}
+		for _, i := range callsOf[name] {
+			if !picked[i] && pr.callerParses < maxCallerParses {
+				picked[i] = true
+				pr.callerParses++
 				out = append(out, i)
-				break
 			}
 		}
 	}
+	sort.Ints(out)
+	return out
+}
+
+func sortedInts(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
 	return out
 }
 
@@ -777,4 +902,56 @@ func (in *interner) name(id nameID) string {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	return in.names[id]
+}
+
+// timedCallsLoader reports whether a function of file i that measures
+// (Timed), or a function of the file it calls, calls a function of another
+// file that launches or preloads kernels: what LL002 would see differently
+// with the project. A file without a summary (not parsed) is judged by the
+// names it calls.
+func (pr *projectRun) timedCallsLoader(p *cudaparse.Project, i int) bool {
+	sum := pr.facts[i].summary
+	if sum == nil {
+		return pr.callsLoaderElsewhere(p, i)
+	}
+	byName := map[string][]int{}
+	for k, fn := range sum.Functions {
+		byName[fn.Name] = append(byName[fn.Name], k)
+	}
+	seen := map[int]bool{}
+	var queue []int
+	for k, fn := range sum.Functions {
+		if fn.Timed {
+			seen[k] = true
+			queue = append(queue, k)
+		}
+	}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		fn := &sum.Functions[k]
+		own := p.Function(sum.Path, fn.Name, fn.Line)
+		for j := range fn.Steps {
+			st := &fn.Steps[j]
+			if st.Kind != cudaparse.StepCall {
+				continue
+			}
+			if local := byName[st.Callee]; len(local) > 0 {
+				for _, l := range local {
+					if !seen[l] {
+						seen[l] = true
+						queue = append(queue, l)
+					}
+				}
+				continue
+			}
+			if own == nil {
+				continue
+			}
+			if callee := p.ResolveStep(own, st); callee != nil && callee.File != sum.Path && !p.Kernels(callee).Empty() {
+				return true
+			}
+		}
+	}
+	return false
 }

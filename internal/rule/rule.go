@@ -114,7 +114,7 @@ func (p *Pass) ResolveCall(c *cudaparse.Call) *cudaparse.ProjectFunction {
 	if p.Project == nil || c == nil || c.Name == "" || p.File.FunctionNamed(c.Name) != nil {
 		return nil
 	}
-	pf := p.Project.Resolve(c.Name, cudaparse.CalleeQualifier(c), len(c.Args), p.File.Path)
+	pf := p.Project.ResolveCall(c.Name, cudaparse.CalleeQualifier(c), len(c.Args), c.Callee.Is("field_expression"), p.File.Path)
 	if pf == nil || pf.File == p.File.Path {
 		return nil
 	}
