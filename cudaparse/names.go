@@ -1,5 +1,7 @@
 package cudaparse
 
+import "bytes"
+
 // A cheap index of the function names a file defines and calls, without a
 // parse: what decides which files take part in project-wide analysis. A
 // file that calls a name some other file defines with facts is parsed
@@ -111,7 +113,11 @@ func EachName(src []byte, visit func(name []byte, def bool)) {
 // is followed by a function body: `) {`, `) const {`, `) noexcept {`,
 // `) -> int {`, `) : member(x) {` is left out (a constructor's initializer
 // list reads like a call).
-func isDefinitionAt(src []byte, open int) bool {
+func isDefinitionAt(src []byte, open int) bool { return bodyAfter(src, open) >= 0 }
+
+// bodyAfter returns the offset of the '{' that opens the body after the
+// parameter list opening at src[open], or -1.
+func bodyAfter(src []byte, open int) int {
 	depth := 0
 	i := open
 	for ; i < len(src); i++ {
@@ -124,19 +130,19 @@ func isDefinitionAt(src []byte, open int) bool {
 				goto closed
 			}
 		case ';', '{', '}':
-			return false
+			return -1
 		case '"', '\'':
 			i = skipQuoted(src, i, src[i]) - 1
 		}
 	}
-	return false
+	return -1
 closed:
 	for i++; i < len(src); i++ {
 		c := src[i]
 		switch {
 		case isSpace(c) || c == '\n':
 		case c == '{':
-			return true
+			return i
 		case isIdentStart(c):
 			start := i
 			for i < len(src) && isIdentByte(src[i]) {
@@ -145,13 +151,71 @@ closed:
 			switch string(src[start:i]) {
 			case "const", "noexcept", "override", "final", "volatile", "mutable", "__host__", "__device__", "__forceinline__":
 			default:
-				return false
+				return -1
 			}
 			i--
 		case c == '&':
 		default:
-			return false
+			return -1
 		}
 	}
-	return false
+	return -1
+}
+
+// LoaderDefinitions returns the names src defines as functions whose
+// body (by brace matching, without a parse) spells one of the literals:
+// `launch_scale(...) { scale<<<...>>>(...); }` for "<<<". A cheap way to
+// tell the functions that launch or preload from the many others a
+// header defines.
+func LoaderDefinitions(src []byte, literals [][]byte) []string {
+	var out []string
+	seen := map[string]bool{}
+	EachName(src, func(name []byte, def bool) {
+		if !def || seen[string(name)] {
+			return
+		}
+		// name is a slice of src: find its parameter list, then its body.
+		at := int(cap(src) - cap(name))
+		open := at + len(name)
+		for open < len(src) && src[open] != '(' {
+			open++
+		}
+		start := bodyAfter(src, open)
+		if start < 0 {
+			return
+		}
+		end := matchingBrace(src, start)
+		for _, lit := range literals {
+			if bytes.Contains(src[start:end], lit) {
+				seen[string(name)] = true
+				out = append(out, string(name))
+				return
+			}
+		}
+	})
+	return out
+}
+
+// matchingBrace returns the offset just past the '}' that closes the '{'
+// at src[open], skipping comments and literals (the end of src if none).
+func matchingBrace(src []byte, open int) int {
+	depth := 0
+	for i := open; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			i = skipLineComment(src, i) - 1
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			i = skipBlockComment(src, i) - 1
+		case c == '"' || c == '\'':
+			i = skipQuoted(src, i, c) - 1
+		}
+	}
+	return len(src)
 }

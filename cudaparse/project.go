@@ -519,11 +519,12 @@ func (p *Project) ReadsClock(name, path string) bool {
 	return true
 }
 
-// ClockFunctions returns, of the names, those ReadsClock says yes to.
+// ClockFunctions returns, of the names, those ReadsClock says yes to and
+// that the clock vocabulary does not know already (seconds(), wtime()).
 func (p *Project) ClockFunctions(names []string, path string) map[string]bool {
 	var out map[string]bool
 	for _, name := range names {
-		if p.ReadsClock(name, path) {
+		if !knownClockName(name) && p.ReadsClock(name, path) {
 			if out == nil {
 				out = map[string]bool{}
 			}

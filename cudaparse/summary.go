@@ -78,6 +78,10 @@ type FileSummary struct {
 	Functions []FunctionSummary `json:"f,omitempty"`
 }
 
+// maxBefore bounds how many earlier steps are tried as on the way to a
+// call.
+const maxBefore = 48
+
 // deviceSwitchAPIs make another device or context current.
 var deviceSwitchAPIs = map[string]bool{
 	"cudaSetDevice": true, "cuCtxSetCurrent": true, "cuCtxPushCurrent": true, "cuCtxPushCurrent_v2": true,
@@ -168,7 +172,10 @@ func (f *File) Summary() *FileSummary {
 			st := steps[i].step
 			st.Line = f.Position(steps[i].node.Start()).Line
 			if st.Kind == StepCall {
-				for j := 0; j < i; j++ {
+				// The nearest earlier steps only: a warm-up sits near what
+				// it warms up, and a function of thousands of calls would
+				// cost a million tree walks.
+				for j := max(0, i-maxBefore); j < i; j++ {
 					if OnTheWay(steps[j].node, steps[i].node) {
 						st.Before = append(st.Before, j)
 					}

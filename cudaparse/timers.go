@@ -225,3 +225,9 @@ func TimerMethodSpellings() []string {
 	return []string{".start(", ".stop(", ".Start(", ".Stop(", "->start(", "->stop(", "->Start(", "->Stop(",
 		".tic(", ".toc(", ".elapsed", ".Elapsed", "->elapsed", "->Elapsed", ".record(", ".Record("}
 }
+
+// knownClockName reports whether a free function of the name is a clock
+// read by its name alone.
+func knownClockName(name string) bool {
+	return hostClockCalls[name] || timerFunction.MatchString(name)
+}

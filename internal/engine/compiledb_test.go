@@ -13,7 +13,7 @@ func TestReadCompileDB(t *testing.T) {
   {"directory": "/work/build", "file": "../src/a.cu",
    "command": "nvcc -I../include -I /opt/cuda/include -isystem third_party \"-DGPU_NAME=my gpu\" -DgpuMalloc=cudaMalloc -c ../src/a.cu"},
   {"directory": "/work/build", "file": "../src/b.cpp",
-   "arguments": ["c++", "-iquote", "gen", "-I../include", "-DLOG(x)=log_it(x)", "-c", "../src/b.cpp"]}
+   "arguments": ["c++", "-iquote", "gen", "-I../include", "-DLOG(x)=log_it(x)", "-DgpuFree(p)=cudaFree(p)", "-c", "../src/b.cpp"]}
 ]`
 	path := filepath.Join(dir, "compile_commands.json")
 	if err := os.WriteFile(path, []byte(db), 0o644); err != nil {
@@ -27,8 +27,8 @@ func TestReadCompileDB(t *testing.T) {
 	if !reflect.DeepEqual(got.IncludeDirs, wantDirs) {
 		t.Errorf("include dirs = %v, want %v", got.IncludeDirs, wantDirs)
 	}
-	if len(got.Macros) != 2 || got.Macros[0].Name != "gpuMalloc" || got.Macros[1].Name != "LOG" || !got.Macros[1].FunctionLike {
-		t.Errorf("macros = %+v, want gpuMalloc and LOG(x)", got.Macros)
+	if len(got.Macros) != 2 || got.Macros[0].Name != "gpuMalloc" || got.Macros[1].Name != "gpuFree" || !got.Macros[1].FunctionLike {
+		t.Errorf("macros = %+v, want gpuMalloc and gpuFree(p) (LOG renames to no CUDA call)", got.Macros)
 	}
 	if err := os.WriteFile(path, []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)

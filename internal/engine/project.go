@@ -40,9 +40,12 @@ const maxLinkRounds = 4
 // fileFacts is what step 1 notes about a source file for the project.
 type fileFacts struct {
 	summary *cudaparse.FileSummary
-	// defines and calls are the names a scan found (scanned set), interned.
-	defines, calls []nameID
-	scanned        bool
+	// The names a scan found (scanned set), interned: the functions the
+	// file defines whose body spells a launch or preload (defines), or a
+	// host clock read (clockDefines); the names it calls (calls, for
+	// candidates only).
+	defines, clockDefines, calls []nameID
+	scanned                      bool
 	// loader: the file spells a launch or a preload: it may define a
 	// function that loads kernels; clockDefiner: it spells a host clock
 	// read: it may define a timer helper.
@@ -79,6 +82,20 @@ var (
 	timerMethods       = cudaparse.TimerMethodSpellings()
 )
 
+// The same literals as bytes, for cudaparse.LoaderDefinitions.
+var (
+	kernelLoadLiterals = asBytes(kernelLoadSpellings)
+	hostClockLiterals  = asBytes(hostClockSpellings)
+)
+
+func asBytes(ss []string) [][]byte {
+	out := make([][]byte, len(ss))
+	for i, s := range ss {
+		out[i] = []byte(s)
+	}
+	return out
+}
+
 // readsClock reports whether the text spells a clock read: a host clock
 // call, a CUDA event record, or a timer object's start or stop. Stricter
 // than the prefilters' words ("clock" is in clock64, "Timer" in a type
@@ -101,9 +118,17 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 	ff.clockCandidate = len(firingRules(s.Rules, text)) > without
 	text.CallsProjectClock = false
 	ff.candidate = ff.loadCandidate || ff.clockCandidate || ff.parsed
-	if !ff.parsed && (ff.loader || ff.clockDefiner || ff.clockCandidate) {
+	if !ff.parsed && (ff.loader || ff.clockDefiner || ff.loadCandidate || ff.clockCandidate) {
 		ff.scanned = true
-		ff.defines, ff.calls = names.scan(text.Src)
+		if ff.loadCandidate || ff.clockCandidate {
+			_, ff.calls = names.scan(text.Src)
+		}
+		if ff.loader {
+			ff.defines = names.intern(cudaparse.LoaderDefinitions(text.Src, kernelLoadLiterals))
+		}
+		if ff.clockDefiner {
+			ff.clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, hostClockLiterals))
+		}
 	}
 	ff.filter = text.NameFilter()
 	if text.Contains("#") {
@@ -156,26 +181,44 @@ func (pr *projectRun) link() *cudaparse.Project {
 		}
 		for _, id := range ff.defines {
 			name := pr.names.name(id)
-			if ff.loader {
-				pr.definedBy[name] = append(pr.definedBy[name], i)
+			pr.definedBy[name] = append(pr.definedBy[name], i)
+		}
+		for _, id := range ff.clockDefines {
+			name := pr.names.name(id)
+			pr.clockDefinedBy[name] = append(pr.clockDefinedBy[name], i)
+		}
+	}
+	// What the files that may time a launcher of another file call, and
+	// the timer helpers the files that launch may call.
+	loadWanted := map[string]bool{}
+	clockWanted := map[string]bool{}
+	var candidates []int
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if ff.summary != nil {
+			// A parsed file may time with a helper of another file: then
+			// none of its functions looks like it measures yet.
+			for _, name := range pr.calledNames(i) {
+				clockWanted[name] = true
 			}
-			if ff.clockDefiner {
-				pr.clockDefinedBy[name] = append(pr.clockDefinedBy[name], i)
+			continue
+		}
+		if !ff.scanned {
+			continue
+		}
+		for _, id := range ff.calls {
+			if ff.loadCandidate {
+				loadWanted[pr.names.name(id)] = true
+			}
+			if ff.clockCandidate {
+				clockWanted[pr.names.name(id)] = true
 			}
 		}
 	}
-	// Files that may time a launcher of another file are parsed first,
-	// to learn which of their functions measure.
-	var candidates []int
-	clockWanted := map[string]bool{}
-	for i := range pr.facts {
-		ff := &pr.facts[i]
-		if ff.summary == nil && ff.loadCandidate {
-			candidates = append(candidates, i)
-		}
-		if ff.summary == nil && ff.clockCandidate && ff.scanned {
-			for _, id := range ff.calls {
-				clockWanted[pr.names.name(id)] = true
+	for _, name := range sortedKeys(loadWanted) {
+		for _, i := range pr.definedBy[name] {
+			if !pr.requested(i) {
+				candidates = append(candidates, i)
 			}
 		}
 	}
@@ -302,6 +345,7 @@ func summaryKey(binary, src []byte) cache.Key {
 // (it vanished, it is binary or too large) simply has no summary: its
 // error, if any, was or will be reported by the per-file check.
 func (pr *projectRun) summarize(indices []int) {
+
 	var mu sync.Mutex
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -377,7 +421,7 @@ func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int 
 		if !ff.candidate {
 			continue
 		}
-		if pr.timedCallsLoader(p, i) || len(results[i].Findings) > 0 && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
+		if pr.timedCallsLoader(p, i) || usesCallerFacts(results[i].Findings) && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
 			len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 {
 			out = append(out, i)
 		}
@@ -503,6 +547,9 @@ func (pr *projectRun) findCallers(results []FileResult) bool {
 			continue
 		}
 		for _, f := range results[i].Findings {
+			if !f.Rule.UsesCallerFacts {
+				continue
+			}
 			for _, fn := range sum.Functions {
 				if fn.Line <= f.Start.Line && f.Start.Line <= fn.EndLine && !fn.Entry {
 					targets[fn.Name] = true
@@ -575,7 +622,7 @@ func callsAny(fn *cudaparse.FunctionSummary, names map[string]bool) bool {
 // callers in a run.
 const (
 	maxCallerFiles  = 16
-	maxCallerParses = 256
+	maxCallerParses = 128
 )
 
 // callerFiles returns the files not yet summarized that call one of the
@@ -951,6 +998,37 @@ func (pr *projectRun) timedCallsLoader(p *cudaparse.Project, i int) bool {
 			if callee := p.ResolveStep(own, st); callee != nil && callee.File != sum.Path && !p.Kernels(callee).Empty() {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// intern returns the names' ids.
+func (in *interner) intern(names []string) []nameID {
+	if len(names) == 0 {
+		return nil
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	out := make([]nameID, len(names))
+	for k, name := range names {
+		id, ok := in.ids[name]
+		if !ok {
+			id = nameID(len(in.names))
+			in.ids[name] = id
+			in.names = append(in.names, name)
+		}
+		out[k] = id
+	}
+	return out
+}
+
+// usesCallerFacts reports whether a finding comes from a rule that
+// consults what callers load (Rule.UsesCallerFacts).
+func usesCallerFacts(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Rule.UsesCallerFacts {
+			return true
 		}
 	}
 	return false

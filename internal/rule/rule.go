@@ -77,7 +77,11 @@ type Rule struct {
 	// Prefilter, when set, decides instead of Triggers whether a file can
 	// give a finding: a cheap byte search, never a parse.
 	Prefilter func(*Text) bool
-	Run       func(*Pass)
+	// UsesCallerFacts is set for rules whose findings what a function's
+	// callers load before calling it can remove (Pass.Project's
+	// LoadedOnEntry): the engine then looks for those callers.
+	UsesCallerFacts bool
+	Run             func(*Pass)
 }
 
 // DocsBaseURL is where the rule pages of docs/rules/ are published.

@@ -23,7 +23,9 @@ var Rule = &rule.Rule{
 	Summary:   "a timed region contains a kernel's first launch, so the measurement includes loading the kernel",
 	Doc:       doc,
 	Prefilter: prefilter,
-	Run:       run,
+	// A warm-up in every caller, in any file, loads the kernel first.
+	UsesCallerFacts: true,
+	Run:             run,
 }
 
 // prefilter: a file needs a clock and a launch; either may be a call of a
