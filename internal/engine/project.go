@@ -231,7 +231,7 @@ func (pr *projectRun) link() *cudaparse.Project {
 			}
 		}
 	}
-	pr.summarize(append(candidates, clockTodo...))
+	pr.summarizeLexically(append(candidates, clockTodo...))
 	var from []int
 	for i := range pr.facts {
 		if pr.facts[i].summary != nil {
@@ -306,7 +306,7 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 			break
 		}
 		sort.Ints(todo)
-		pr.summarize(todo)
+		pr.summarizeLexically(todo)
 		reached := wanted
 		wanted = map[string]bool{}
 		for _, i := range todo {
@@ -344,7 +344,14 @@ func summaryKey(binary, src []byte) cache.Key {
 // the cache when there is one. A file that cannot be read or parsed now
 // (it vanished, it is binary or too large) simply has no summary: its
 // error, if any, was or will be reported by the per-file check.
-func (pr *projectRun) summarize(indices []int) {
+func (pr *projectRun) summarize(indices []int) { pr.summarizeWith(indices, true) }
+
+// summarizeLexically summarizes the files at the indices from their text
+// alone (cudaparse.LexicalSummary): for the functions a file calls through
+// another, what they load is enough.
+func (pr *projectRun) summarizeLexically(indices []int) { pr.summarizeWith(indices, false) }
+
+func (pr *projectRun) summarizeWith(indices []int, parse bool) {
 
 	var mu sync.Mutex
 	jobs := make(chan int)
@@ -361,7 +368,7 @@ func (pr *projectRun) summarize(indices []int) {
 				}
 			}()
 			for i := range jobs {
-				sum, parsed := pr.summarizeOne(&parser, binary, i)
+				sum, parsed := pr.summarizeOne(&parser, binary, i, parse)
 				mu.Lock()
 				pr.facts[i].summary = sum
 				if parsed {
@@ -378,15 +385,18 @@ func (pr *projectRun) summarize(indices []int) {
 	wg.Wait()
 }
 
-func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i int) (sum *cudaparse.FileSummary, parsed bool) {
+func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i int, parse bool) (sum *cudaparse.FileSummary, parsed bool) {
 	defer func() {
 		if recover() != nil {
 			sum = nil // a bug in the facts: the file takes no part
 		}
 	}()
 	src, _, err := fastread.ReadFile(pr.sources[i])
-	if err != nil {
+	if err != nil || binaryError(src) != nil {
 		return nil, false
+	}
+	if !parse {
+		return cudaparse.LexicalSummary(pr.shown[i], src, nil), false
 	}
 	var key cache.Key
 	if pr.opts.Cache != nil && binary != nil {
