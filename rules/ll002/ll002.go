@@ -79,7 +79,7 @@ func run(p *rule.Pass) {
 		reported := map[int]bool{}
 		for _, r := range regions {
 			for i, u := range uses {
-				if !r.Contains(u.node) || reported[u.node.Start()] {
+				if !r.Contains(u.node) || reported[u.node.Start()] || warmedByEarlierIteration(r, u.node) {
 					continue
 				}
 				for _, key := range u.launched {
@@ -232,4 +232,29 @@ func (a *analysis) summarize(fn *cudaparse.Function, depth int) *summary {
 		}
 	}
 	return s
+}
+
+// warmedByEarlierIteration reports whether the timer starts under a
+// condition inside a loop that also holds the launch: `for (i = -1; i < n;
+// i++) { if (i == 0) start(); launch(); }`. The iterations before the
+// timer starts run the launch: a warm-up written into the loop.
+func warmedByEarlierIteration(r cudaparse.TimedRegion, launch cudaparse.Node) bool {
+	for p := r.Start.Parent(); p.Valid(); p = p.Parent() {
+		switch p.Kind() {
+		case "function_definition", "lambda_expression":
+			return false
+		case "for_statement", "while_statement", "do_statement", "for_range_loop":
+			if !p.Contains(launch) {
+				return false
+			}
+			// The start must be conditional within this loop.
+			for q := r.Start.Parent(); q.Valid() && q != p; q = q.Parent() {
+				if q.Is("if_statement", "conditional_expression", "case_statement") {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
 }
