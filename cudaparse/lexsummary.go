@@ -42,7 +42,7 @@ func LexicalSummary(path string, src []byte, want map[string]bool) *FileSummary 
 			Member:  qualifiedBefore(src, at),
 		}
 		body := src[start:end]
-		fs.Steps = lexicalSteps(body, lines, start)
+		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start), src[open:start])
 		clockReads := 0
 		for _, spelling := range HostClockSpellings() {
 			clockReads += bytes.Count(body, []byte(spelling))
@@ -289,5 +289,33 @@ func rangeForVar(body []byte, name string) bool {
 		if strings.HasSuffix(left, name) && (len(left) == len(name) || !isIdentByte(left[len(left)-len(name)-1])) {
 			return true
 		}
+	}
+}
+
+// withoutParamKernels drops launches of a kernel the function is given
+// (a word of its parameter list): the caller's kernel, not a name here.
+func withoutParamKernels(steps []SummaryStep, params []byte) []SummaryStep {
+	out := steps[:0]
+	for _, st := range steps {
+		if st.Kind == StepLaunch && len(st.Keys) == 1 && isIdentifier(st.Keys[0]) && containsWord(params, st.Keys[0]) {
+			continue
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+func containsWord(b []byte, w string) bool {
+	for i := 0; ; {
+		k := bytes.Index(b[i:], []byte(w))
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		end := at + len(w)
+		if (at == 0 || !isIdentByte(b[at-1])) && (end >= len(b) || !isIdentByte(b[end])) {
+			return true
+		}
+		i = at + 1
 	}
 }

@@ -222,15 +222,18 @@ func (p *Project) ResolveStep(fn *ProjectFunction, st *SummaryStep) *ProjectFunc
 }
 
 // ResolveCall is Resolve for a call written as a method call (obj.f(),
-// p->f()) or not: a method call reaches methods only, a plain call plain
-// functions only (or a method of its own file: a call from another
-// method of the class).
+// p->f()) or not: a method call resolves to nothing, a plain call to a
+// plain function (or a method of its own file: a call from another method
+// of the class).
 func (p *Project) ResolveCall(name, qualifier string, arity int, method bool, fromFile string) *ProjectFunction {
-	pf := p.Resolve(name, qualifier, arity, fromFile)
-	if pf == nil {
+	// obj.f() reaches the f of obj's class, which lazylint does not know:
+	// a method of the same name in another class launches other kernels
+	// (gemm.run() is not the example's own run()). No guess.
+	if method {
 		return nil
 	}
-	if method != pf.Summary.Member && !(pf.Summary.Member && pf.File == fromFile) {
+	pf := p.Resolve(name, qualifier, arity, fromFile)
+	if pf == nil || pf.Summary.Member && pf.File != fromFile {
 		return nil
 	}
 	return pf

@@ -120,8 +120,14 @@ func (f *File) Summary() *FileSummary {
 			node Node
 		}
 		var steps []placed
+		params := map[string]bool{}
+		for _, prm := range fn.Params {
+			params[prm.Name] = true
+		}
 		for _, l := range f.LaunchesIn(fn) {
-			if l.Kernel != "" && f.LaunchMayLoad(l) {
+			// A kernel passed in (launch(kernel, ...)) is the caller's:
+			// its name here says nothing.
+			if l.Kernel != "" && f.LaunchMayLoad(l) && !params[l.KernelKey()] {
 				steps = append(steps, placed{SummaryStep{Kind: StepLaunch, Keys: []string{l.KernelKey()}}, l.Node})
 			}
 		}
@@ -269,4 +275,15 @@ func (f *File) opensNamespace(qual string) bool {
 		}
 	}
 	return f.namespaces[last]
+}
+
+// CallsOtherObject reports whether a call is a method call on an object
+// other than this (obj.f(), p->f()): the callee is the method of that
+// object's class, which a file's function of the same name need not be.
+func CallsOtherObject(c *Call) bool {
+	if !c.Callee.Is("field_expression") {
+		return false
+	}
+	recv := strings.TrimSpace(c.Callee.ChildByField("argument").Text())
+	return recv != "this" && recv != "(*this)"
 }

@@ -162,6 +162,11 @@ func (a *analysis) uses(fn *cudaparse.Function) []kernelUse {
 			continue
 		}
 		callee := a.file.FunctionNamed(c.Name)
+		if callee != nil && cudaparse.CallsOtherObject(c) {
+			// gemm.run() is the run of gemm's class, not a run the file
+			// defines for another class.
+			continue
+		}
 		if callee == nil {
 			// A function of another file of the project.
 			if pf := a.pass.ResolveCall(c); pf != nil {
