@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // Extensions are the file endings lazylint parses.
@@ -706,3 +707,11 @@ func (f *File) LambdaVariables(fn *Function) map[string]Node {
 // DeclaredName returns the name a declarator declares: x for `*x`, `x[4]`,
 // `&x`, `x = 1`.
 func DeclaredName(d Node) string { return declaredName(d) }
+
+// SetProjectClocks sets the functions of other files that read a host
+// clock (Parser.ProjectClocks), for a file parsed before they were known.
+func (f *File) SetProjectClocks(clocks map[string]bool) { f.projectClocks = clocks }
+
+// MemoryBytes is about what the parsed file holds in memory: its source
+// and its nodes.
+func (f *File) MemoryBytes() int { return len(f.Src) + len(f.nodes)*int(unsafe.Sizeof(rawNode{})) }

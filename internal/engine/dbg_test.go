@@ -24,11 +24,21 @@ func TestDbgCounts(t *testing.T) {
 		var ff fileFacts
 		noteProjectFacts(&ff, rule.NewText(src), Settings{Rules: rules.All}, nil, skipped, newInterner())
 		n++
-		if ff.loader { loader++ }
-		if ff.clockDefiner { clockDef++ }
-		if ff.loadCandidate { loadCand++ }
-		if ff.clockCandidate { clockCand++ }
-		if ff.scanned { scanned++ }
+		if ff.loader {
+			loader++
+		}
+		if ff.clockDefiner {
+			clockDef++
+		}
+		if ff.loadCandidate {
+			loadCand++
+		}
+		if ff.clockCandidate {
+			clockCand++
+		}
+		if ff.scanned {
+			scanned++
+		}
 		return nil
 	})
 	fmt.Println("files", n, "loader", loader, "clockDefiner", clockDef, "loadCandidate", loadCand, "clockCandidate", clockCand, "scanned", scanned)

@@ -77,6 +77,12 @@ type Options struct {
 	// read a host clock.
 	macros cudaparse.MacroTable
 	clocks map[string]bool
+	// keep, when set, is handed each file parsed in the per-file check
+	// with its summary (the project step may check it again without a
+	// second parse); parsed, when set, is the file to check instead of
+	// parsing it.
+	keep   func(*cudaparse.File, *cudaparse.FileSummary)
+	parsed *cudaparse.File
 	// NoProject checks each file alone, without the facts of the others
 	// (the per-file analysis of earlier versions).
 	NoProject bool
@@ -231,6 +237,7 @@ func Run(opts Options) Result {
 	results := make([]fileResult, len(sources))
 	facts := make([]fileFacts, len(sources))
 	names := newInterner()
+	kept := newFileKeeper(keptParseBytes)
 	shownPaths := make([]string, len(sources))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -266,7 +273,11 @@ func Run(opts Options) Result {
 					s := settingsFor(absPath(path))
 					text.Reset(src)
 					var sum *cudaparse.FileSummary
-					results[i].FileResult, results[i].how, sum = checkText(&parser, &text, s, opts, shown, nil, [32]byte{})
+					fileOpts := opts
+					if !opts.NoProject {
+						fileOpts.keep = func(f *cudaparse.File, sum *cudaparse.FileSummary) { kept.offer(i, f, sum) }
+					}
+					results[i].FileResult, results[i].how, sum = checkText(&parser, &text, s, fileOpts, shown, nil, [32]byte{})
 					if !opts.NoProject {
 						noteProjectFacts(&facts[i], &text, s, sum, results[i].how, names)
 					}
@@ -284,7 +295,7 @@ func Run(opts Options) Result {
 	wg.Wait()
 
 	if !opts.NoProject && len(sources) > 0 {
-		pr := &projectRun{opts: opts, sources: sources, shown: shownPaths, facts: facts, settings: settingsFor, workers: workers, names: names}
+		pr := &projectRun{opts: opts, sources: sources, shown: shownPaths, facts: facts, settings: settingsFor, workers: workers, names: names, kept: kept}
 		project := pr.link()
 		current := func() []FileResult {
 			out := make([]FileResult, len(results))
@@ -456,7 +467,7 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Opti
 			}
 		}
 	}
-	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: project, Macros: opts.macros, Clocks: opts.clocks}
+	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: project, Macros: opts.macros, Clocks: opts.clocks, keep: opts.keep, parsed: opts.parsed}
 	found, parsed, sum, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult
@@ -518,6 +529,8 @@ type Checker struct {
 	Macros cudaparse.MacroTable
 	// Clocks are functions of other files that read a host clock.
 	Clocks map[string]bool
+	keep   func(*cudaparse.File, *cudaparse.FileSummary)
+	parsed *cudaparse.File
 }
 
 // Check checks one file's contents with a parser of its own.
@@ -550,11 +563,16 @@ func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte,
 	if len(rules) == 0 {
 		return nil, false, nil, binaryError(src)
 	}
-	f, err := c.parse(parser, path, src)
-	if f == nil {
+	f := c.parsed
+	if f != nil {
+		f.SetProjectClocks(c.Clocks)
+	} else if f, err = c.parse(parser, path, src); f == nil {
 		return nil, err != nil && !errors.Is(err, errNotParsed), nil, err
 	}
 	sum = f.Summary()
+	if c.keep != nil {
+		c.keep(f, sum)
+	}
 	for _, r := range rules {
 		out, rerr := runRule(r, f, c.RuleOptions[r.ID], c.Project)
 		if rerr != nil {

@@ -54,7 +54,7 @@ type fileFacts struct {
 	// without them (or it was parsed); loadCandidate: once it is taken to
 	// call a launcher of another file; clockCandidate: a timer helper.
 	candidate, loadCandidate, clockCandidate bool
-	parsed    bool // phase 1 parsed it or took it from the cache
+	parsed                                   bool // phase 1 parsed it or took it from the cache
 	// filter answers whether the file may contain a name (for finding
 	// the callers of a function).
 	filter *rule.NameFilter
@@ -163,8 +163,10 @@ type projectRun struct {
 	includes [][]int
 	visible  map[int]cudaparse.MacroTable
 	macroMu  sync.Mutex
-	// names interns the names the scans found.
+	// names interns the names the scans found; kept holds files parsed
+	// in the per-file check that the project may change.
 	names *interner
+	kept  *fileKeeper
 }
 
 // link runs step 2 and returns the linked project. What is looked for is
@@ -540,6 +542,11 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 	opts.macros = pr.visibleMacros(i)
 	opts.clocks = p.ClockFunctions(pr.calledNames(i), pr.shown[i])
 	text.CallsProjectClock = len(opts.clocks) > 0
+	// A file kept from the per-file check needs no second parse, unless
+	// header macros rename its calls (they are applied while parsing).
+	if f := pr.kept.take(i); f != nil && len(opts.macros) == 0 {
+		opts.parsed = f
+	}
 	out, how, sum := checkText(parser, text, pr.settings(absPath(pr.sources[i])), opts, pr.shown[i], p, digest)
 	return out, how, sum, true
 }
@@ -1039,6 +1046,74 @@ func usesCallerFacts(fs []Finding) bool {
 	for _, f := range fs {
 		if f.Rule.UsesCallerFacts {
 			return true
+		}
+	}
+	return false
+}
+
+// keptParseBytes bounds the memory of the parsed files kept between the
+// per-file check and the project step.
+const keptParseBytes = 192 << 20
+
+// fileKeeper keeps parsed files that the project step is likely to check
+// again: those with a function that measures and calls a name the file
+// does not define. Safe for concurrent use.
+type fileKeeper struct {
+	mu     sync.Mutex
+	budget int
+	files  map[int]*cudaparse.File
+}
+
+func newFileKeeper(budget int) *fileKeeper {
+	return &fileKeeper{budget: budget, files: map[int]*cudaparse.File{}}
+}
+
+func (k *fileKeeper) offer(i int, f *cudaparse.File, sum *cudaparse.FileSummary) {
+	if !timedCallsOut(sum) {
+		return
+	}
+	size := f.MemoryBytes()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if size <= k.budget {
+		k.budget -= size
+		k.files[i] = f
+	}
+}
+
+// take returns the kept file i, and forgets it.
+func (k *fileKeeper) take(i int) *cudaparse.File {
+	if k == nil {
+		return nil
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	f := k.files[i]
+	if f != nil {
+		delete(k.files, i)
+		k.budget += f.MemoryBytes()
+	}
+	return f
+}
+
+// timedCallsOut reports whether a function of the summary measures and
+// calls a name the file does not define.
+func timedCallsOut(sum *cudaparse.FileSummary) bool {
+	if sum == nil {
+		return false
+	}
+	defined := map[string]bool{}
+	for _, fn := range sum.Functions {
+		defined[fn.Name] = true
+	}
+	for _, fn := range sum.Functions {
+		if !fn.Timed {
+			continue
+		}
+		for _, st := range fn.Steps {
+			if st.Kind == cudaparse.StepCall && !defined[st.Callee] {
+				return true
+			}
 		}
 	}
 	return false
