@@ -80,7 +80,7 @@ type FileSummary struct {
 
 // maxBefore bounds how many earlier steps are tried as on the way to a
 // call.
-const maxBefore = 48
+const maxBefore = 16
 
 // deviceSwitchAPIs make another device or context current.
 var deviceSwitchAPIs = map[string]bool{
