@@ -6,6 +6,7 @@ package engine
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -83,6 +84,9 @@ type Options struct {
 	// parsing it.
 	keep   func(*cudaparse.File, *cudaparse.FileSummary)
 	parsed *cudaparse.File
+	// NeedProject makes Run build Result.Project even when a memo of the
+	// project step would do (the language server keeps the project).
+	NeedProject bool
 	// NoProject checks each file alone, without the facts of the others
 	// (the per-file analysis of earlier versions).
 	NoProject bool
@@ -229,15 +233,14 @@ func Run(opts Options) Result {
 		workers = runtime.NumCPU()
 	}
 
-	type fileResult struct {
-		FileResult
-		bytes int64
-		how   checked
-	}
-	results := make([]fileResult, len(sources))
+	results := make([]sourceResult, len(sources))
 	facts := make([]fileFacts, len(sources))
 	names := newInterner()
 	kept := newFileKeeper(keptParseBytes)
+	// With a cache, the project step's outcome is memoized on the bytes of
+	// every file: a warm run of an unchanged project skips it.
+	memoize := opts.Cache != nil && !opts.NoProject && !opts.NeedProject
+	hashes := make([][32]byte, len(sources))
 	shownPaths := make([]string, len(sources))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -257,9 +260,12 @@ func Run(opts Options) Result {
 				shown := relPath(base, path)
 				shownPaths[i] = shown
 				src, _, err := fastread.ReadFile(path)
+				if err == nil && memoize {
+					hashes[i] = sha256.Sum256(src)
+				}
 				if i >= checkedSources {
 					// A context file: its facts only.
-					if err == nil && !bytes.Contains(src[:min(len(src), binaryProbe)], []byte{0}) {
+					if err == nil && !memoize && !bytes.Contains(src[:min(len(src), binaryProbe)], []byte{0}) {
 						text.Reset(src)
 						noteProjectFacts(&facts[i], &text, settingsFor(absPath(path)), nil, skipped, names)
 						facts[i].candidate = false
@@ -278,7 +284,12 @@ func Run(opts Options) Result {
 						fileOpts.keep = func(f *cudaparse.File, sum *cudaparse.FileSummary) { kept.offer(i, f, sum) }
 					}
 					results[i].FileResult, results[i].how, sum = checkText(&parser, &text, s, fileOpts, shown, nil, [32]byte{})
-					if !opts.NoProject {
+					switch {
+					case memoize:
+						// The text's facts wait until the project's memo
+						// is known to miss.
+						facts[i].summary, facts[i].parsed = sum, results[i].how != skipped && sum != nil
+					case !opts.NoProject:
 						noteProjectFacts(&facts[i], &text, s, sum, results[i].how, names)
 					}
 				}
@@ -294,8 +305,19 @@ func Run(opts Options) Result {
 	close(jobs)
 	wg.Wait()
 
-	if !opts.NoProject && len(sources) > 0 {
+	var memoKey cache.Key
+	memoHit := false
+	if memoize && len(sources) > 0 {
+		memoKey = projectMemoKey(&opts, shownPaths, hashes, settingsFor, sources)
+		if data, ok := opts.Cache.Get(memoKey); ok {
+			memoHit = applyMemo(data, results, shownPaths, settingsFor, sources, &res.Stats)
+		}
+	}
+	if !opts.NoProject && len(sources) > 0 && !memoHit {
 		pr := &projectRun{opts: opts, sources: sources, shown: shownPaths, facts: facts, settings: settingsFor, workers: workers, names: names, kept: kept}
+		if memoize {
+			pr.noteAll(checkedSources)
+		}
 		project := pr.link()
 		current := func() []FileResult {
 			out := make([]FileResult, len(results))
@@ -330,6 +352,11 @@ func Run(opts Options) Result {
 		res.Stats.ProjectFunctions = project.Len()
 		res.Stats.Rechecked = len(rechecked)
 		res.Project = project
+		if memoize {
+			if data, err := encodeMemo(results, rechecked, shownPaths, &res.Stats); err == nil {
+				opts.Cache.Put(memoKey, data)
+			}
+		}
 	}
 
 	results = results[:checkedSources]
@@ -356,6 +383,13 @@ func Run(opts Options) Result {
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Path < res.Errors[j].Path })
 	res.Stats.Duration = time.Since(start)
 	return res
+}
+
+// sourceResult is a C/C++/CUDA file's result in a run, with how it was had.
+type sourceResult struct {
+	FileResult
+	bytes int64
+	how   checked
 }
 
 // FileResult is the outcome for one file.

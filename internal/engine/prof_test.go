@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/rules"
 )
 
@@ -13,7 +14,15 @@ func TestProfRun(t *testing.T) {
 	if dir == "" {
 		t.Skip()
 	}
-	res := Run(Options{Paths: []string{dir}, Rules: rules.All, BaseDir: dir, NoProject: os.Getenv("NOPROJ") != ""})
+	opts := Options{Paths: []string{dir}, Rules: rules.All, BaseDir: dir, NoProject: os.Getenv("NOPROJ") != ""}
+	if cd := os.Getenv("PROF_CACHE"); cd != "" {
+		c, err := cache.Open(cd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Cache = c
+	}
+	res := Run(opts)
 	fmt.Printf("%+v findings=%d\n", res.Stats, len(res.Findings))
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -1117,4 +1118,121 @@ func timedCallsOut(sum *cudaparse.FileSummary) bool {
 		}
 	}
 	return false
+}
+
+// noteAll notes the text facts of every file (noteProjectFacts), reading
+// the files again: with a cache, phase 1 leaves this until the project's
+// memo has missed. Files that cannot be read now take no part.
+func (pr *projectRun) noteAll(checked int) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range pr.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var text rule.Text
+			for i := range jobs {
+				src, _, err := fastread.ReadFile(pr.sources[i])
+				if err != nil || binaryError(src) != nil {
+					continue
+				}
+				text.Reset(src)
+				ff := &pr.facts[i]
+				how := skipped
+				if ff.parsed {
+					how = parsedIt
+				}
+				noteProjectFacts(ff, &text, pr.settings(absPath(pr.sources[i])), ff.summary, how, pr.names)
+				if i >= checked {
+					ff.candidate = false
+				}
+			}
+		}()
+	}
+	for i := range pr.facts {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// The project memo: with a cache, the outcome of the project step (the
+// results of the files checked again) is kept under a key made of this
+// binary, the options, and the path and bytes of every file. A warm run of
+// an unchanged project reads it back instead of linking.
+
+const projectMemoVersion = 1
+
+func projectMemoKey(opts *Options, shown []string, hashes [][32]byte, settings func(string) Settings, sources []string) cache.Key {
+	h := sha256.New()
+	binary, _ := cache.BinaryHash()
+	fmt.Fprintf(h, "lazylint project memo %d\n%x\nlow-confidence=%v unused=%v\n", projectMemoVersion, binary, opts.LowConfidence, opts.ReportUnusedSuppressions)
+	fmt.Fprintf(h, "include %q\nmacros %v\nroot %q\n", opts.IncludeDirs, opts.GlobalMacros, opts.ProjectRoot)
+	for i := range shown {
+		s := settings(absPath(sources[i]))
+		// The settings, as the per-file key has them (rules, severities,
+		// options).
+		k := cacheKey(nil, &s, opts, nil, [32]byte{})
+		fmt.Fprintf(h, "%s %x %x\n", shown[i], hashes[i], k)
+	}
+	var out cache.Key
+	h.Sum(out[:0])
+	return out
+}
+
+type memoFile struct {
+	Path  string
+	Entry json.RawMessage
+}
+
+type memoEntry struct {
+	Version                                 int
+	Files                                   []memoFile
+	LinkParsed, Rechecked, ProjectFunctions int
+}
+
+func encodeMemo(results []sourceResult, rechecked map[int]bool, shown []string, stats *Stats) ([]byte, error) {
+	e := memoEntry{Version: projectMemoVersion, LinkParsed: stats.LinkParsed, Rechecked: stats.Rechecked, ProjectFunctions: stats.ProjectFunctions}
+	for _, i := range sortedInts(rechecked) {
+		if i >= len(results) || results[i].Err != nil {
+			continue
+		}
+		data, err := encodeEntry(results[i].FileResult, nil)
+		if err != nil {
+			return nil, err
+		}
+		e.Files = append(e.Files, memoFile{Path: shown[i], Entry: data})
+	}
+	return json.Marshal(e)
+}
+
+// applyMemo puts a memo's results in place; false (and nothing changed)
+// when it cannot be read.
+func applyMemo(data []byte, results []sourceResult, shown []string, settings func(string) Settings, sources []string, stats *Stats) bool {
+	var e memoEntry
+	if err := json.Unmarshal(data, &e); err != nil || e.Version != projectMemoVersion {
+		return false
+	}
+	at := map[string]int{}
+	for i := range results {
+		at[shown[i]] = i
+	}
+	decoded := map[int]FileResult{}
+	for _, f := range e.Files {
+		i, ok := at[f.Path]
+		if !ok {
+			return false
+		}
+		s := settings(absPath(sources[i]))
+		r, _, ok := decodeEntry(f.Entry, &s, f.Path)
+		if !ok {
+			return false
+		}
+		decoded[i] = r
+	}
+	for i, r := range decoded {
+		results[i].FileResult = r
+	}
+	stats.LinkParsed, stats.Rechecked, stats.ProjectFunctions = e.LinkParsed, e.Rechecked, e.ProjectFunctions
+	return true
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/rules/ll001"
 	"github.com/lazylint/lazylint/rules/ll002"
@@ -123,5 +124,56 @@ func TestProjectFileVanishes(t *testing.T) {
 	}
 	if _, _, _, ok := pr.rerun(new(*cudaparse.Parser), new(rule.Text), project, [32]byte{}, 0); ok {
 		t.Error("a vanished file was checked again")
+	}
+}
+
+// The project step's outcome is memoized on every file's bytes: a warm
+// run gives the same findings; an edit anywhere, or a corrupt memo, makes
+// it link again.
+func TestProjectMemo(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", "rules", "ll002", "testdata", "project"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(root)); err != nil {
+		t.Fatal(err)
+	}
+	c, err := cache.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Paths: []string{dir}, Rules: []*rule.Rule{ll002.Rule}, BaseDir: dir, Cache: c}
+	show := func(r Result) string {
+		var b strings.Builder
+		for _, f := range r.Findings {
+			fmt.Fprintf(&b, "%s:%d %s\n", f.Path, f.Start.Line, f.Message)
+		}
+		return b.String()
+	}
+	cold := Run(opts)
+	if cold.Stats.Rechecked == 0 || cold.Project == nil {
+		t.Fatalf("cold run: %+v", cold.Stats)
+	}
+	warm := Run(opts)
+	if show(warm) != show(cold) || warm.Project != nil {
+		t.Errorf("warm run differs (or linked):\n%s\nwant\n%s", show(warm), show(cold))
+	}
+	// An edit elsewhere in the project: the warm-up in main goes.
+	mainCPP := filepath.Join(dir, "caller_warmup", "main.cpp")
+	src, err := os.ReadFile(mainCPP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "  run_axpy(x, y, n);\n  cudaDeviceSynchronize();", "  cudaDeviceSynchronize();", 1)
+	if edited == string(src) {
+		t.Fatal("fixture changed: no warm-up to remove")
+	}
+	if err := os.WriteFile(mainCPP, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	after := Run(opts)
+	if after.Project == nil || !strings.Contains(show(after), "timing.cpp:11 ") {
+		t.Errorf("after removing the warm-up in main.cpp, timing.cpp:11 is not reported:\n%s", show(after))
 	}
 }

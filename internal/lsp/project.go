@@ -28,6 +28,7 @@ func (s *server) buildProjectLocked() {
 	opts := *s.opts
 	opts.Paths = []string{opts.BaseDir}
 	opts.Progress = nil
+	opts.NeedProject = true
 	go func() {
 		res := engine.Run(opts)
 		s.mu.Lock()
