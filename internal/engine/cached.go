@@ -38,7 +38,8 @@ type cacheEntry struct {
 	Findings   []cachedFinding
 	Suppressed []cachedFinding
 	// Summary is the file's exported facts, for project-wide analysis.
-	Summary *cudaparse.FileSummary `json:",omitempty"`
+	// It is decoded only when the project step needs it (summaryRef).
+	Summary json.RawMessage `json:",omitempty"`
 }
 
 // cacheKey hashes everything a file's result depends on: the lazylint
@@ -65,7 +66,14 @@ func cacheKey(binary []byte, s *Settings, opts *Options, src []byte, projectDige
 }
 
 func encodeEntry(r FileResult, sum *cudaparse.FileSummary) ([]byte, error) {
-	e := cacheEntry{Version: cacheEntryVersion, Summary: sum}
+	e := cacheEntry{Version: cacheEntryVersion}
+	if sum != nil {
+		raw, err := json.Marshal(sum)
+		if err != nil {
+			return nil, err
+		}
+		e.Summary = raw
+	}
 	for _, f := range r.Findings {
 		e.Findings = append(e.Findings, toCached(f))
 	}
@@ -77,13 +85,14 @@ func encodeEntry(r FileResult, sum *cudaparse.FileSummary) ([]byte, error) {
 
 // decodeEntry rebuilds a result for the file shown as path; false when the
 // entry is corrupt or names a rule not in s.
-func decodeEntry(data []byte, s *Settings, path string) (FileResult, *cudaparse.FileSummary, bool) {
+func decodeEntry(data []byte, s *Settings, path string) (FileResult, *summaryRef, bool) {
 	var e cacheEntry
 	if err := json.Unmarshal(data, &e); err != nil || e.Version != cacheEntryVersion {
 		return FileResult{}, nil, false
 	}
-	if e.Summary != nil {
-		e.Summary.Path = path
+	var ref *summaryRef
+	if len(e.Summary) > 0 {
+		ref = &summaryRef{raw: e.Summary, path: path}
 	}
 	byID := map[string]*rule.Rule{suppress.Rule.ID: suppress.Rule}
 	for _, r := range s.Rules {
@@ -109,7 +118,31 @@ func decodeEntry(data []byte, s *Settings, path string) (FileResult, *cudaparse.
 	var ok1, ok2 bool
 	r.Findings, ok1 = restore(e.Findings)
 	r.Suppressed, ok2 = restore(e.Suppressed)
-	return r, e.Summary, ok1 && ok2
+	return r, ref, ok1 && ok2
+}
+
+// summaryRef is a file's summary, parsed now or read from the cache and
+// decoded on first use: a warm run whose project memo hits never needs
+// it.
+type summaryRef struct {
+	sum  *cudaparse.FileSummary
+	raw  json.RawMessage
+	path string
+}
+
+func (r *summaryRef) get() *cudaparse.FileSummary {
+	if r == nil {
+		return nil
+	}
+	if r.sum == nil && len(r.raw) > 0 {
+		var s cudaparse.FileSummary
+		if json.Unmarshal(r.raw, &s) == nil {
+			s.Path = r.path
+			r.sum = &s
+		}
+		r.raw = nil
+	}
+	return r.sum
 }
 
 func encodeSummary(s *cudaparse.FileSummary) ([]byte, error) { return json.Marshal(s) }

@@ -278,19 +278,19 @@ func Run(opts Options) Result {
 					results[i].bytes = int64(len(src))
 					s := settingsFor(absPath(path))
 					text.Reset(src)
-					var sum *cudaparse.FileSummary
+					var ref *summaryRef
 					fileOpts := opts
 					if !opts.NoProject {
 						fileOpts.keep = func(f *cudaparse.File, sum *cudaparse.FileSummary) { kept.offer(i, f, sum) }
 					}
-					results[i].FileResult, results[i].how, sum = checkText(&parser, &text, s, fileOpts, shown, nil, [32]byte{})
+					results[i].FileResult, results[i].how, ref = checkText(&parser, &text, s, fileOpts, shown, nil, [32]byte{})
 					switch {
 					case memoize:
-						// The text's facts wait until the project's memo
-						// is known to miss.
-						facts[i].summary, facts[i].parsed = sum, results[i].how != skipped && sum != nil
+						// The text's facts, and the summary, wait until the
+						// project's memo is known to miss.
+						facts[i].summaryRef, facts[i].parsed = ref, results[i].how != skipped && ref != nil
 					case !opts.NoProject:
-						noteProjectFacts(&facts[i], &text, s, sum, results[i].how, names)
+						noteProjectFacts(&facts[i], &text, s, ref.get(), results[i].how, names)
 					}
 				}
 				if opts.Progress != nil && i < checkedSources {
@@ -487,7 +487,7 @@ func checkSource(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Op
 // checkText is checkSource for a text whose project flags are set, with
 // the project's facts (nil: none) whose digest for this file is digest.
 // It also returns the file's summary when it was parsed or cached.
-func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, project *cudaparse.Project, digest [32]byte) (FileResult, checked, *cudaparse.FileSummary) {
+func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, project *cudaparse.Project, digest [32]byte) (FileResult, checked, *summaryRef) {
 	var key cache.Key
 	src := text.Src
 	firing := firingRules(s.Rules, text)
@@ -518,7 +518,10 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Opti
 	if parsed {
 		how = parsedIt
 	}
-	return out, how, sum
+	if sum == nil {
+		return out, how, nil
+	}
+	return out, how, &summaryRef{sum: sum}
 }
 
 // firingRules returns the rules that may fire on the text (the others need

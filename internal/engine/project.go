@@ -41,6 +41,8 @@ const maxLinkRounds = 4
 // fileFacts is what step 1 notes about a source file for the project.
 type fileFacts struct {
 	summary *cudaparse.FileSummary
+	// summaryRef is the summary not decoded yet (see noteAll).
+	summaryRef *summaryRef
 	// The names a scan found (scanned set), interned: the functions the
 	// file defines whose body spells a launch or preload (defines), or a
 	// host clock read (clockDefines); the names it calls (calls, for
@@ -548,8 +550,8 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 	if f := pr.kept.take(i); f != nil && len(opts.macros) == 0 {
 		opts.parsed = f
 	}
-	out, how, sum := checkText(parser, text, pr.settings(absPath(pr.sources[i])), opts, pr.shown[i], p, digest)
-	return out, how, sum, true
+	out, how, ref := checkText(parser, text, pr.settings(absPath(pr.sources[i])), opts, pr.shown[i], p, digest)
+	return out, how, ref.get(), true
 }
 
 // findCallers runs the caller rounds: the functions that hold a finding in
@@ -1054,7 +1056,7 @@ func usesCallerFacts(fs []Finding) bool {
 
 // keptParseBytes bounds the memory of the parsed files kept between the
 // per-file check and the project step.
-const keptParseBytes = 192 << 20
+const keptParseBytes = 48 << 20
 
 // fileKeeper keeps parsed files that the project step is likely to check
 // again: those with a function that measures and calls a name the file
@@ -1138,6 +1140,10 @@ func (pr *projectRun) noteAll(checked int) {
 				}
 				text.Reset(src)
 				ff := &pr.facts[i]
+				if ff.summary == nil {
+					ff.summary = ff.summaryRef.get()
+				}
+				ff.summaryRef = nil
 				how := skipped
 				if ff.parsed {
 					how = parsedIt
