@@ -283,14 +283,15 @@ func (p *Project) loadedBefore(fn *ProjectFunction, i int) (k *KernelFacts, entr
 	st := &fn.Summary.Steps[i]
 	from := 0
 	entryHolds = true
-	for _, j := range st.Before {
+	before := st.BeforeSteps(i)
+	for _, j := range before {
 		if fn.Summary.Steps[j].Kind == StepDeviceSwitch {
 			from = j + 1
 			entryHolds = false
 		}
 	}
 	k = &KernelFacts{}
-	for _, j := range st.Before {
+	for _, j := range before {
 		if j < from {
 			continue
 		}

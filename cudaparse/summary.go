@@ -67,9 +67,10 @@ type SummaryStep struct {
 	Qualifier string `json:"Q,omitempty"`
 	Arity     int    `json:"a,omitempty"`
 	Line      int    `json:"l"`
-	// Before are the indices of the earlier steps of the function that run
-	// on every path to this one (OnTheWay); kept for calls only.
-	Before []int `json:"b,omitempty"`
+	// Before marks the earlier steps of the function that run on every
+	// path to this one (OnTheWay), among the maxBefore nearest: bit k for
+	// the step k+1 places back. Kept for calls only.
+	Before uint16 `json:"b,omitempty"`
 }
 
 // FileSummary is a file's exported facts.
@@ -183,7 +184,7 @@ func (f *File) Summary() *FileSummary {
 				// cost a million tree walks.
 				for j := max(0, i-maxBefore); j < i; j++ {
 					if OnTheWay(steps[j].node, steps[i].node) {
-						st.Before = append(st.Before, j)
+						st.Before |= 1 << (i - 1 - j)
 					}
 				}
 			}
@@ -286,4 +287,16 @@ func CallsOtherObject(c *Call) bool {
 	}
 	recv := strings.TrimSpace(c.Callee.ChildByField("argument").Text())
 	return recv != "this" && recv != "(*this)"
+}
+
+// BeforeSteps returns the indices of the steps Before marks, for the step
+// at index i, in order.
+func (st *SummaryStep) BeforeSteps(i int) []int {
+	var out []int
+	for k := maxBefore - 1; k >= 0; k-- {
+		if st.Before&(1<<k) != 0 && i-1-k >= 0 {
+			out = append(out, i-1-k)
+		}
+	}
+	return out
 }
