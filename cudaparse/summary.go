@@ -71,6 +71,10 @@ type SummaryStep struct {
 	// path to this one (OnTheWay), among the maxBefore nearest: bit k for
 	// the step k+1 places back. Kept for calls only.
 	Before uint16 `json:"b,omitempty"`
+	// Far are the launches, preloads and device switches further back
+	// than the mask reaches that also run on every path here: a warm-up at
+	// the top of main, a hundred calls before the benchmark.
+	Far []int `json:"f,omitempty"`
 }
 
 // FileSummary is a file's exported facts.
@@ -187,6 +191,11 @@ func (f *File) Summary() *FileSummary {
 						st.Before |= 1 << (i - 1 - j)
 					}
 				}
+				for j := 0; j < i-maxBefore; j++ {
+					if steps[j].step.Kind != StepCall && OnTheWay(steps[j].node, steps[i].node) {
+						st.Far = append(st.Far, j)
+					}
+				}
 			}
 			fs.Steps = append(fs.Steps, st)
 		}
@@ -292,7 +301,7 @@ func CallsOtherObject(c *Call) bool {
 // BeforeSteps returns the indices of the steps Before marks, for the step
 // at index i, in order.
 func (st *SummaryStep) BeforeSteps(i int) []int {
-	var out []int
+	out := append([]int(nil), st.Far...)
 	for k := maxBefore - 1; k >= 0; k-- {
 		if st.Before&(1<<k) != 0 && i-1-k >= 0 {
 			out = append(out, i-1-k)
