@@ -12,6 +12,16 @@ import (
 // Extensions are the file endings lazylint parses.
 var Extensions = []string{".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inl"}
 
+// IsHeader reports whether path names a header (.h .cuh .hpp .hh .hxx
+// .inl): code that reaches a program through #include, not the linker.
+func IsHeader(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl":
+		return true
+	}
+	return false
+}
+
 // IsSource reports whether path has one of the Extensions.
 func IsSource(path string) bool {
 	ext := strings.ToLower(filepath.Ext(path))

@@ -175,7 +175,7 @@ func LoaderDefinitions(src []byte, literals [][]byte) []string {
 			return
 		}
 		// name is a slice of src: find its parameter list, then its body.
-		at := int(cap(src) - cap(name))
+		at := cap(src) - cap(name)
 		open := at + len(name)
 		for open < len(src) && src[open] != '(' {
 			open++

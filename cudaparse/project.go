@@ -29,6 +29,19 @@ type Project struct {
 	callers map[*ProjectFunction][]callerSite
 	linked  bool
 	files   int
+	// visible, when set, says whether a definition in file def can be
+	// what a call in file from reaches (see SetVisibility).
+	visible func(from, def string) bool
+}
+
+// SetVisibility restricts what a call can resolve to: a function of file
+// def is a candidate for a call in file from only when visible says so (a
+// header the caller includes, a source file of the same program). Set it
+// before the first question.
+func (p *Project) SetVisibility(visible func(from, def string) bool) {
+	if p != nil {
+		p.visible = visible
+	}
 }
 
 // Files is the number of file summaries linked.
@@ -173,8 +186,14 @@ func (p *Project) Resolve(name, qualifier string, arity int, fromFile string) *P
 			cands = out
 		}
 	}
-	// A file-local function is seen from its own file only.
-	cands = slices.DeleteFunc(slices.Clone(cands), func(c *ProjectFunction) bool { return c.Summary.Local && c.File != fromFile })
+	// A file-local function is seen from its own file only; others where
+	// the caller can see them.
+	cands = slices.DeleteFunc(slices.Clone(cands), func(c *ProjectFunction) bool {
+		if c.File == fromFile {
+			return false
+		}
+		return c.Summary.Local || p.visible != nil && !p.visible(fromFile, c.File)
+	})
 	if len(cands) == 0 {
 		return nil
 	}

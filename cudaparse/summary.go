@@ -71,6 +71,10 @@ type SummaryStep struct {
 	// path to this one (OnTheWay), among the maxBefore nearest: bit k for
 	// the step k+1 places back. Kept for calls only.
 	Before uint16 `json:"b,omitempty"`
+	// Far are the steps further back than the mask reaches that also run
+	// on every path here: a warm-up at the top of main, a hundred calls
+	// before the benchmark.
+	Far []int `json:"f,omitempty"`
 }
 
 // FileSummary is a file's exported facts.
@@ -79,9 +83,14 @@ type FileSummary struct {
 	Functions []FunctionSummary `json:"f,omitempty"`
 }
 
-// maxBefore bounds how many earlier steps are tried as on the way to a
-// call.
-const maxBefore = 16
+// maxBefore is how many of the nearest earlier steps the Before mask
+// covers; maxFarChecks bounds, per function, the tree walks for steps
+// further back (Far): a function of thousands of calls would otherwise
+// cost millions.
+const (
+	maxBefore    = 16
+	maxFarChecks = 4096
+)
 
 // deviceSwitchAPIs make another device or context current.
 var deviceSwitchAPIs = map[string]bool{
@@ -175,6 +184,7 @@ func (f *File) Summary() *FileSummary {
 				steps[j], steps[j-1] = steps[j-1], steps[j]
 			}
 		}
+		farChecks := 0
 		for i := range steps {
 			st := steps[i].step
 			st.Line = f.Position(steps[i].node.Start()).Line
@@ -185,6 +195,12 @@ func (f *File) Summary() *FileSummary {
 				for j := max(0, i-maxBefore); j < i; j++ {
 					if OnTheWay(steps[j].node, steps[i].node) {
 						st.Before |= 1 << (i - 1 - j)
+					}
+				}
+				for j := 0; j < i-maxBefore && farChecks < maxFarChecks; j++ {
+					farChecks++
+					if OnTheWay(steps[j].node, steps[i].node) {
+						st.Far = append(st.Far, j)
 					}
 				}
 			}
@@ -292,7 +308,7 @@ func CallsOtherObject(c *Call) bool {
 // BeforeSteps returns the indices of the steps Before marks, for the step
 // at index i, in order.
 func (st *SummaryStep) BeforeSteps(i int) []int {
-	var out []int
+	out := append([]int(nil), st.Far...)
 	for k := maxBefore - 1; k >= 0; k-- {
 		if st.Before&(1<<k) != 0 && i-1-k >= 0 {
 			out = append(out, i-1-k)

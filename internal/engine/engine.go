@@ -467,7 +467,7 @@ func CheckSource(opts Options, path string, src []byte) FileResult {
 	return out
 }
 
-// checked says how checkSource got a file's result.
+// checked says how checkText got a file's result.
 type checked int
 
 const (
@@ -476,15 +476,9 @@ const (
 	fromCache                // taken from the cache
 )
 
-// checkSource checks one C/C++/CUDA file's contents under settings s and
-// applies its suppression comments, through the cache when there is one.
-func checkSource(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, src []byte) (FileResult, checked) {
-	text.Reset(src)
-	out, how, _ := checkText(parser, text, s, opts, shown, nil, [32]byte{})
-	return out, how
-}
-
-// checkText is checkSource for a text whose project flags are set, with
+// checkText checks one C/C++/CUDA file's text (its project flags set)
+// under settings s and applies its suppression comments, through the cache
+// when there is one, with
 // the project's facts (nil: none) whose digest for this file is digest.
 // It also returns the file's summary when it was parsed or cached.
 func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, project *cudaparse.Project, digest [32]byte) (FileResult, checked, *summaryRef) {

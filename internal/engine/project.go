@@ -166,6 +166,11 @@ type projectRun struct {
 	includes [][]int
 	visible  map[int]cudaparse.MacroTable
 	macroMu  sync.Mutex
+	// byShown, closures (under visMu): files by name and their include
+	// closures, for visibleFrom.
+	byShown  map[string]int
+	closures map[int]map[int]bool
+	visMu    sync.Mutex
 	// names interns the names the scans found; kept holds files parsed
 	// in the per-file check that the project may change.
 	names *interner
@@ -329,8 +334,69 @@ func (pr *projectRun) project() *cudaparse.Project {
 		}
 	}
 	p := cudaparse.NewProject(sums)
+	p.SetVisibility(pr.visibleFrom)
 	p.Freeze()
 	return p
+}
+
+// visibleFrom says whether a function defined in file def can be what a
+// call in file from reaches: def is a header from includes (directly or
+// not), or a source file of the same program: in from's folder, its
+// parent, a child, or a sibling folder. A repository of many programs
+// (benchmark suites, samples) reuses names across them; a definition in
+// another program is not the one called.
+func (pr *projectRun) visibleFrom(from, def string) bool {
+	pr.visMu.Lock()
+	defer pr.visMu.Unlock()
+	if pr.byShown == nil {
+		pr.byShown = map[string]int{}
+		for i, s := range pr.shown {
+			pr.byShown[s] = i
+		}
+	}
+	di, ok := pr.byShown[def]
+	fi, ok2 := pr.byShown[from]
+	if !ok || !ok2 {
+		return false
+	}
+	if !cudaparse.IsHeader(def) && nearFolders(filepath.Dir(absPath(pr.sources[fi])), filepath.Dir(absPath(pr.sources[di]))) {
+		return true
+	}
+	return pr.includeClosure(fi)[di]
+}
+
+// nearFolders reports whether folders a and b are the same, parent and
+// child, or siblings.
+func nearFolders(a, b string) bool {
+	return a == b || filepath.Dir(a) == b || filepath.Dir(b) == a || filepath.Dir(a) == filepath.Dir(b)
+}
+
+// includeClosure returns the files file i includes, directly or not
+// (memoized; under visMu).
+func (pr *projectRun) includeClosure(i int) map[int]bool {
+	if c, ok := pr.closures[i]; ok {
+		return c
+	}
+	pr.macroMu.Lock()
+	pr.resolveIncludes()
+	pr.macroMu.Unlock()
+	c := map[int]bool{}
+	frontier := pr.includes[i]
+	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
+		var next []int
+		for _, j := range frontier {
+			if !c[j] {
+				c[j] = true
+				next = append(next, pr.includes[j]...)
+			}
+		}
+		frontier = next
+	}
+	if pr.closures == nil {
+		pr.closures = map[int]map[int]bool{}
+	}
+	pr.closures[i] = c
+	return c
 }
 
 // summaryVersion changes when FileSummary's meaning does.
