@@ -252,9 +252,16 @@ func warmedByEarlierIteration(r cudaparse.TimedRegion, launch cudaparse.Node) bo
 			if !p.Contains(launch) {
 				return false
 			}
-			// The start must be conditional within this loop.
+			// The start must be conditional on the loop's variable
+			// (`if (i == 0)`, `if (iter == warmup)`): a condition on
+			// anything else (`if (rank == 0)`) holds on the first
+			// iteration too.
+			loopVar := loopVariable(p)
+			if loopVar == "" {
+				return false
+			}
 			for q := r.Start.Parent(); q.Valid() && q != p; q = q.Parent() {
-				if q.Is("if_statement", "conditional_expression", "case_statement") {
+				if q.Is("if_statement", "conditional_expression") && mentions(q.ChildByField("condition"), loopVar) {
 					return true
 				}
 			}
@@ -262,4 +269,34 @@ func warmedByEarlierIteration(r cudaparse.TimedRegion, launch cudaparse.Node) bo
 		}
 	}
 	return false
+}
+
+// loopVariable returns the variable a for loop counts with (`for (int i =
+// -1; ...)`, `for (auto x : xs)`), or "".
+func loopVariable(loop cudaparse.Node) string {
+	switch {
+	case loop.Is("for_statement"):
+		init := loop.ChildByField("initializer")
+		if init.Is("declaration") {
+			return cudaparse.DeclaredName(init.ChildByField("declarator"))
+		}
+		if init.Is("assignment_expression") {
+			return init.ChildByField("left").Name()
+		}
+	case loop.Is("for_range_loop"):
+		return cudaparse.DeclaredName(loop.ChildByField("declarator"))
+	}
+	return ""
+}
+
+// mentions reports whether the name occurs in n as an identifier.
+func mentions(n cudaparse.Node, name string) bool {
+	found := false
+	n.Descendants(func(d cudaparse.Node) bool {
+		if d.Is("identifier") && d.Text() == name {
+			found = true
+		}
+		return !found
+	})
+	return found || n.Is("identifier") && n.Text() == name
 }
