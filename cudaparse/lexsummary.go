@@ -214,6 +214,10 @@ func lexicalKernel(arg string) string {
 	return key
 }
 
+// MethodCallAt reports whether the name at src[pos] is called as obj.f or
+// p->f (what precedes it, blanks aside, is '.' or "->").
+func MethodCallAt(src []byte, pos int) bool { return methodBefore(src, pos) }
+
 // methodBefore reports whether the name at pos is called as obj.f or p->f.
 func methodBefore(b []byte, pos int) bool {
 	i := pos
@@ -318,4 +322,48 @@ func containsWord(b []byte, w string) bool {
 		}
 		i = at + 1
 	}
+}
+
+// TimedCalls returns the names called, in the functions src defines,
+// between the first and the last clock read of the function (a spelling
+// of clocks: a host clock call, an event record, a timer's start or stop),
+// without a parse: what a file that times calls of other files times.
+func TimedCalls(src []byte, clocks [][]byte) []string {
+	var out []string
+	seen := map[string]bool{}
+	EachName(src, func(name []byte, def bool) {
+		if !def {
+			return
+		}
+		at := cap(src) - cap(name)
+		open := at + len(name)
+		for open < len(src) && src[open] != '(' {
+			open++
+		}
+		start := bodyAfter(src, open)
+		if start < 0 {
+			return
+		}
+		body := src[start:matchingBrace(src, start)]
+		first, last := -1, -1
+		for _, c := range clocks {
+			if i := bytes.Index(body, c); i >= 0 && (first < 0 || i < first) {
+				first = i
+			}
+			if i := bytes.LastIndex(body, c); i > last {
+				last = i
+			}
+		}
+		if first < 0 || last <= first {
+			return
+		}
+		region := body[first:last]
+		EachName(region, func(n []byte, d bool) {
+			if !d && !methodBefore(region, cap(region)-cap(n)) && !seen[string(n)] {
+				seen[string(n)] = true
+				out = append(out, string(n))
+			}
+		})
+	})
+	return out
 }

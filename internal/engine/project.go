@@ -89,6 +89,7 @@ var (
 var (
 	kernelLoadLiterals = asBytes(kernelLoadSpellings)
 	hostClockLiterals  = asBytes(hostClockSpellings)
+	clockReadLiterals  = asBytes(append(append([]string{"EventRecord"}, hostClockSpellings...), timerMethods...))
 )
 
 func asBytes(ss []string) [][]byte {
@@ -123,8 +124,13 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 	ff.candidate = ff.loadCandidate || ff.clockCandidate || ff.parsed
 	if !ff.parsed && (ff.loader || ff.clockDefiner || ff.loadCandidate || ff.clockCandidate) {
 		ff.scanned = true
-		if ff.loadCandidate || ff.clockCandidate {
+		switch {
+		case ff.clockCandidate:
 			_, ff.calls = names.scan(text.Src)
+		case ff.loadCandidate:
+			// Only what the file's functions call between two clock
+			// reads can be a timed launch of another file.
+			ff.calls = names.intern(cudaparse.TimedCalls(text.Src, clockReadLiterals))
 		}
 		if ff.loader {
 			ff.defines = names.intern(cudaparse.LoaderDefinitions(text.Src, kernelLoadLiterals))
@@ -343,7 +349,7 @@ func (pr *projectRun) project() *cudaparse.Project {
 // visibleFrom says whether a function defined in file def can be what a
 // call in file from reaches: def is a header from includes (directly or
 // not), or a source file of the same program: in from's folder, its
-// parent, a child, or a sibling folder. A repository of many programs
+// parent or a child. A repository of many programs
 // (benchmark suites, samples) reuses names across them; a definition in
 // another program is not the one called.
 func (pr *projectRun) visibleFrom(from, def string) bool {
@@ -368,10 +374,11 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 	return pr.includeClosure(fi)[di]
 }
 
-// nearFolders reports whether folders a and b are the same, parent and
-// child, or siblings.
+// nearFolders reports whether folders a and b are the same, or parent
+// and child. Siblings are not: examples/10_x and examples/11_y are two
+// programs.
 func nearFolders(a, b string) bool {
-	return a == b || filepath.Dir(a) == b || filepath.Dir(b) == a || filepath.Dir(a) == filepath.Dir(b)
+	return a == b || filepath.Dir(a) == b || filepath.Dir(b) == a
 }
 
 // includeClosure returns the files file i includes, directly or not
@@ -1010,6 +1017,11 @@ func (in *interner) scan(src []byte) (defines, calls []nameID) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	cudaparse.EachName(src, func(name []byte, def bool) {
+		// obj.f() and p->f() resolve to nothing (the object's class is
+		// not known): they cannot make a file need the project.
+		if !def && cudaparse.MethodCallAt(src, cap(src)-cap(name)) {
+			return
+		}
 		id, ok := in.ids[string(name)]
 		if !ok {
 			id = nameID(len(in.names))
