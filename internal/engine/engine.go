@@ -335,6 +335,10 @@ const (
 // applies its suppression comments, through the cache when there is one.
 func checkSource(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, src []byte) (FileResult, checked) {
 	var key cache.Key
+	src, _, err := decodeSource(src)
+	if err != nil {
+		return FileResult{Err: &FileError{Path: shown, Message: err.Error()}}, skipped
+	}
 	text.Reset(src)
 	firing := firingRules(s.Rules, text)
 	cacheable := opts.Cache != nil && len(firing) > 0
