@@ -113,4 +113,3 @@ func crlfEdits(es []rule.TextEdit) []rule.TextEdit {
 	}
 	return out
 }
-

@@ -205,4 +205,3 @@ func TestUnreadableFolder(t *testing.T) {
 		check(t, dir, locked)
 	})
 }
-
