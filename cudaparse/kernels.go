@@ -1,6 +1,7 @@
 package cudaparse
 
 import (
+	"sort"
 	"strings"
 )
 
@@ -179,4 +180,17 @@ func (f *File) KernelLoadedOnTheWay(n Node, key string) bool {
 		}
 	}
 	return false
+}
+
+// PreloadAPINames are the calls that load a kernel without launching it.
+func PreloadAPINames() []string {
+	var out []string
+	for name := range preloadAPIs {
+		out = append(out, name)
+	}
+	for name := range handleAPIs {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
 }

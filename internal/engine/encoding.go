@@ -7,6 +7,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/lazylint/lazylint/internal/fastread"
 	"github.com/lazylint/lazylint/internal/rule"
 )
 
@@ -69,6 +70,17 @@ func decodeUTF16(b []byte, bigEndian bool) ([]byte, sourceEncoding, error) {
 		out = utf8.AppendRune(out, r)
 	}
 	return out, enc, nil
+}
+
+// readSource reads a C, C++ or CUDA file and returns the text rules see
+// (decodeSource).
+func readSource(path string) ([]byte, error) {
+	raw, _, err := fastread.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	src, _, err := decodeSource(raw)
+	return src, err
 }
 
 // encodeSource is decodeSource's inverse: text (UTF-8) in encoding e, with

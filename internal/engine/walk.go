@@ -27,6 +27,16 @@ type ignoreTree struct {
 	byDir    map[string][]gitignore.Pattern // absolute dir -> patterns in force there
 }
 
+// RepositoryRoot returns the nearest folder at or above dir that holds a
+// .git, or "" outside a repository.
+func RepositoryRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	return findRepoRoot(abs)
+}
+
 // findRepoRoot returns the nearest ancestor of dir (or dir) with a .git.
 func findRepoRoot(dir string) string {
 	for d := dir; ; {
