@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -36,40 +35,52 @@ func (e sourceEncoding) String() string {
 // decodeSource returns the text of raw that rules see: a UTF-8 BOM is
 // dropped (so it does not shift the first line's columns), and UTF-16 with a
 // BOM (either byte order) is decoded to UTF-8 (an unpaired surrogate becomes
-// U+FFFD). Files without a BOM are taken as they are.
+// U+FFFD). Bytes that start like a UTF-16 BOM but are not UTF-16 source (an
+// odd length, or mostly characters outside ASCII, which source code is not)
+// are taken as they are, as are files without a BOM. The error is for
+// callers' sake; no input gives one today.
 func decodeSource(raw []byte) ([]byte, sourceEncoding, error) {
 	switch {
 	case bytes.HasPrefix(raw, bomUTF8):
 		return raw[len(bomUTF8):], encUTF8BOM, nil
 	case bytes.HasPrefix(raw, bomUTF16LE):
-		return decodeUTF16(raw[2:], false)
+		if text, ok := decodeUTF16(raw[2:], false); ok {
+			return text, encUTF16LE, nil
+		}
 	case bytes.HasPrefix(raw, bomUTF16BE):
-		return decodeUTF16(raw[2:], true)
+		if text, ok := decodeUTF16(raw[2:], true); ok {
+			return text, encUTF16BE, nil
+		}
 	}
 	return raw, encUTF8, nil
 }
 
-func decodeUTF16(b []byte, bigEndian bool) ([]byte, sourceEncoding, error) {
-	enc := encUTF16LE
-	if bigEndian {
-		enc = encUTF16BE
-	}
+// decodeUTF16 decodes b, reporting false when b does not look like UTF-16
+// source code: an odd length, or fewer than half its code units ASCII.
+func decodeUTF16(b []byte, bigEndian bool) ([]byte, bool) {
 	if len(b)%2 != 0 {
-		return nil, enc, fmt.Errorf("%s file (byte order mark) with an odd number of bytes; not checked", enc)
+		return nil, false
 	}
 	units := make([]uint16, len(b)/2)
+	ascii := 0
 	for i := range units {
 		if bigEndian {
 			units[i] = uint16(b[2*i])<<8 | uint16(b[2*i+1])
 		} else {
 			units[i] = uint16(b[2*i+1])<<8 | uint16(b[2*i])
 		}
+		if units[i] < 0x80 {
+			ascii++
+		}
+	}
+	if 2*ascii < len(units) {
+		return nil, false
 	}
 	out := make([]byte, 0, len(units)+len(units)/4)
 	for _, r := range utf16.Decode(units) {
 		out = utf8.AppendRune(out, r)
 	}
-	return out, enc, nil
+	return out, true
 }
 
 // readSource reads a C, C++ or CUDA file and returns the text rules see

@@ -51,8 +51,12 @@ func TestDecodeEncodeSource(t *testing.T) {
 			t.Errorf("%s: re-encoded % x, want % x", tc.want, back, tc.raw)
 		}
 	}
-	if _, _, err := decodeSource([]byte{0xFF, 0xFE, 'a'}); err == nil || !strings.Contains(err.Error(), "odd number of bytes") {
-		t.Errorf("odd UTF-16: %v", err)
+	// Bytes that only start like a UTF-16 BOM are taken as they are: an odd
+	// length, or text that is not mostly ASCII in UTF-16.
+	for _, raw := range [][]byte{{0xFF, 0xFE, 'a'}, append([]byte{0xFF, 0xFE, 0xFD, '\n'}, "int x;\n"...)} {
+		if got, enc, err := decodeSource(raw); err != nil || enc != encUTF8 || !bytes.Equal(got, raw) {
+			t.Errorf("% x: decoded as %s %v", raw, enc, err)
+		}
 	}
 }
 
