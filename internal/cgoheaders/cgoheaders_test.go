@@ -34,7 +34,7 @@ func TestWrite(t *testing.T) {
 		if _, err := exec.LookPath(cc[0]); err != nil {
 			continue
 		}
-		args := append(cc[1:], "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I"+dir, src)
+		args := append(append([]string{}, cc[1:]...), "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I"+dir, src)
 		if out, err := exec.Command(cc[0], args...).CombinedOutput(); err != nil {
 			t.Errorf("%s: %v\n%s", cc[0], err, out)
 		}

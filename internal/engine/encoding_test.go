@@ -176,7 +176,7 @@ func TestUnreadableFolder(t *testing.T) {
 		if err := os.Chmod(locked, 0); err != nil {
 			t.Fatal(err)
 		}
-		defer os.Chmod(locked, 0o755)
+		defer func() { _ = os.Chmod(locked, 0o755) }()
 		if _, err := os.ReadDir(locked); err == nil {
 			t.Skip("permissions do not apply here (root); the injected case covers it")
 		}

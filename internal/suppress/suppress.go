@@ -360,7 +360,7 @@ func (s *Set) UnusedChecks(ran []*rule.Rule) []UnusedCheck {
 			continue
 		}
 		for i, p := range d.Checks {
-			if d.usedChecks != nil && d.usedChecks[i] {
+			if i < len(d.usedChecks) && d.usedChecks[i] {
 				continue
 			}
 			for _, r := range ran {

@@ -35,7 +35,7 @@ func TestSnippetsNameTheVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile(`(?m)^## \[(\d[^\]]*)\]`).FindSubmatch(changelog)
-	if m == nil || string(m[1]) != strings.TrimPrefix(Version, "v") {
+	if len(m) < 2 || string(m[1]) != strings.TrimPrefix(Version, "v") {
 		t.Errorf("CHANGELOG.md: newest release heading is %q, internal/version says %s", m, Version)
 	}
 }
