@@ -125,6 +125,9 @@ type jsonDoc struct {
 		DurationMS                      *int64 `json:"duration_ms"`
 		Baselined                       *int   `json:"baselined"`
 		BaselineStale                   *int   `json:"baseline_stale"`
+		ProjectFunctions                *int   `json:"project_functions"`
+		LinkParsed                      *int   `json:"link_parsed"`
+		Rechecked                       *int   `json:"rechecked"`
 	} `json:"stats"`
 }
 

@@ -168,6 +168,7 @@ type projectRun struct {
 	// byShown, closures (under visMu): files by name and their include
 	// closures, for visibleFrom.
 	byShown  map[string]int
+	dirs     []string
 	closures map[int]map[int]bool
 	visMu    sync.Mutex
 	// names interns the names the scans found; kept holds files parsed
@@ -349,8 +350,10 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 	defer pr.visMu.Unlock()
 	if pr.byShown == nil {
 		pr.byShown = map[string]int{}
+		pr.dirs = make([]string, len(pr.shown))
 		for i, s := range pr.shown {
 			pr.byShown[s] = i
+			pr.dirs[i] = filepath.Dir(absPath(pr.sources[i]))
 		}
 	}
 	di, ok := pr.byShown[def]
@@ -358,7 +361,7 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 	if !ok || !ok2 {
 		return false
 	}
-	if !cudaparse.IsHeader(def) && nearFolders(filepath.Dir(absPath(pr.sources[fi])), filepath.Dir(absPath(pr.sources[di]))) {
+	if !cudaparse.IsHeader(def) && nearFolders(pr.dirs[fi], pr.dirs[di]) {
 		return true
 	}
 	return pr.includeClosure(fi)[di]
