@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 )
@@ -121,6 +122,9 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 
 // File is a parsed source file and the facts rules need about it.
 type File struct {
+	preloadsOnce sync.Once
+	preloads     []Preload // Preloads' answer
+
 	Path  string
 	Src   []byte // the original source
 	Lines *LineIndex

@@ -52,8 +52,16 @@ type Preload struct {
 	Call *Call
 }
 
-// Preloads returns the calls of the file that load a kernel, in source order.
+// Preloads returns the calls of the file that load a kernel, in source
+// order. It is computed once per file (LoadedOnTheWay asks for every
+// allocation and launch, which made it quadratic in the file's calls); the
+// slice is shared, callers must not modify it.
 func (f *File) Preloads() []Preload {
+	f.preloadsOnce.Do(func() { f.preloads = f.findPreloads() })
+	return f.preloads
+}
+
+func (f *File) findPreloads() []Preload {
 	var out []Preload
 	for _, c := range f.Calls {
 		if k, ok := preloadAPIs[c.Name]; ok && k < len(c.Args) {

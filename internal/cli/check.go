@@ -16,6 +16,7 @@ import (
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/internal/report"
 	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/internal/version"
 	"github.com/lazylint/lazylint/rules"
 )
 
@@ -178,7 +179,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		res = runEngine(engineOptions) // report what is left
 		res.Errors = append(res.Errors, errs...)
 	}
-	extras := report.Extras{ToolVersion: Version, Baseline: filter(&res)}
+	extras := report.Extras{ToolVersion: version.Version, Baseline: filter(&res)}
 	if o.confirm {
 		rep, err := o.probe.run(cmd, command)
 		if err != nil {

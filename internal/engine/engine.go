@@ -20,7 +20,6 @@ import (
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/cache"
-	"github.com/lazylint/lazylint/internal/fastread"
 	"github.com/lazylint/lazylint/internal/rule"
 )
 
@@ -259,7 +258,7 @@ func Run(opts Options) Result {
 				path := sources[i]
 				shown := relPath(base, path)
 				shownPaths[i] = shown
-				src, _, err := fastread.ReadFile(path)
+				src, err := readSource(path)
 				if err == nil && memoize {
 					hashes[i] = sha256.Sum256(src)
 				}
@@ -457,6 +456,10 @@ func CheckSource(opts Options, path string, src []byte) FileResult {
 		}
 	}()
 	shown := relPath(base, abs)
+	src, _, err := decodeSource(src)
+	if err != nil {
+		return FileResult{Err: &FileError{Path: shown, Message: err.Error()}}
+	}
 	text := rule.NewText(src)
 	var digest [32]byte
 	if opts.Project != nil && !opts.NoProject {

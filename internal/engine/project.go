@@ -11,7 +11,6 @@ import (
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/cache"
-	"github.com/lazylint/lazylint/internal/fastread"
 	"github.com/lazylint/lazylint/internal/rule"
 )
 
@@ -472,7 +471,7 @@ func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i i
 			sum = nil // a bug in the facts: the file takes no part
 		}
 	}()
-	src, _, err := fastread.ReadFile(pr.sources[i])
+	src, err := readSource(pr.sources[i])
 	if err != nil || binaryError(src) != nil {
 		return nil, false
 	}
@@ -611,7 +610,7 @@ func (pr *projectRun) digest(p *cudaparse.Project, i int) [32]byte {
 // rerun checks file i again with the project's facts. The project is
 // shared by the workers, so its memoized answers are computed under mu.
 func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudaparse.Project, digest [32]byte, i int) (FileResult, checked, *cudaparse.FileSummary, bool) {
-	src, _, err := fastread.ReadFile(pr.sources[i])
+	src, err := readSource(pr.sources[i])
 	if err != nil {
 		return FileResult{}, skipped, nil, false // vanished since: keep the first result
 	}
@@ -748,7 +747,7 @@ func (pr *projectRun) callerFiles(names []string) []int {
 	}
 	callsOf := map[string][]int{}
 	for _, i := range sortedInts(files) {
-		src, _, err := fastread.ReadFile(pr.sources[i])
+		src, err := readSource(pr.sources[i])
 		if err != nil {
 			continue
 		}
@@ -1215,7 +1214,7 @@ func (pr *projectRun) noteAll(checked int) {
 			defer wg.Done()
 			var text rule.Text
 			for i := range jobs {
-				src, _, err := fastread.ReadFile(pr.sources[i])
+				src, err := readSource(pr.sources[i])
 				if err != nil || binaryError(src) != nil {
 					continue
 				}
