@@ -717,7 +717,7 @@ func callsAny(fn *cudaparse.FunctionSummary, names map[string]bool) bool {
 // callers in a run.
 const (
 	maxCallerFiles  = 16
-	maxCallerParses = 128
+	maxCallerParses = 64
 )
 
 // callerFiles returns the files not yet summarized that call one of the
@@ -738,7 +738,7 @@ func (pr *projectRun) callerFiles(names []string) []int {
 	want := map[string]bool{}
 	files := map[int]bool{}
 	for _, name := range names {
-		if len(byName[name]) <= 4*maxCallerFiles {
+		if len(byName[name]) <= 2*maxCallerFiles {
 			want[name] = true
 			for _, i := range byName[name] {
 				files[i] = true
