@@ -745,19 +745,40 @@ func (pr *projectRun) callerFiles(names []string) []int {
 			}
 		}
 	}
-	callsOf := map[string][]int{}
-	for _, i := range sortedInts(files) {
-		src, err := readSource(pr.sources[i])
-		if err != nil {
-			continue
-		}
-		seen := map[string]bool{}
-		cudaparse.EachName(src, func(name []byte, def bool) {
-			if !def && want[string(name)] && !seen[string(name)] {
-				seen[string(name)] = true
-				callsOf[string(name)] = append(callsOf[string(name)], i)
+	// Read and scan the files on the workers; gather in file order.
+	order := sortedInts(files)
+	found := make([][]string, len(order))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(pr.workers, max(1, len(order))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				src, err := readSource(pr.sources[order[k]])
+				if err != nil {
+					continue
+				}
+				seen := map[string]bool{}
+				cudaparse.EachName(src, func(name []byte, def bool) {
+					if !def && want[string(name)] && !seen[string(name)] {
+						seen[string(name)] = true
+						found[k] = append(found[k], string(name))
+					}
+				})
 			}
-		})
+		}()
+	}
+	for k := range order {
+		jobs <- k
+	}
+	close(jobs)
+	wg.Wait()
+	callsOf := map[string][]int{}
+	for k, i := range order {
+		for _, name := range found[k] {
+			callsOf[name] = append(callsOf[name], i)
+		}
 	}
 	var out []int
 	picked := map[int]bool{}
