@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Project links the summaries of a project's files: which kernels a
@@ -32,6 +33,10 @@ type Project struct {
 	// visible, when set, says whether a definition in file def can be
 	// what a call in file from reaches (see SetVisibility).
 	visible func(from, def string) bool
+	// resolved memoizes Resolve.
+	resolved sync.Map
+	// mu guards the memoized answers (kernels, entry, callers).
+	mu sync.Mutex
 }
 
 // SetVisibility restricts what a call can resolve to: a function of file
@@ -167,10 +172,27 @@ func (p *Project) Defines(name string) bool { return p != nil && len(p.byName[na
 // qualifier, with arity arguments) from file fromFile can reach, or nil
 // when there is none or more than one that disagree. A definition in the
 // calling file wins over the others.
-func (p *Project) Resolve(name, qualifier string, arity int, fromFile string) *ProjectFunction {
+func (p *Project) resolveMemo(name, qualifier string, arity int, fromFile string) *ProjectFunction {
 	if p == nil {
 		return nil
 	}
+	key := resolveKey{name, qualifier, arity, fromFile}
+	if v, ok := p.resolved.Load(key); ok {
+		return v.(*ProjectFunction)
+	}
+	pf := p.resolve(name, qualifier, arity, fromFile)
+	p.resolved.Store(key, pf)
+	return pf
+}
+
+// resolveKey is a question Resolve answered (kept in Project.resolved).
+type resolveKey struct {
+	name, qualifier string
+	arity           int
+	from            string
+}
+
+func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *ProjectFunction {
 	cands := p.byName[name]
 	if len(cands) == 0 {
 		return nil
@@ -212,9 +234,9 @@ func (p *Project) Resolve(name, qualifier string, arity int, fromFile string) *P
 	}
 	// Several definitions (declarations in headers, copies under #ifdef):
 	// one answer only when they all do the same.
-	first := p.Kernels(cands[0])
+	first := p.kernelsOf(cands[0])
 	for _, c := range cands[1:] {
-		if !sameFacts(first, p.Kernels(c)) {
+		if !sameFacts(first, p.kernelsOf(c)) {
 			return nil
 		}
 	}
@@ -233,25 +255,25 @@ func sameFacts(a, b *KernelFacts) bool {
 }
 
 // ResolveStep resolves a call step of fn.
-func (p *Project) ResolveStep(fn *ProjectFunction, st *SummaryStep) *ProjectFunction {
+func (p *Project) resolveStep(fn *ProjectFunction, st *SummaryStep) *ProjectFunction {
 	if st.Kind != StepCall {
 		return nil
 	}
-	return p.ResolveCall(st.Callee, st.Qualifier, st.Arity, st.Method, fn.File)
+	return p.resolveCall(st.Callee, st.Qualifier, st.Arity, st.Method, fn.File)
 }
 
 // ResolveCall is Resolve for a call written as a method call (obj.f(),
 // p->f()) or not: a method call resolves to nothing, a plain call to a
 // plain function (or a method of its own file: a call from another method
 // of the class).
-func (p *Project) ResolveCall(name, qualifier string, arity int, method bool, fromFile string) *ProjectFunction {
+func (p *Project) resolveCall(name, qualifier string, arity int, method bool, fromFile string) *ProjectFunction {
 	// obj.f() reaches the f of obj's class, which lazylint does not know:
 	// a method of the same name in another class launches other kernels
 	// (gemm.run() is not the example's own run()). No guess.
 	if method {
 		return nil
 	}
-	pf := p.Resolve(name, qualifier, arity, fromFile)
+	pf := p.resolveMemo(name, qualifier, arity, fromFile)
 	if pf == nil || pf.Summary.Member && pf.File != fromFile {
 		return nil
 	}
@@ -260,7 +282,7 @@ func (p *Project) ResolveCall(name, qualifier string, arity int, method bool, fr
 
 // Kernels returns what fn launches and preloads, itself or through the
 // functions it calls, transitively and across files.
-func (p *Project) Kernels(fn *ProjectFunction) *KernelFacts {
+func (p *Project) kernelsOf(fn *ProjectFunction) *KernelFacts {
 	if p == nil || fn == nil {
 		return &KernelFacts{}
 	}
@@ -285,8 +307,8 @@ func (p *Project) Kernels(fn *ProjectFunction) *KernelFacts {
 		case StepPreloadAll:
 			out.All = true
 		case StepCall:
-			if callee := p.ResolveStep(fn, st); callee != nil && callee != fn {
-				out.add(p.Kernels(callee))
+			if callee := p.resolveStep(fn, st); callee != nil && callee != fn {
+				out.add(p.kernelsOf(callee))
 			}
 		}
 	}
@@ -323,8 +345,8 @@ func (p *Project) loadedBefore(fn *ProjectFunction, i int) (k *KernelFacts, entr
 		case StepPreloadAll:
 			k.All = true
 		case StepCall:
-			if callee := p.ResolveStep(fn, b); callee != nil && callee != fn {
-				k.add(p.Kernels(callee))
+			if callee := p.resolveStep(fn, b); callee != nil && callee != fn {
+				k.add(p.kernelsOf(callee))
 			}
 		}
 	}
@@ -345,7 +367,7 @@ func (p *Project) link() {
 	for _, name := range names {
 		for _, fn := range p.byName[name] {
 			for i := range fn.Summary.Steps {
-				if callee := p.ResolveStep(fn, &fn.Summary.Steps[i]); callee != nil && callee != fn {
+				if callee := p.resolveStep(fn, &fn.Summary.Steps[i]); callee != nil && callee != fn {
 					p.callers[callee] = append(p.callers[callee], callerSite{fn, i})
 				}
 			}
@@ -354,7 +376,7 @@ func (p *Project) link() {
 }
 
 // Callers returns the number of known call sites of fn.
-func (p *Project) Callers(fn *ProjectFunction) int {
+func (p *Project) callersOf(fn *ProjectFunction) int {
 	if p == nil || fn == nil {
 		return 0
 	}
@@ -368,7 +390,7 @@ func (p *Project) Callers(fn *ProjectFunction) int {
 // known caller has nothing loaded on entry; a program's entry point
 // neither. Callers in files that were not summarized are not known, so a
 // warm-up in a known caller counts even if an unknown one skips it.
-func (p *Project) LoadedOnEntry(fn *ProjectFunction) *KernelFacts {
+func (p *Project) loadedOnEntryOf(fn *ProjectFunction) *KernelFacts {
 	if p == nil || fn == nil {
 		return &KernelFacts{}
 	}
@@ -457,6 +479,8 @@ func (p *Project) FileDigest(path string) [32]byte {
 	if p == nil {
 		return out
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	h := sha256.New()
 	enc := json.NewEncoder(h)
 	names := make([]string, 0, len(p.byName))
@@ -467,9 +491,9 @@ func (p *Project) FileDigest(path string) [32]byte {
 	for _, name := range names {
 		for _, fn := range p.byName[name] {
 			fmt.Fprintf(h, "%s %s:%d\n", name, fn.File, fn.Summary.Line)
-			_ = enc.Encode(p.Kernels(fn))
+			_ = enc.Encode(p.kernelsOf(fn))
 			if fn.File == path {
-				_ = enc.Encode(p.LoadedOnEntry(fn))
+				_ = enc.Encode(p.loadedOnEntryOf(fn))
 			}
 		}
 	}
@@ -485,24 +509,16 @@ func (p *Project) Definitions(name string) []*ProjectFunction {
 	return p.byName[name]
 }
 
-// Freeze computes every answer Kernels and LoadedOnEntry can give, so that
-// the project can then be read from several goroutines at once.
+// Freeze links the call graph. Answers are computed when first asked and
+// kept; every exported method takes the project's lock, so a project can
+// be asked from several goroutines at once.
 func (p *Project) Freeze() {
 	if p == nil {
 		return
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.link()
-	names := make([]string, 0, len(p.byName))
-	for name := range p.byName {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		for _, fn := range p.byName[name] {
-			p.Kernels(fn)
-			p.LoadedOnEntry(fn)
-		}
-	}
 }
 
 // HasEntryFacts reports whether a function defined in the file at path has
@@ -511,9 +527,11 @@ func (p *Project) HasEntryFacts(path string) bool {
 	if p == nil {
 		return false
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	for _, fns := range p.byName {
 		for _, fn := range fns {
-			if fn.File == path && !p.LoadedOnEntry(fn).Empty() {
+			if fn.File == path && !p.loadedOnEntryOf(fn).Empty() {
 				return true
 			}
 		}
@@ -568,4 +586,70 @@ func (p *Project) Names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Kernels returns what fn launches and preloads, itself or through the
+// functions it calls, transitively and across files.
+func (p *Project) Kernels(fn *ProjectFunction) *KernelFacts {
+	if p == nil || fn == nil {
+		return &KernelFacts{}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.kernelsOf(fn)
+}
+
+// LoadedOnEntry returns the kernels loaded whenever fn is entered (see
+// loadedOnEntryOf).
+func (p *Project) LoadedOnEntry(fn *ProjectFunction) *KernelFacts {
+	if p == nil || fn == nil {
+		return &KernelFacts{}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.loadedOnEntryOf(fn)
+}
+
+// Resolve returns the one definition a call of name (written with
+// qualifier, with arity arguments, -1 when not known) from file fromFile
+// can reach, or nil when there is none or more than one that disagree. A
+// definition in the calling file wins over the others.
+func (p *Project) Resolve(name, qualifier string, arity int, fromFile string) *ProjectFunction {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.resolveMemo(name, qualifier, arity, fromFile)
+}
+
+// ResolveStep resolves a call step of fn.
+func (p *Project) ResolveStep(fn *ProjectFunction, st *SummaryStep) *ProjectFunction {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.resolveStep(fn, st)
+}
+
+// ResolveCall is Resolve for a call written as a method call (obj.f(),
+// p->f()) or not (see resolveCall).
+func (p *Project) ResolveCall(name, qualifier string, arity int, method bool, fromFile string) *ProjectFunction {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.resolveCall(name, qualifier, arity, method, fromFile)
+}
+
+// Callers returns the number of known call sites of fn.
+func (p *Project) Callers(fn *ProjectFunction) int {
+	if p == nil || fn == nil {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.callersOf(fn)
 }

@@ -89,7 +89,7 @@ type FileSummary struct {
 // cost millions.
 const (
 	maxBefore    = 16
-	maxFarChecks = 1024
+	maxFarChecks = 256
 )
 
 // deviceSwitchAPIs make another device or context current.

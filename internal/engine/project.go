@@ -177,6 +177,8 @@ type projectRun struct {
 	dirs     []string
 	closures map[int]map[int]bool
 	visMu    sync.Mutex
+	// abs are the sources' absolute paths.
+	abs []string
 	// names interns the names the scans found; kept holds files parsed
 	// in the per-file check that the project may change.
 	names *interner
@@ -359,7 +361,7 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 		pr.dirs = make([]string, len(pr.shown))
 		for i, s := range pr.shown {
 			pr.byShown[s] = i
-			pr.dirs[i] = filepath.Dir(absPath(pr.sources[i]))
+			pr.dirs[i] = filepath.Dir(pr.absPath(i))
 		}
 	}
 	di, ok := pr.byShown[def]
@@ -625,7 +627,7 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 	if f := pr.kept.take(i); f != nil && len(opts.macros) == 0 {
 		opts.parsed = f
 	}
-	out, how, ref := checkText(parser, text, pr.settings(absPath(pr.sources[i])), opts, pr.shown[i], p, digest)
+	out, how, ref := checkText(parser, text, pr.settings(pr.absPath(i)), opts, pr.shown[i], p, digest)
 	return out, how, ref.get(), true
 }
 
@@ -717,7 +719,7 @@ func callsAny(fn *cudaparse.FunctionSummary, names map[string]bool) bool {
 // callers in a run.
 const (
 	maxCallerFiles  = 16
-	maxCallerParses = 128
+	maxCallerParses = 64
 )
 
 // callerFiles returns the files not yet summarized that call one of the
@@ -738,26 +740,47 @@ func (pr *projectRun) callerFiles(names []string) []int {
 	want := map[string]bool{}
 	files := map[int]bool{}
 	for _, name := range names {
-		if len(byName[name]) <= 4*maxCallerFiles {
+		if len(byName[name]) <= 2*maxCallerFiles {
 			want[name] = true
 			for _, i := range byName[name] {
 				files[i] = true
 			}
 		}
 	}
-	callsOf := map[string][]int{}
-	for _, i := range sortedInts(files) {
-		src, err := readSource(pr.sources[i])
-		if err != nil {
-			continue
-		}
-		seen := map[string]bool{}
-		cudaparse.EachName(src, func(name []byte, def bool) {
-			if !def && want[string(name)] && !seen[string(name)] {
-				seen[string(name)] = true
-				callsOf[string(name)] = append(callsOf[string(name)], i)
+	// Read and scan the files on the workers; gather in file order.
+	order := sortedInts(files)
+	found := make([][]string, len(order))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(pr.workers, max(1, len(order))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				src, err := readSource(pr.sources[order[k]])
+				if err != nil {
+					continue
+				}
+				seen := map[string]bool{}
+				cudaparse.EachName(src, func(name []byte, def bool) {
+					if !def && want[string(name)] && !seen[string(name)] {
+						seen[string(name)] = true
+						found[k] = append(found[k], string(name))
+					}
+				})
 			}
-		})
+		}()
+	}
+	for k := range order {
+		jobs <- k
+	}
+	close(jobs)
+	wg.Wait()
+	callsOf := map[string][]int{}
+	for k, i := range order {
+		for _, name := range found[k] {
+			callsOf[name] = append(callsOf[name], i)
+		}
 	}
 	var out []int
 	picked := map[int]bool{}
@@ -843,13 +866,15 @@ func (pr *projectRun) resolveIncludes() {
 	pr.includes = make([][]int, len(pr.facts))
 	byAbs := map[string]int{}
 	byBase := map[string][]int{}
-	for i, src := range pr.sources {
-		abs := absPath(src)
+	absAll := make([]string, len(pr.sources))
+	for i := range pr.sources {
+		abs := pr.absPath(i)
+		absAll[i] = abs
 		byAbs[abs] = i
 		byBase[filepath.Base(abs)] = append(byBase[filepath.Base(abs)], i)
 	}
 	for i := range pr.facts {
-		dir := filepath.Dir(absPath(pr.sources[i]))
+		dir := filepath.Dir(pr.absPath(i))
 		for _, inc := range pr.facts[i].includes {
 			target := -1
 			if inc.Quoted {
@@ -866,7 +891,7 @@ func (pr *projectRun) resolveIncludes() {
 				}
 			}
 			if target < 0 {
-				target = nearestBySuffix(pr.sources, byBase[filepath.Base(inc.Path)], inc.Path, dir)
+				target = nearestBySuffix(absAll, byBase[filepath.Base(inc.Path)], inc.Path, dir)
 			}
 			if target >= 0 && target != i {
 				pr.includes[i] = append(pr.includes[i], target)
@@ -878,16 +903,16 @@ func (pr *projectRun) resolveIncludes() {
 // nearestBySuffix picks, of the files named like the include, those whose
 // path ends with it, and of them the one sharing the longest folder prefix
 // with the includer (then the first by path).
-func nearestBySuffix(sources []string, cands []int, inc, dir string) int {
+func nearestBySuffix(abs []string, cands []int, inc, dir string) int {
 	best, bestShared := -1, -1
 	suffix := string(filepath.Separator) + filepath.FromSlash(inc)
 	for _, j := range cands {
-		abs := absPath(sources[j])
-		if !strings.HasSuffix(abs, suffix) {
+		path := abs[j]
+		if !strings.HasSuffix(path, suffix) {
 			continue
 		}
-		shared := sharedPrefix(filepath.Dir(abs), dir)
-		if shared > bestShared || shared == bestShared && abs < absPath(sources[best]) {
+		shared := sharedPrefix(filepath.Dir(path), dir)
+		if shared > bestShared || shared == bestShared && path < abs[best] {
 			best, bestShared = j, shared
 		}
 	}
@@ -1228,7 +1253,7 @@ func (pr *projectRun) noteAll(checked int) {
 				if ff.parsed {
 					how = parsedIt
 				}
-				noteProjectFacts(ff, &text, pr.settings(absPath(pr.sources[i])), ff.summary, how, pr.names)
+				noteProjectFacts(ff, &text, pr.settings(pr.absPath(i)), ff.summary, how, pr.names)
 				if i >= checked {
 					ff.candidate = false
 				}
@@ -1255,7 +1280,7 @@ func projectMemoKey(opts *Options, shown []string, hashes [][32]byte, settings f
 	fmt.Fprintf(h, "lazylint project memo %d\n%x\nlow-confidence=%v unused=%v\n", projectMemoVersion, binary, opts.LowConfidence, opts.ReportUnusedSuppressions)
 	fmt.Fprintf(h, "include %q\nmacros %v\nroot %q\n", opts.IncludeDirs, opts.GlobalMacros, opts.ProjectRoot)
 	for i := range shown {
-		s := settings(absPath(sources[i]))
+		s := settings(sources[i])
 		// The settings, as the per-file key has them (rules, severities,
 		// options).
 		k := cacheKey(nil, &s, opts, nil, [32]byte{})
@@ -1309,7 +1334,7 @@ func applyMemo(data []byte, results []sourceResult, shown []string, settings fun
 		if !ok {
 			return false
 		}
-		s := settings(absPath(sources[i]))
+		s := settings(sources[i])
 		r, _, ok := decodeEntry(f.Entry, &s, f.Path)
 		if !ok {
 			return false
@@ -1321,4 +1346,12 @@ func applyMemo(data []byte, results []sourceResult, shown []string, settings fun
 	}
 	stats.LinkParsed, stats.Rechecked, stats.ProjectFunctions = e.LinkParsed, e.Rechecked, e.ProjectFunctions
 	return true
+}
+
+// absPath is source i's absolute path.
+func (pr *projectRun) absPath(i int) string {
+	if i < len(pr.abs) {
+		return pr.abs[i]
+	}
+	return absPath(pr.sources[i])
 }
