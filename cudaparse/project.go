@@ -178,7 +178,8 @@ func (p *Project) resolveMemo(name, qualifier string, arity int, fromFile string
 	}
 	key := resolveKey{name, qualifier, arity, fromFile}
 	if v, ok := p.resolved.Load(key); ok {
-		return v.(*ProjectFunction)
+		pf, _ := v.(*ProjectFunction)
+		return pf
 	}
 	pf := p.resolve(name, qualifier, arity, fromFile)
 	p.resolved.Store(key, pf)
