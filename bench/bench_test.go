@@ -12,8 +12,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lazylint/lazylint/internal/benchcorpus"
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/benchcorpus"
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/rules"

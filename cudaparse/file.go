@@ -1,14 +1,27 @@
 package cudaparse
 
 import (
+	"bytes"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
+	"unsafe"
 )
 
 // Extensions are the file endings lazylint parses.
 var Extensions = []string{".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inl"}
+
+// IsHeader reports whether path names a header (.h .cuh .hpp .hh .hxx
+// .inl): code that reaches a program through #include, not the linker.
+func IsHeader(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl":
+		return true
+	}
+	return false
+}
 
 // IsSource reports whether path has one of the Extensions.
 func IsSource(path string) bool {
@@ -33,6 +46,12 @@ type Parser struct {
 	Limit time.Duration
 	// NoPrepass parses the raw text, to measure what the pre-pass gains.
 	NoPrepass bool
+	// Macros are the call-renaming macros of the project headers the file
+	// includes (see macros.go); the file's own are added to them.
+	Macros MacroTable
+	// ProjectClocks are functions other files of the project define that
+	// read a host clock: calls of them are clock reads (ClockOf).
+	ProjectClocks map[string]bool
 }
 
 // NewParser returns a parser for C, C++ and CUDA.
@@ -69,12 +88,43 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 		return nil, err
 	}
 	f.nodes = nodes
+	f.macros = p.Macros
+	f.projectClocks = p.ProjectClocks
+	if bytes.Contains(src, []byte("define")) {
+		own, _ := ScanDirectives(src)
+		var relevant []Macro
+		for _, m := range own {
+			if m.RenamesCall() || m.Relevant() {
+				relevant = append(relevant, m)
+			}
+		}
+		if len(relevant) > 0 {
+			t := MacroTable{}
+			for name, defs := range p.Macros {
+				t[name] = defs
+			}
+			// The file's own definitions replace the headers' (an #undef
+			// and #define of the name, or a name the headers never see).
+			own := map[string]bool{}
+			for _, m := range relevant {
+				if !own[m.Name] {
+					own[m.Name] = true
+					t[m.Name] = nil
+				}
+				t[m.Name] = append(t[m.Name], m)
+			}
+			f.macros = t
+		}
+	}
 	f.buildFacts()
 	return f, nil
 }
 
 // File is a parsed source file and the facts rules need about it.
 type File struct {
+	preloadsOnce sync.Once
+	preloads     []Preload // Preloads' answer
+
 	Path  string
 	Src   []byte // the original source
 	Lines *LineIndex
@@ -97,6 +147,12 @@ type File struct {
 	// Variables are variables declared with CUDA memory qualifiers.
 	Variables []*Variable
 
+	// macros rename calls spelled through a macro (Call.Spelled).
+	macros MacroTable
+	// projectClocks are other files' functions that read a host clock.
+	projectClocks map[string]bool
+	// namespaces are the names of the namespaces the file opens.
+	namespaces map[string]bool
 	// errorNodes are the outermost ERROR nodes.
 	errorNodes []int32
 	funcOf     map[int32]*Function
@@ -217,11 +273,14 @@ type Param struct {
 // Call is a call expression.
 type Call struct {
 	// Name is the callee's plain name: cudaMalloc, f for ns::f<T>, m for
-	// obj.m; "" when the callee is not a name (a call through (*fp)).
-	Name   string
-	Callee Node // the function expression
-	Node   Node // the call_expression
-	Args   []Node
+	// obj.m; "" when the callee is not a name (a call through (*fp)). A
+	// call spelled through a renaming macro has the name the macro
+	// expands to, and the written one in Spelled.
+	Name    string
+	Spelled string
+	Callee  Node // the function expression
+	Node    Node // the call_expression
+	Args    []Node
 	// Func is the function the call is in, nil at file scope.
 	Func *Function
 }
@@ -349,6 +408,7 @@ func (f *File) buildFacts() {
 		c := &Call{Node: n, Callee: n.ChildByField("function"), Func: f.enclosingFunction(n)}
 		c.Name = c.Callee.Name()
 		c.Args = n.ChildByField("arguments").NamedChildren()
+		f.applyMacros(c)
 		f.Calls = append(f.Calls, c)
 		if k, ok := LaunchAPIs[c.Name]; ok && k < len(c.Args) {
 			kernel := kernelOperand(c.Args[k])
@@ -361,6 +421,31 @@ func (f *File) buildFacts() {
 		}
 	}
 	sort.SliceStable(f.Launches, func(a, b int) bool { return f.Launches[a].Node.Start() < f.Launches[b].Node.Start() })
+}
+
+// applyMacros names a call spelled through a macro after what the macro
+// expands to: gpuMalloc(...) with `#define gpuMalloc cudaMalloc` is a call
+// of cudaMalloc, as is GPU_API(Malloc)(...) with `#define GPU_API(x) cuda##x`.
+func (f *File) applyMacros(c *Call) {
+	if len(f.macros) == 0 {
+		return
+	}
+	if c.Name != "" {
+		if to, ok := f.macros.CalleeName(c.Name); ok {
+			c.Spelled, c.Name = c.Name, to
+		}
+		return
+	}
+	if inner := c.Callee.Unparen(); inner.Is("call_expression") {
+		m := inner.ChildByField("function").Name()
+		var args []string
+		for _, a := range inner.ChildByField("arguments").NamedChildren() {
+			args = append(args, a.Text())
+		}
+		if to, ok := f.macros.PastedName(m, args); ok {
+			c.Spelled, c.Name = compactSpace(inner.Text()), to
+		}
+	}
 }
 
 // kernelOperand strips what wraps a kernel passed to a launch API:
@@ -636,3 +721,11 @@ func (f *File) LambdaVariables(fn *Function) map[string]Node {
 // DeclaredName returns the name a declarator declares: x for `*x`, `x[4]`,
 // `&x`, `x = 1`.
 func DeclaredName(d Node) string { return declaredName(d) }
+
+// SetProjectClocks sets the functions of other files that read a host
+// clock (Parser.ProjectClocks), for a file parsed before they were known.
+func (f *File) SetProjectClocks(clocks map[string]bool) { f.projectClocks = clocks }
+
+// MemoryBytes is about what the parsed file holds in memory: its source
+// and its nodes.
+func (f *File) MemoryBytes() int { return len(f.Src) + len(f.nodes)*int(unsafe.Sizeof(rawNode{})) }

@@ -1,6 +1,7 @@
 package cudaparse
 
 import (
+	"sort"
 	"strings"
 )
 
@@ -51,8 +52,16 @@ type Preload struct {
 	Call *Call
 }
 
-// Preloads returns the calls of the file that load a kernel, in source order.
+// Preloads returns the calls of the file that load a kernel, in source
+// order. It is computed once per file (LoadedOnTheWay asks for every
+// allocation and launch, which made it quadratic in the file's calls); the
+// slice is shared, callers must not modify it.
 func (f *File) Preloads() []Preload {
+	f.preloadsOnce.Do(func() { f.preloads = f.findPreloads() })
+	return f.preloads
+}
+
+func (f *File) findPreloads() []Preload {
 	var out []Preload
 	for _, c := range f.Calls {
 		if k, ok := preloadAPIs[c.Name]; ok && k < len(c.Args) {
@@ -171,4 +180,17 @@ func (f *File) KernelLoadedOnTheWay(n Node, key string) bool {
 		}
 	}
 	return false
+}
+
+// PreloadAPINames are the calls that load a kernel without launching it.
+func PreloadAPINames() []string {
+	var out []string
+	for name := range preloadAPIs {
+		out = append(out, name)
+	}
+	for name := range handleAPIs {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -52,6 +53,11 @@ func ClockOf(c *Call) ClockKind {
 		}
 	}
 	if hostClockCalls[c.Name] || timerFunction.MatchString(c.Name) {
+		return ClockHost
+	}
+	// A function of another file of the project that reads a host clock
+	// (`double seconds() { ... clock_gettime ... }` in a utility file).
+	if f := c.Node.f; f != nil && f.projectClocks[c.Name] && f.FunctionNamed(c.Name) == nil {
 		return ClockHost
 	}
 	if c.Callee.Is("field_expression") && timerMethod.MatchString(c.Name) {
@@ -197,4 +203,31 @@ func (f *File) benchmarkLoops(fn *Function) []TimedRegion {
 		return true
 	})
 	return out
+}
+
+// HostClockSpellings are literals a call that reads a host clock contains:
+// a call of one of hostClockCalls (its name and the parenthesis, so that
+// `clock` does not match clock64 or a word in a comment), or std::chrono's
+// now(). What marks a file that may read a clock, and define a timer
+// helper for the others.
+func HostClockSpellings() []string {
+	out := []string{"::now"}
+	for name := range hostClockCalls {
+		out = append(out, name+"(")
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TimerMethodSpellings are literals of a timer object's start or stop
+// (t.start(), timer->Stop(), sw.tic()).
+func TimerMethodSpellings() []string {
+	return []string{".start(", ".stop(", ".Start(", ".Stop(", "->start(", "->stop(", "->Start(", "->Stop(",
+		".tic(", ".toc(", ".elapsed", ".Elapsed", "->elapsed", "->Elapsed", ".record(", ".Record("}
+}
+
+// knownClockName reports whether a free function of the name is a clock
+// read by its name alone.
+func knownClockName(name string) bool {
+	return hostClockCalls[name] || timerFunction.MatchString(name)
 }

@@ -3,18 +3,20 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/baseline"
 	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/internal/config"
-	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/internal/report"
 	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/internal/version"
 	"github.com/lazylint/lazylint/rules"
 )
 
@@ -40,6 +42,10 @@ type checkOptions struct {
 	color         string
 	noProgress    bool
 	noCache       bool
+	project       string
+	noProject     bool
+	includeDirs   []string
+	compileDB     string
 }
 
 func newCheckCommand() *cobra.Command {
@@ -82,6 +88,10 @@ be read or parsed (the other files are still checked and reported).`,
 	f.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache of per-file results (in $LAZYLINT_CACHE_DIR, default the user cache folder's lazylint/)")
 	f.BoolVar(&o.noProgress, "no-progress", false, "draw no progress bar (one is drawn on stderr for long runs on a terminal, never in CI)")
 	f.BoolVar(&o.diff, "diff", false, "print the suggested fixes as a unified diff instead of a report; exit 1 when there are any")
+	f.StringVar(&o.project, "project", "", "folder whose other files lend their facts (launchers, warm-ups, header macros) without being checked (default: the folders checked; when only files are named, their repository)")
+	f.BoolVar(&o.noProject, "no-project", false, "check each file alone, without the facts of the project's other files")
+	f.StringArrayVar(&o.includeDirs, "include-dir", nil, "a folder where #include is looked for (repeatable; also include-dirs in .lazylint.yml)")
+	f.StringVar(&o.compileDB, "compile-commands", "", "a compile_commands.json whose -I and renaming -D flags are used (default: compile_commands.json or build/compile_commands.json in the project)")
 	return cmd
 }
 
@@ -169,7 +179,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		res = runEngine(engineOptions) // report what is left
 		res.Errors = append(res.Errors, errs...)
 	}
-	extras := report.Extras{ToolVersion: Version, Baseline: filter(&res)}
+	extras := report.Extras{ToolVersion: version.Version, Baseline: filter(&res)}
 	if o.confirm {
 		rep, err := o.probe.run(cmd, command)
 		if err != nil {
@@ -208,7 +218,70 @@ func (o *checkOptions) engineOptions(cmd *cobra.Command, paths []string, wd stri
 	if !o.noCache {
 		opts.Cache = openCache(cmd)
 	}
+	opts.NoProject = o.noProject
+	if !o.noProject {
+		o.projectOptions(cmd, &opts, paths, wd, cfg)
+	}
 	return opts
+}
+
+// projectOptions sets what project-wide analysis needs: the project's root
+// when only files are named (their repository), include folders from the
+// flags, the config and a compile database.
+func (o *checkOptions) projectOptions(cmd *cobra.Command, opts *engine.Options, paths []string, wd string, cfg *config.Config) {
+	root := o.project
+	if root == "" && len(paths) > 0 {
+		onlyFiles := true
+		for _, p := range paths {
+			if st, err := os.Stat(p); err != nil || st.IsDir() {
+				onlyFiles = false
+			}
+		}
+		if onlyFiles {
+			root = engine.RepositoryRoot(filepath.Dir(paths[0]))
+		}
+	}
+	if root != "" {
+		if abs, err := filepath.Abs(root); err == nil {
+			opts.ProjectRoot = abs
+		}
+	}
+	for _, d := range o.includeDirs {
+		if abs, err := filepath.Abs(d); err == nil {
+			opts.IncludeDirs = append(opts.IncludeDirs, abs)
+		}
+	}
+	var dbs []string
+	if cfg != nil {
+		opts.IncludeDirs = append(opts.IncludeDirs, cfg.IncludeDirs...)
+		dbs = append(dbs, cfg.CompileCommands...)
+	}
+	if o.compileDB != "" {
+		dbs = append(dbs, o.compileDB)
+	}
+	if len(dbs) == 0 {
+		searchRoot := opts.ProjectRoot
+		if searchRoot == "" {
+			searchRoot = wd
+			if len(paths) == 1 {
+				if st, err := os.Stat(paths[0]); err == nil && st.IsDir() {
+					searchRoot = paths[0]
+				}
+			}
+		}
+		if p := engine.FindCompileDB(searchRoot); p != "" {
+			dbs = append(dbs, p)
+		}
+	}
+	for _, p := range dbs {
+		db, err := engine.ReadCompileDB(p)
+		if err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "lazylint: %v; going on without it\n", err)
+			continue
+		}
+		opts.IncludeDirs = append(opts.IncludeDirs, db.IncludeDirs...)
+		opts.GlobalMacros = append(opts.GlobalMacros, db.Macros...)
+	}
 }
 
 // maxParseBytes turns --max-parse-mib into engine.Options.MaxParseBytes,

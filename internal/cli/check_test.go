@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lazylint/lazylint/internal/version"
 )
 
 const hazard = `void arena(void **p) {
@@ -123,6 +125,9 @@ type jsonDoc struct {
 		DurationMS                      *int64 `json:"duration_ms"`
 		Baselined                       *int   `json:"baselined"`
 		BaselineStale                   *int   `json:"baseline_stale"`
+		ProjectFunctions                *int   `json:"project_functions"`
+		LinkParsed                      *int   `json:"link_parsed"`
+		Rechecked                       *int   `json:"rechecked"`
 	} `json:"stats"`
 }
 
@@ -321,8 +326,13 @@ func TestRulesAndExplain(t *testing.T) {
 	if code, _, _ := run(t, dir, "explain", "LL999"); code != ExitFailure {
 		t.Errorf("explain unknown: %d", code)
 	}
-	if code, out, _ := run(t, dir, "version"); code != 0 || !strings.HasPrefix(out, "lazylint ") {
+	code, out, _ = run(t, dir, "version")
+	if code != 0 || !strings.HasPrefix(out, "lazylint "+version.Version) {
 		t.Errorf("version: %d %q", code, out)
+	}
+	// --version prints the same line, as every CLI does.
+	if code2, out2, _ := run(t, dir, "--version"); code2 != 0 || out2 != out {
+		t.Errorf("--version: %d %q, want %q", code2, out2, out)
 	}
 }
 

@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lazylint/lazylint/internal/gen"
-	"github.com/lazylint/lazylint/rules"
 	"github.com/lazylint/lazylint/internal/suppress"
+	"github.com/lazylint/lazylint/rules"
 )
 
 func newExplainCommand() *cobra.Command {

@@ -55,7 +55,7 @@ func writeFixes(cmd *cobra.Command, fixes []engine.FileFix) error {
 		if err != nil {
 			return fmt.Errorf("cannot fix %s: %w", f.Path, err)
 		}
-		if err := writeFileAtomic(f.Path, f.New, st.Mode().Perm()); err != nil {
+		if err := writeFileAtomic(f.Path, f.Encoded(), st.Mode().Perm()); err != nil {
 			return fmt.Errorf("cannot fix %s: %w", f.Path, err)
 		}
 		applied += f.Applied

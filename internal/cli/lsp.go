@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lazylint/lazylint/internal/lsp"
+	"github.com/lazylint/lazylint/internal/version"
 )
 
 func newLSPCommand() *cobra.Command {
@@ -31,7 +32,7 @@ Exit codes (as LSP asks): 0 after shutdown and exit, 1 otherwise.`,
 				ctx = context.Background()
 			}
 			stream := &stdioStream{in: cmd.InOrStdin(), out: cmd.OutOrStdout()}
-			err := lsp.Serve(ctx, stream, lsp.Config{Options: configuredOptions, Version: Version, Debounce: debounce, Log: cmd.ErrOrStderr()})
+			err := lsp.Serve(ctx, stream, lsp.Config{Options: configuredOptions, Version: version.Version, Debounce: debounce, Log: cmd.ErrOrStderr()})
 			if err != nil {
 				// An exit without shutdown (lsp.ErrExitWithoutShutdown) or
 				// a client gone before shutdown.

@@ -11,10 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Version is lazylint's version, set at build time with
-// -ldflags "-X github.com/lazylint/lazylint/internal/cli.Version=...".
-var Version = "0.1.0-dev"
-
 // exitError carries an exit code out of a command.
 type exitError struct{ code int }
 
@@ -54,7 +50,10 @@ spin waits and module-loading assumptions. It needs no build, no compile
 database and no CUDA installation.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version prints what `lazylint version` prints.
+		Version: versionLine(),
 	}
-	root.AddCommand(newCheckCommand(), newRulesCommand(), newExplainCommand(), newVersionCommand(), newProbeCommand(), newConfigCommand(), newLSPCommand())
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.AddCommand(newCheckCommand(), newRulesCommand(), newExplainCommand(), newVersionCommand(), newProbeCommand(), newConfigCommand(), newLSPCommand(), newCgoHeadersCommand())
 	return root
 }

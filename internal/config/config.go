@@ -13,6 +13,8 @@
 //	    disable: [LL002]
 //	report-unused-suppressions: true
 //	low-confidence: false
+//	include-dirs: [include, third_party/cub]  # where #include "..." is looked for, relative to this file
+//	compile-commands: build/compile_commands.json  # -I flags from a compile database
 package config
 
 import (
@@ -53,6 +55,10 @@ type Config struct {
 	// them.
 	ReportUnusedSuppressions *bool
 	LowConfidence            *bool
+	// IncludeDirs are the include folders the files name (absolute), in
+	// file order; CompileCommands the compile databases they name.
+	IncludeDirs     []string
+	CompileCommands []string
 
 	layers    []layer    // from the extended files to Path
 	overrides []override // in the order the files were read
@@ -348,6 +354,30 @@ func (l *loader) load(abs string, from *Error, depth int) {
 			l.cfg.ReportUnusedSuppressions = &b
 		}
 	}
+	for _, key := range []string{"include-dirs", "compile-commands"} {
+		n := fields[key]
+		if n == nil {
+			continue
+		}
+		for _, e := range l.strings(abs, n) {
+			target := e.Value
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(dir, target)
+			}
+			target = filepath.Clean(target)
+			st, err := os.Stat(target)
+			switch {
+			case err != nil:
+				l.errs = append(l.errs, &Error{Path: abs, Line: e.Line, Column: e.Column, Message: fmt.Sprintf("%s: %s does not exist", key, e.Value)})
+			case key == "include-dirs" && !st.IsDir():
+				l.errs = append(l.errs, &Error{Path: abs, Line: e.Line, Column: e.Column, Message: fmt.Sprintf("include-dirs: %s is not a folder", e.Value)})
+			case key == "include-dirs":
+				l.cfg.IncludeDirs = append(l.cfg.IncludeDirs, target)
+			default:
+				l.cfg.CompileCommands = append(l.cfg.CompileCommands, target)
+			}
+		}
+	}
 	if n := fields["overrides"]; n != nil {
 		if n.Kind != yaml.SequenceNode {
 			l.errorf(abs, n, "overrides wants a list of {files: [...], enable/disable/severity/options}")
@@ -372,7 +402,7 @@ func (l *loader) load(abs string, from *Error, depth int) {
 
 var (
 	selectionKeys = []string{"enable", "disable", "severity", "options"}
-	topKeys       = append([]string{"extends", "exclude", "overrides", "report-unused-suppressions", "low-confidence"}, selectionKeys...)
+	topKeys       = append([]string{"extends", "exclude", "overrides", "report-unused-suppressions", "low-confidence", "include-dirs", "compile-commands"}, selectionKeys...)
 	overrideKeys  = append([]string{"files"}, selectionKeys...)
 )
 

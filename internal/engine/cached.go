@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/internal/suppress"
@@ -15,7 +16,7 @@ import (
 // parse; files no rule can fire on are cheaper to check than to look up.
 
 // cacheEntryVersion changes when the entry's layout does.
-const cacheEntryVersion = 1
+const cacheEntryVersion = 2
 
 // cachedFinding is a Finding on disk. encoding/json drops an embedded
 // field that a shallower one of the same name shadows: Rule (an ID) shadows
@@ -36,13 +37,16 @@ type cacheEntry struct {
 	Version    int
 	Findings   []cachedFinding
 	Suppressed []cachedFinding
+	// Summary is the file's exported facts, for project-wide analysis.
+	// It is decoded only when the project step needs it (summaryRef).
+	Summary json.RawMessage `json:",omitempty"`
 }
 
 // cacheKey hashes everything a file's result depends on: the lazylint
 // binary, the settings, the options that change results, and the bytes.
-func cacheKey(binary []byte, s *Settings, opts *Options, src []byte) cache.Key {
+func cacheKey(binary []byte, s *Settings, opts *Options, src []byte, projectDigest [32]byte) cache.Key {
 	h := sha256.New()
-	fmt.Fprintf(h, "lazylint cache %d\n%x\nlow-confidence=%v unused=%v\n", cacheEntryVersion, binary, opts.LowConfidence, opts.ReportUnusedSuppressions)
+	fmt.Fprintf(h, "lazylint cache %d\n%x\nlow-confidence=%v unused=%v\nproject %x\n", cacheEntryVersion, binary, opts.LowConfidence, opts.ReportUnusedSuppressions, projectDigest)
 	for _, r := range s.Rules {
 		fmt.Fprintf(h, "rule %s severity=%d\n", r.ID, s.severity(r))
 		names := make([]string, 0, len(s.RuleOptions[r.ID]))
@@ -61,8 +65,15 @@ func cacheKey(binary []byte, s *Settings, opts *Options, src []byte) cache.Key {
 	return k
 }
 
-func encodeEntry(r FileResult) ([]byte, error) {
+func encodeEntry(r FileResult, sum *cudaparse.FileSummary) ([]byte, error) {
 	e := cacheEntry{Version: cacheEntryVersion}
+	if sum != nil {
+		raw, err := json.Marshal(sum)
+		if err != nil {
+			return nil, err
+		}
+		e.Summary = raw
+	}
 	for _, f := range r.Findings {
 		e.Findings = append(e.Findings, toCached(f))
 	}
@@ -74,10 +85,14 @@ func encodeEntry(r FileResult) ([]byte, error) {
 
 // decodeEntry rebuilds a result for the file shown as path; false when the
 // entry is corrupt or names a rule not in s.
-func decodeEntry(data []byte, s *Settings, path string) (FileResult, bool) {
+func decodeEntry(data []byte, s *Settings, path string) (FileResult, *summaryRef, bool) {
 	var e cacheEntry
 	if err := json.Unmarshal(data, &e); err != nil || e.Version != cacheEntryVersion {
-		return FileResult{}, false
+		return FileResult{}, nil, false
+	}
+	var ref *summaryRef
+	if len(e.Summary) > 0 {
+		ref = &summaryRef{raw: e.Summary, path: path}
 	}
 	byID := map[string]*rule.Rule{suppress.Rule.ID: suppress.Rule}
 	for _, r := range s.Rules {
@@ -103,5 +118,39 @@ func decodeEntry(data []byte, s *Settings, path string) (FileResult, bool) {
 	var ok1, ok2 bool
 	r.Findings, ok1 = restore(e.Findings)
 	r.Suppressed, ok2 = restore(e.Suppressed)
-	return r, ok1 && ok2
+	return r, ref, ok1 && ok2
+}
+
+// summaryRef is a file's summary, parsed now or read from the cache and
+// decoded on first use: a warm run whose project memo hits never needs
+// it.
+type summaryRef struct {
+	sum  *cudaparse.FileSummary
+	raw  json.RawMessage
+	path string
+}
+
+func (r *summaryRef) get() *cudaparse.FileSummary {
+	if r == nil {
+		return nil
+	}
+	if r.sum == nil && len(r.raw) > 0 {
+		var s cudaparse.FileSummary
+		if json.Unmarshal(r.raw, &s) == nil {
+			s.Path = r.path
+			r.sum = &s
+		}
+		r.raw = nil
+	}
+	return r.sum
+}
+
+func encodeSummary(s *cudaparse.FileSummary) ([]byte, error) { return json.Marshal(s) }
+
+func decodeSummary(data []byte) (*cudaparse.FileSummary, bool) {
+	var s cudaparse.FileSummary
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, false
+	}
+	return &s, true
 }

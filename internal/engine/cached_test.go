@@ -72,7 +72,8 @@ func TestCorruptEntriesAreIgnoredAndRewritten(t *testing.T) {
 	dir := writeTree(t, 3)
 	cacheDir := t.TempDir()
 	c, _ := cache.Open(cacheDir)
-	opts := Options{Paths: []string{dir}, Rules: []*rule.Rule{callRule}, BaseDir: dir, Cache: c}
+	// Per-file entries only (TestProjectMemo covers the project's memo).
+	opts := Options{Paths: []string{dir}, Rules: []*rule.Rule{callRule}, BaseDir: dir, Cache: c, NoProject: true}
 	want := Run(opts)
 	var entries []string
 	_ = filepath.WalkDir(cacheDir, func(p string, d os.DirEntry, err error) error {

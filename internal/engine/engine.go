@@ -6,6 +6,7 @@ package engine
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -17,9 +18,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/cudaparse"
-	"github.com/lazylint/lazylint/internal/fastread"
+	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/internal/rule"
 )
 
@@ -61,6 +61,37 @@ type Options struct {
 	// Cache, when set, keeps the results of files that need a parse,
 	// keyed on their bytes, this binary and the settings.
 	Cache *cache.Cache
+	// ProjectRoot, when set, is a folder whose other files take part in
+	// project-wide analysis without being checked: the repository of the
+	// files named on a pre-commit hook's command line, or of an editor's
+	// file.
+	ProjectRoot string
+	// IncludeDirs are folders where #include "..." and <...> are looked
+	// for (after the includer's own folder), absolute.
+	IncludeDirs []string
+	// GlobalMacros are renaming macros every file sees (a compile
+	// database's -D definitions).
+	GlobalMacros []cudaparse.Macro
+	// macros, for one file's check, are the renaming macros of the project
+	// headers it includes; clocks the other files' functions it calls that
+	// read a host clock.
+	macros cudaparse.MacroTable
+	clocks map[string]bool
+	// keep, when set, is handed each file parsed in the per-file check
+	// with its summary (the project step may check it again without a
+	// second parse); parsed, when set, is the file to check instead of
+	// parsing it.
+	keep   func(*cudaparse.File, *cudaparse.FileSummary)
+	parsed *cudaparse.File
+	// NeedProject makes Run build Result.Project even when a memo of the
+	// project step would do (the language server keeps the project).
+	NeedProject bool
+	// NoProject checks each file alone, without the facts of the others
+	// (the per-file analysis of earlier versions).
+	NoProject bool
+	// Project, for CheckSource, is the project's linked facts (the
+	// language server keeps them); Run builds its own.
+	Project *cudaparse.Project
 }
 
 // Settings are what applies to one file: the rules to run, their options
@@ -122,12 +153,17 @@ func (e FileError) Error() string { return e.Path + ": " + e.Message }
 
 // Stats describe a run.
 type Stats struct {
-	Files    int           // source files found
-	Bytes    int64         // bytes read
-	Parsed   int           // files that needed a parse
-	Excluded int           // files and folders left out by Options.Exclude
-	Cached   int           // files whose result came from the cache
-	Duration time.Duration // wall time
+	Files    int   // source files found
+	Bytes    int64 // bytes read
+	Parsed   int   // files that needed a parse
+	Excluded int   // files and folders left out by Options.Exclude
+	Cached   int   // files whose result came from the cache
+	// Project-wide analysis: function definitions linked, files parsed
+	// only for their summary, files checked again with the project's facts.
+	ProjectFunctions int
+	LinkParsed       int
+	Rechecked        int
+	Duration         time.Duration // wall time
 }
 
 // Result is the outcome of a run.
@@ -138,6 +174,9 @@ type Result struct {
 	Suppressed []Finding
 	Errors     []FileError
 	Stats      Stats
+	// Project is the project's linked facts (nil with NoProject): the
+	// language server keeps it for the files it checks one by one.
+	Project *cudaparse.Project
 }
 
 // DefaultMaxParseBytes is the largest file parsed by default: a 50 MB
@@ -173,6 +212,11 @@ func Run(opts Options) Result {
 		}
 	}
 	total := len(sources) + len(goFiles)
+	// Files of the project that are not checked still lend their facts.
+	checkedSources := len(sources)
+	if opts.ProjectRoot != "" && !opts.NoProject {
+		sources = append(sources, contextFiles(opts.ProjectRoot, sources, opts.Exclude)...)
+	}
 	res.Stats.Files = total
 	goRes := checkGo(goFiles, settingsFor, base, os.ReadFile, opts)
 	res.Findings = append(res.Findings, goRes.findings...)
@@ -188,12 +232,23 @@ func Run(opts Options) Result {
 		workers = runtime.NumCPU()
 	}
 
-	type fileResult struct {
-		FileResult
-		bytes int64
-		how   checked
+	results := make([]sourceResult, len(sources))
+	// Absolute paths once: filepath.Abs asks for the working directory
+	// each time (two stats a call; 90,000 of them in a run of 15,000
+	// files).
+	wd, _ := os.Getwd()
+	absSources := make([]string, len(sources))
+	for i, p := range sources {
+		absSources[i] = absFrom(wd, p)
 	}
-	results := make([]fileResult, len(sources))
+	facts := make([]fileFacts, len(sources))
+	names := newInterner()
+	kept := newFileKeeper(keptParseBytes)
+	// With a cache, the project step's outcome is memoized on the bytes of
+	// every file: a warm run of an unchanged project skips it.
+	memoize := opts.Cache != nil && !opts.NoProject && !opts.NeedProject
+	hashes := make([][32]byte, len(sources))
+	shownPaths := make([]string, len(sources))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(workers, max(1, len(sources))) {
@@ -210,14 +265,42 @@ func Run(opts Options) Result {
 			for i := range jobs {
 				path := sources[i]
 				shown := relPath(base, path)
-				src, _, err := fastread.ReadFile(path)
+				shownPaths[i] = shown
+				src, err := readSource(path)
+				if err == nil && memoize {
+					hashes[i] = sha256.Sum256(src)
+				}
+				if i >= checkedSources {
+					// A context file: its facts only.
+					if err == nil && !memoize && !bytes.Contains(src[:min(len(src), binaryProbe)], []byte{0}) {
+						text.Reset(src)
+						noteProjectFacts(&facts[i], &text, settingsFor(absSources[i]), nil, skipped, names)
+						facts[i].candidate = false
+					}
+					continue
+				}
 				if err != nil {
 					results[i].Err = &FileError{Path: shown, Message: cleanErr(err).Error()}
 				} else {
 					results[i].bytes = int64(len(src))
-					results[i].FileResult, results[i].how = checkSource(&parser, &text, settingsFor(absPath(path)), opts, shown, src)
+					s := settingsFor(absSources[i])
+					text.Reset(src)
+					var ref *summaryRef
+					fileOpts := opts
+					if !opts.NoProject {
+						fileOpts.keep = func(f *cudaparse.File, sum *cudaparse.FileSummary) { kept.offer(i, f, sum) }
+					}
+					results[i].FileResult, results[i].how, ref = checkText(&parser, &text, s, fileOpts, shown, nil, [32]byte{})
+					switch {
+					case memoize:
+						// The text's facts, and the summary, wait until the
+						// project's memo is known to miss.
+						facts[i].summaryRef, facts[i].parsed = ref, results[i].how != skipped && ref != nil
+					case !opts.NoProject:
+						noteProjectFacts(&facts[i], &text, s, ref.get(), results[i].how, names)
+					}
 				}
-				if opts.Progress != nil {
+				if opts.Progress != nil && i < checkedSources {
 					opts.Progress(int(done.Add(1)), total)
 				}
 			}
@@ -229,6 +312,61 @@ func Run(opts Options) Result {
 	close(jobs)
 	wg.Wait()
 
+	var memoKey cache.Key
+	memoHit := false
+	if memoize && len(sources) > 0 {
+		memoKey = projectMemoKey(&opts, shownPaths, hashes, settingsFor, absSources)
+		if data, ok := opts.Cache.Get(memoKey); ok {
+			memoHit = applyMemo(data, results, shownPaths, settingsFor, absSources, &res.Stats)
+		}
+	}
+	if !opts.NoProject && len(sources) > 0 && !memoHit {
+		pr := &projectRun{opts: opts, sources: sources, shown: shownPaths, facts: facts, settings: settingsFor, workers: workers, names: names, kept: kept, abs: absSources}
+		if memoize {
+			pr.noteAll(checkedSources)
+		}
+		project := pr.link()
+		current := func() []FileResult {
+			out := make([]FileResult, len(results))
+			for i := range results {
+				out[i] = results[i].FileResult
+			}
+			return out
+		}
+		rechecked := map[int]bool{}
+		// First with what the files call; then, once, with what the
+		// callers of the functions that hold findings load before calling.
+		for pass := 0; pass < 2; pass++ {
+			if pass == 1 {
+				// Files checked again may have been summarized on the way.
+				if !pr.findCallers(current()) && pr.summaries() == project.Files() {
+					break
+				}
+				project = pr.project()
+			}
+			again := pr.recheck(project, current())
+			for _, i := range again {
+				rechecked[i] = true
+			}
+			pr.rerunAll(project, again, func(i int, out FileResult, how checked) {
+				if how == parsedIt && results[i].how == skipped {
+					results[i].how = parsedIt
+				}
+				results[i].FileResult = out
+			})
+		}
+		res.Stats.LinkParsed = pr.parsed
+		res.Stats.ProjectFunctions = project.Len()
+		res.Stats.Rechecked = len(rechecked)
+		res.Project = project
+		if memoize {
+			if data, err := encodeMemo(results, rechecked, shownPaths, &res.Stats); err == nil {
+				opts.Cache.Put(memoKey, data)
+			}
+		}
+	}
+
+	results = results[:checkedSources]
 	for i := range results {
 		r := &results[i]
 		res.Findings = append(res.Findings, r.Findings...)
@@ -252,6 +390,13 @@ func Run(opts Options) Result {
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Path < res.Errors[j].Path })
 	res.Stats.Duration = time.Since(start)
 	return res
+}
+
+// sourceResult is a C/C++/CUDA file's result in a run, with how it was had.
+type sourceResult struct {
+	FileResult
+	bytes int64
+	how   checked
 }
 
 // FileResult is the outcome for one file.
@@ -318,11 +463,22 @@ func CheckSource(opts Options, path string, src []byte) FileResult {
 			parser.Close()
 		}
 	}()
-	out, _ := checkSource(&parser, new(rule.Text), settingsFor(abs), opts, relPath(base, abs), src)
+	shown := relPath(base, abs)
+	src, _, err := decodeSource(src)
+	if err != nil {
+		return FileResult{Err: &FileError{Path: shown, Message: err.Error()}}
+	}
+	text := rule.NewText(src)
+	var digest [32]byte
+	if opts.Project != nil && !opts.NoProject {
+		text.CallsProjectLoader = callsProjectLoader(opts.Project, shown, cudaparse.ScanNames(src).Calls)
+		digest = opts.Project.FileDigest(shown)
+	}
+	out, _, _ := checkText(&parser, text, settingsFor(abs), opts, shown, opts.Project, digest)
 	return out
 }
 
-// checked says how checkSource got a file's result.
+// checked says how checkText got a file's result.
 type checked int
 
 const (
@@ -331,24 +487,27 @@ const (
 	fromCache                // taken from the cache
 )
 
-// checkSource checks one C/C++/CUDA file's contents under settings s and
-// applies its suppression comments, through the cache when there is one.
-func checkSource(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, src []byte) (FileResult, checked) {
+// checkText checks one C/C++/CUDA file's text (its project flags set)
+// under settings s and applies its suppression comments, through the cache
+// when there is one, with
+// the project's facts (nil: none) whose digest for this file is digest.
+// It also returns the file's summary when it was parsed or cached.
+func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, project *cudaparse.Project, digest [32]byte) (FileResult, checked, *summaryRef) {
 	var key cache.Key
-	text.Reset(src)
+	src := text.Src
 	firing := firingRules(s.Rules, text)
 	cacheable := opts.Cache != nil && len(firing) > 0
 	if cacheable {
 		binary, _ := cache.BinaryHash()
-		key = cacheKey(binary, &s, &opts, src)
+		key = cacheKey(binary, &s, &opts, src, digest)
 		if data, ok := opts.Cache.Get(key); ok {
-			if r, ok := decodeEntry(data, &s, shown); ok {
-				return r, fromCache
+			if r, sum, ok := decodeEntry(data, &s, shown); ok {
+				return r, fromCache, sum
 			}
 		}
 	}
-	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes}
-	found, parsed, err := checker.checkRules(parser, shown, src, firing)
+	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: project, Macros: opts.macros, Clocks: opts.clocks, keep: opts.keep, parsed: opts.parsed}
+	found, parsed, sum, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult
 	out.Findings, out.Suppressed = suppressions(shown, text, false, found, s.Rules, opts.ReportUnusedSuppressions)
@@ -356,7 +515,7 @@ func checkSource(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Op
 		out.Err = &FileError{Path: shown, Message: err.Error()}
 	} else if cacheable {
 		// Errors are not kept: a parse limit or a bug may go away.
-		if data, err := encodeEntry(out); err == nil {
+		if data, err := encodeEntry(out, sum); err == nil {
 			opts.Cache.Put(key, data)
 		}
 	}
@@ -364,7 +523,10 @@ func checkSource(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Op
 	if parsed {
 		how = parsedIt
 	}
-	return out, how
+	if sum == nil {
+		return out, how, nil
+	}
+	return out, how, &summaryRef{sum: sum}
 }
 
 // firingRules returns the rules that may fire on the text (the others need
@@ -386,6 +548,14 @@ func setSeverities(fs []Finding, s *Settings) {
 	}
 }
 
+// absFrom returns path made absolute against the folder wd.
+func absFrom(wd, path string) string {
+	if filepath.IsAbs(path) || wd == "" {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(wd, path)
+}
+
 // absPath returns path made absolute (path itself if that fails).
 func absPath(path string) string {
 	if abs, err := filepath.Abs(path); err == nil {
@@ -402,6 +572,15 @@ type Checker struct {
 	LowConfidence bool
 	ParseLimit    time.Duration
 	MaxParseBytes int64 // as Options.MaxParseBytes
+	// Project, when set, gives rules the facts of the project's other files.
+	Project *cudaparse.Project
+	// Macros are the renaming macros of the project headers the file
+	// includes.
+	Macros cudaparse.MacroTable
+	// Clocks are functions of other files that read a host clock.
+	Clocks map[string]bool
+	keep   func(*cudaparse.File, *cudaparse.FileSummary)
+	parsed *cudaparse.File
 }
 
 // Check checks one file's contents with a parser of its own.
@@ -412,51 +591,40 @@ func (c *Checker) Check(path string, src []byte) ([]Finding, error) {
 			p.Close()
 		}
 	}()
-	out, _, err := c.check(&p, path, src)
+	out, _, _, err := c.check(&p, path, src)
 	return out, err
 }
 
 // check checks src with *parser, creating it when the file needs a parse.
 // A panic anywhere in parsing or facts becomes an error for this file: the
 // run goes on with the others.
-func (c *Checker) check(parser **cudaparse.Parser, path string, src []byte) (findings []Finding, parsed bool, err error) {
+func (c *Checker) check(parser **cudaparse.Parser, path string, src []byte) (findings []Finding, parsed bool, sum *cudaparse.FileSummary, err error) {
 	return c.checkRules(parser, path, src, firingRules(c.Rules, rule.NewText(src)))
 }
 
 // checkRules is check with the rules that may fire on src already chosen.
-func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte, rules []*rule.Rule) (findings []Finding, parsed bool, err error) {
+func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte, rules []*rule.Rule) (findings []Finding, parsed bool, sum *cudaparse.FileSummary, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			findings = nil
 			err = fmt.Errorf("internal error while checking this file: %v; please report it", v)
 		}
 	}()
-	if i := bytes.IndexByte(src[:min(len(src), binaryProbe)], 0); i >= 0 {
-		return nil, false, fmt.Errorf("binary file (NUL byte at offset %d); not checked", i)
-	}
 	if len(rules) == 0 {
-		return nil, false, nil
+		return nil, false, nil, binaryError(src)
 	}
-	if limit := c.maxParseBytes(); limit >= 0 && int64(len(src)) > limit {
-		return nil, false, fmt.Errorf("not checked: %.1f MiB is over the %.0f MiB parse limit; raise it with --max-parse-mib", float64(len(src))/(1<<20), float64(limit)/(1<<20))
+	f := c.parsed
+	if f != nil {
+		f.SetProjectClocks(c.Clocks)
+	} else if f, err = c.parse(parser, path, src); f == nil {
+		return nil, err != nil && !errors.Is(err, errNotParsed), nil, err
 	}
-	if *parser == nil {
-		p, err := cudaparse.NewParser()
-		if err != nil {
-			return nil, false, err
-		}
-		*parser = p
-	}
-	(*parser).Limit = c.ParseLimit
-	f, err := (*parser).Parse(path, src)
-	if err != nil {
-		if errors.Is(err, cudaparse.ErrParseLimit) {
-			return nil, true, fmt.Errorf("not checked: %w (%s); raise it with --parse-limit", err, (*parser).Limit)
-		}
-		return nil, true, fmt.Errorf("cannot parse: %w", err)
+	sum = f.Summary()
+	if c.keep != nil {
+		c.keep(f, sum)
 	}
 	for _, r := range rules {
-		out, rerr := runRule(r, f, c.RuleOptions[r.ID])
+		out, rerr := runRule(r, f, c.RuleOptions[r.ID], c.Project)
 		if rerr != nil {
 			err = errors.Join(err, rerr)
 		}
@@ -468,7 +636,48 @@ func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte,
 		}
 	}
 	SortFindings(findings)
-	return findings, true, err
+	return findings, true, sum, err
+}
+
+// errNotParsed marks a file refused before its parse (binary, too large).
+var errNotParsed = errors.New("not parsed")
+
+// binaryError returns an error for a file that holds a NUL byte early on.
+func binaryError(src []byte) error {
+	if i := bytes.IndexByte(src[:min(len(src), binaryProbe)], 0); i >= 0 {
+		return fmt.Errorf("binary file (NUL byte at offset %d); not checked", i)
+	}
+	return nil
+}
+
+// parse parses src with *parser, creating it on first need; files that are
+// binary or over the size bound are refused with an error that wraps
+// errNotParsed.
+func (c *Checker) parse(parser **cudaparse.Parser, path string, src []byte) (*cudaparse.File, error) {
+	if err := binaryError(src); err != nil {
+		return nil, fmt.Errorf("%w%.0w", err, errNotParsed)
+	}
+	if limit := c.maxParseBytes(); limit >= 0 && int64(len(src)) > limit {
+		return nil, fmt.Errorf("not checked: %.1f MiB is over the %.0f MiB parse limit; raise it with --max-parse-mib%.0w", float64(len(src))/(1<<20), float64(limit)/(1<<20), errNotParsed)
+	}
+	if *parser == nil {
+		p, err := cudaparse.NewParser()
+		if err != nil {
+			return nil, err
+		}
+		*parser = p
+	}
+	(*parser).Limit = c.ParseLimit
+	(*parser).Macros = c.Macros
+	(*parser).ProjectClocks = c.Clocks
+	f, err := (*parser).Parse(path, src)
+	if err != nil {
+		if errors.Is(err, cudaparse.ErrParseLimit) {
+			return nil, fmt.Errorf("not checked: %w (%s); raise it with --parse-limit", err, (*parser).Limit)
+		}
+		return nil, fmt.Errorf("cannot parse: %w", err)
+	}
+	return f, nil
 }
 
 // maxParseBytes is the size bound in force: negative for none.
@@ -480,14 +689,16 @@ func (c *Checker) maxParseBytes() int64 {
 }
 
 // runRule runs one rule, turning a panic into an error for this file.
-func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string) (out []rule.Finding, err error) {
+func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string, project *cudaparse.Project) (out []rule.Finding, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			out = nil
 			err = fmt.Errorf("internal error in rule %s (%s): %v; please report it", r.ID, r.Name, v)
 		}
 	}()
-	r.Run(rule.NewPass(r, f, options, func(fd rule.Finding) { out = append(out, fd) }))
+	pass := rule.NewPass(r, f, options, func(fd rule.Finding) { out = append(out, fd) })
+	pass.Project = project
+	r.Run(pass)
 	return out, nil
 }
 

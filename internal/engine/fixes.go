@@ -9,12 +9,20 @@ import (
 
 // FileFix is what the suggested fixes make of one file.
 type FileFix struct {
-	Path     string // as the findings show it
+	Path string // as the findings show it
+	// Old and New are the file's text as the rules saw it: UTF-8 without a
+	// byte order mark. Encoded gives New in the file's own encoding.
 	Old, New []byte
 	// Applied counts the findings whose fix is in New; Skipped those whose
 	// fix overlapped one taken before it (a second --fix run takes them).
 	Applied, Skipped int
+	enc              sourceEncoding
 }
+
+// Encoded returns New as the file is to be written: in the file's encoding
+// (UTF-8, UTF-8 with a BOM, UTF-16LE or BE with a BOM), line breaks as the
+// file had them.
+func (f FileFix) Encoded() []byte { return encodeSource(f.New, f.enc) }
 
 // PlanFixes reads the files of the findings that carry a suggested fix and
 // returns each file's text with the first fix of each finding applied, in
@@ -37,17 +45,27 @@ func PlanFixes(findings []Finding) ([]FileFix, []FileError) {
 	var out []FileFix
 	var errs []FileError
 	for _, path := range paths {
-		src, err := os.ReadFile(path)
+		raw, err := os.ReadFile(path)
 		if err != nil {
 			errs = append(errs, FileError{Path: path, Message: "cannot fix: " + cleanErr(err).Error()})
 			continue
 		}
-		ff := FileFix{Path: path, Old: src}
+		src, enc, err := decodeSource(raw)
+		if err != nil {
+			errs = append(errs, FileError{Path: path, Message: "cannot fix: " + err.Error()})
+			continue
+		}
+		crlf := usesCRLF(src)
+		ff := FileFix{Path: path, Old: src, enc: enc}
 		var taken []rule.TextEdit
 		for _, f := range byPath[path] {
 			var add []rule.TextEdit
 			ok := true
-			for _, e := range f.Fixes[0].Edits {
+			edits := f.Fixes[0].Edits
+			if crlf {
+				edits = crlfEdits(edits)
+			}
+			for _, e := range edits {
 				if containsEdit(taken, e) {
 					continue
 				}

@@ -8,6 +8,7 @@ import (
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/internal/suppress"
+	"github.com/lazylint/lazylint/rules"
 )
 
 // Suppression says which comment silenced a finding.
@@ -33,6 +34,10 @@ func suppressions(path string, text *rule.Text, goFile bool, findings []Finding,
 	if len(set.Directives) == 0 && len(set.Problems) == 0 {
 		return findings, nil
 	}
+	// Names are judged against every rule lazylint has (a directive for a
+	// rule this run left out is not a typo) and the ones that ran (tests'
+	// own rules).
+	set.CheckNames(append(append([]*rule.Rule{suppress.Rule}, rules.All...), ran...))
 	for _, f := range findings {
 		if d := set.Match(f.Rule, f.Start.Line); d != nil {
 			f.Suppression = &Suppression{Kind: d.Kind, Directive: d.Text, Line: d.Line, Justification: d.Reason}
@@ -58,6 +63,9 @@ func suppressions(path string, text *rule.Text, goFile bool, findings []Finding,
 	if reportUnused {
 		for _, d := range set.Unused(ran) {
 			kept = append(kept, meta(d.Line, d.Column, fmt.Sprintf("%s silences no finding; delete it", d.Text)))
+		}
+		for _, u := range set.UnusedChecks(ran) {
+			kept = append(kept, meta(u.Directive.Line, u.Directive.Column, fmt.Sprintf("%s in %s silences no finding; drop it from the list", u.Check, u.Directive.Text)))
 		}
 	}
 	SortFindings(kept)

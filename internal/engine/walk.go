@@ -27,6 +27,16 @@ type ignoreTree struct {
 	byDir    map[string][]gitignore.Pattern // absolute dir -> patterns in force there
 }
 
+// RepositoryRoot returns the nearest folder at or above dir that holds a
+// .git, or "" outside a repository.
+func RepositoryRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	return findRepoRoot(abs)
+}
+
 // findRepoRoot returns the nearest ancestor of dir (or dir) with a .git.
 func findRepoRoot(dir string) string {
 	for d := dir; ; {
@@ -127,6 +137,10 @@ func (t *ignoreTree) enter(absParent, abs string) {
 	t.mu.Unlock()
 }
 
+// walkDir walks a folder tree; tests replace it to inject errors that
+// permissions cannot produce (when running as root).
+var walkDir = fastwalk.Walk
+
 // walkResult is what a walk found: source files to check, and paths that
 // could not be walked.
 type walkResult struct {
@@ -183,12 +197,14 @@ func collect(paths []string, exclude func(abs string, isDir bool) bool) walkResu
 		}
 		ign := newIgnoreTree(absRoot)
 		conf := fastwalk.Config{Follow: false}
-		err = fastwalk.Walk(&conf, root, func(path string, d fs.DirEntry, err error) error {
+		err = walkDir(&conf, root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
+				// A folder that cannot be read (or a file that vanished):
+				// one error naming it, and the walk goes on. Not SkipDir:
+				// fastwalk reports a ReadDir error after the folder was
+				// entered and hands the callback's answer back from Walk,
+				// which printed Go's "skip this directory" as a second error.
 				addErr(path, cleanErr(err))
-				if d != nil && d.IsDir() {
-					return fastwalk.SkipDir
-				}
 				return nil
 			}
 			if path == root {
@@ -229,7 +245,7 @@ func collect(paths []string, exclude func(abs string, isDir bool) bool) walkResu
 			mu.Unlock()
 			return nil
 		})
-		if err != nil {
+		if err != nil && !errors.Is(err, fs.SkipDir) {
 			addErr(root, cleanErr(err))
 		}
 	}

@@ -131,6 +131,7 @@ func (s *server) didSave(p *docParams) {
 	}
 	s.scheduleLocked(d, 0)
 	if !d.goFile {
+		s.buildProjectLocked()
 		return
 	}
 	for _, o := range s.docs {
@@ -204,6 +205,7 @@ func (s *server) check(d *document, textSeq uint64) {
 	}
 	d.checkSeq++
 	seq, text, version, opts := d.checkSeq, d.text, d.version, *s.opts
+	opts.Project = s.project
 	s.mu.Unlock()
 
 	start := time.Now()

@@ -23,6 +23,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/rules"
 )
@@ -73,11 +74,16 @@ type server struct {
 
 	logMu sync.Mutex
 
-	mu     sync.Mutex
-	state  lifecycle
-	opts   *engine.Options // nil until the root is known
-	docs   map[protocol.DocumentURI]*document
-	closed bool // Serve is ending: no more checks or publications
+	mu    sync.Mutex
+	state lifecycle
+	opts  *engine.Options // nil until the root is known
+	docs  map[protocol.DocumentURI]*document
+	// project is the workspace's linked facts (see project.go): nil until
+	// the first build in the background ends.
+	project         *cudaparse.Project
+	projectBuilding bool
+	projectStale    bool // a save came during the build: build again
+	closed          bool // Serve is ending: no more checks or publications
 	// checks counts the scheduled and running checks (a pending debounce
 	// timer counts); Add is only called under mu while !closed.
 	checks sync.WaitGroup
@@ -388,6 +394,7 @@ func (s *server) loadOptionsLocked(root string) string {
 	}
 	s.logf("workspace root %s", root)
 	s.opts = &opts
+	s.buildProjectLocked()
 	return warning
 }
 

@@ -78,6 +78,12 @@ type jsonStats struct {
 	Cached        int  `json:"cached"`
 	Baselined     *int `json:"baselined,omitempty"`
 	BaselineStale *int `json:"baseline_stale,omitempty"`
+	// Project-wide analysis: function definitions linked, files parsed
+	// only for what callers of their functions need, files checked again
+	// with the project's facts.
+	ProjectFunctions int `json:"project_functions"`
+	LinkParsed       int `json:"link_parsed"`
+	Rechecked        int `json:"rechecked"`
 }
 
 // JSON writes the result as one JSON object (see README, "Output formats").
@@ -94,6 +100,10 @@ func JSON(w io.Writer, res engine.Result, x Extras) error {
 			DurationMS: res.Stats.Duration.Milliseconds(),
 			Excluded:   res.Stats.Excluded,
 			Cached:     res.Stats.Cached,
+
+			ProjectFunctions: res.Stats.ProjectFunctions,
+			LinkParsed:       res.Stats.LinkParsed,
+			Rechecked:        res.Stats.Rechecked,
 		},
 		Probe: x.Probe,
 	}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/internal/rule"
-	"github.com/lazylint/lazylint/rules"
 	"github.com/lazylint/lazylint/internal/suppress"
+	"github.com/lazylint/lazylint/rules"
 )
 
 // FingerprintKey names lazylint's entry in a SARIF result's

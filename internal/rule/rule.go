@@ -77,7 +77,11 @@ type Rule struct {
 	// Prefilter, when set, decides instead of Triggers whether a file can
 	// give a finding: a cheap byte search, never a parse.
 	Prefilter func(*Text) bool
-	Run       func(*Pass)
+	// UsesCallerFacts is set for rules whose findings what a function's
+	// callers load before calling it can remove (Pass.Project's
+	// LoadedOnEntry): the engine then looks for those callers.
+	UsesCallerFacts bool
+	Run             func(*Pass)
 }
 
 // DocsBaseURL is where the rule pages of docs/rules/ are published.
@@ -88,10 +92,37 @@ func (r *Rule) DocURL() string { return DocsBaseURL + r.ID + ".md" }
 
 // Pass is one run of a rule over one file.
 type Pass struct {
-	Rule    *Rule
-	File    *cudaparse.File
+	Rule *Rule
+	File *cudaparse.File
+	// Project links the facts of the project's other files: what a
+	// function the file calls but does not define does to kernels, and
+	// what its callers load before calling it. Nil when the file is
+	// checked alone; its methods then answer "nothing known".
+	Project *cudaparse.Project
 	options map[string]string
 	report  func(Finding)
+}
+
+// ProjectFunction returns fn as the project knows it (for its callers'
+// facts), or nil.
+func (p *Pass) ProjectFunction(fn *cudaparse.Function) *cudaparse.ProjectFunction {
+	if p.Project == nil || fn == nil {
+		return nil
+	}
+	return p.Project.Function(p.File.Path, fn.Name, p.File.Position(fn.Node.Start()).Line)
+}
+
+// ResolveCall returns the definition in another file that a call of the
+// file reaches, or nil (none, ambiguous, or defined in this file).
+func (p *Pass) ResolveCall(c *cudaparse.Call) *cudaparse.ProjectFunction {
+	if p.Project == nil || c == nil || c.Name == "" || p.File.FunctionNamed(c.Name) != nil {
+		return nil
+	}
+	pf := p.Project.ResolveCall(c.Name, cudaparse.CalleeQualifier(c), len(c.Args), c.Callee.Is("field_expression"), p.File.Path)
+	if pf == nil || pf.File == p.File.Path {
+		return nil
+	}
+	return pf
 }
 
 // NewPass returns a pass of r over f that hands findings to report.

@@ -14,7 +14,15 @@ import "bytes"
 // real corpus of bench/README.md 1.35 GB a run was still scanned in vain;
 // with three-byte sequences, 0.12 GB.)
 type Text struct {
-	Src     []byte
+	Src []byte
+	// CallsProjectLoader is set by the engine when the file calls a
+	// function that another file of the project defines and that launches
+	// or preloads kernels: a launch the file's own text does not spell.
+	CallsProjectLoader bool
+	// CallsProjectClock is set by the engine when the file calls a
+	// function another file defines that reads a host clock.
+	CallsProjectClock bool
+
 	triples *tripleSet // built on the first question about a long enough file
 	built   bool
 }
@@ -40,6 +48,8 @@ func NewText(src []byte) *Text { return &Text{Src: src} }
 func (t *Text) Reset(src []byte) {
 	t.Src = src
 	t.built = false
+	t.CallsProjectLoader = false
+	t.CallsProjectClock = false
 }
 
 // Contains reports whether the text contains lit.
@@ -88,3 +98,49 @@ func (t *Text) index() {
 }
 
 func (s *tripleSet) has(k uint16) bool { return s[k>>6]&(1<<(k&63)) != 0 }
+
+// NameFilter is a small summary of a file's text, kept for the whole run
+// for every file: it answers "may the file contain this name?" with no
+// false negatives, so that project-wide analysis can find the callers of a
+// function without reading every file again. It folds the three-byte
+// sequences of the file into 8,192 bits.
+type NameFilter [1 << 13 / 64]uint64
+
+// NameFilter returns the text's filter.
+func (t *Text) NameFilter() *NameFilter {
+	nf := new(NameFilter)
+	if len(t.Src) >= minIndexedLen {
+		t.index()
+		const fold = len(tripleSet{}) / len(NameFilter{})
+		for i, w := range t.triples {
+			nf[i/fold] |= w
+		}
+		return nf
+	}
+	for i := 0; i+2 < len(t.Src); i++ {
+		k := tripleHash(uint32(t.Src[i])<<16 | uint32(t.Src[i+1])<<8 | uint32(t.Src[i+2]))
+		nf.set(k)
+	}
+	return nf
+}
+
+func (nf *NameFilter) set(k uint16) {
+	const fold = len(tripleSet{}) / len(NameFilter{})
+	i := int(k>>6) / fold
+	nf[i] |= 1 << (k & 63)
+}
+
+// MayContain reports whether the file may contain s: false means it does not.
+func (nf *NameFilter) MayContain(s string) bool {
+	if nf == nil {
+		return true
+	}
+	const fold = len(tripleSet{}) / len(NameFilter{})
+	for i := 0; i+2 < len(s); i++ {
+		k := tripleHash(uint32(s[i])<<16 | uint32(s[i+1])<<8 | uint32(s[i+2]))
+		if nf[int(k>>6)/fold]&(1<<(k&63)) == 0 {
+			return false
+		}
+	}
+	return true
+}

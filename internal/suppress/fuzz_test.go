@@ -18,6 +18,7 @@ func FuzzParse(f *testing.F) {
 		"x; // NOLINT(lazylint-LL001)\n", "// NOLINTNEXTLINE(lazylint-*)\nx;\n",
 		"// NOLINTBEGIN(lazylint-LL003)\nx;\n// NOLINTEND(lazylint-LL003)\n", "// NOLINTEND\n",
 		"x; // lazylint:ignore LL001 reason\n", "// lazylint:ignore\n", "/* NOLINT */ \"// NOLINT\" '\\''",
+		"x; // lazylint: ignore LL001 r\n", "// LAZYLINT:IGNORE LL001\n", "x; // nolint(lazylint-LL01)\n", "// lazylint:file-ignore LL008 r\ny;\n",
 		"x //nolint:lazylint // why\n", "//nolint\n", "R\"x(// NOLINT)x\"\n", "`//nolint`\n", "/* unterminated NOLINT",
 		strings.Repeat("x;\n", 200) + "y; // NOLINT(lazylint-LL001)\n", // long enough for rule.Text's index
 	} {

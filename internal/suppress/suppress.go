@@ -4,6 +4,7 @@
 //	// NOLINTNEXTLINE(lazylint-*)          the next line
 //	// NOLINTBEGIN(lazylint-LL003) ... // NOLINTEND(lazylint-LL003)
 //	// lazylint:ignore LL001 <reason>      this line (after code) or the next
+//	// lazylint:file-ignore LL008 <reason> the whole file
 //	//nolint:lazylint // reason            golangci-lint's, in Go files
 //
 // It scans comments only (string and character literals are skipped), and
@@ -26,6 +27,7 @@ const (
 	KindNOLINTNEXTLINE = "NOLINTNEXTLINE"
 	KindNOLINTBEGIN    = "NOLINTBEGIN"
 	KindIgnore         = "lazylint:ignore"
+	KindFileIgnore     = "lazylint:file-ignore"
 	KindGoNolint       = "nolint"
 )
 
@@ -47,6 +49,9 @@ type Directive struct {
 	// clang-tidy.
 	Explicit bool
 	Used     bool
+	// usedChecks marks the patterns of Checks that silenced a finding, so
+	// an unused rule inside a multi-rule directive can be reported.
+	usedChecks []bool
 }
 
 // Problem is a malformed or unmatched directive.
@@ -61,14 +66,18 @@ type Set struct {
 	Problems   []Problem
 }
 
-// markers are the words every directive holds: a file without them has
-// none, and is not searched for comments.
-var markers = []string{"NOLINT", "lazylint:ignore", "nolint"}
+// markers are the words every directive, or a misspelling of one that
+// gets a hint, holds: a file without them has none, and is not searched
+// for comments.
+var markers = []string{"NOLINT", "nolint", "Nolint", "NoLint", "lazylint", "LAZYLINT", "Lazylint", "LazyLint"}
 
 var (
 	nolintRE = regexp.MustCompile(`\bNOLINT(NEXTLINE|BEGIN|END)?\b(\(([^)]*)\))?`)
-	ignoreRE = regexp.MustCompile(`lazylint:ignore\b[ \t]*([A-Za-z0-9_*?,\-]*)[ \t]*(.*)`)
+	ignoreRE = regexp.MustCompile(`lazylint:(file-)?ignore\b[ \t]*([A-Za-z0-9_*?,\-]*)[ \t]*(.*)`)
 	goRE     = regexp.MustCompile(`^//nolint(:([\w,\-]+))?(\s.*)?$`)
+	// Near misses: another case, or spaces around the colon.
+	ignoreLikeRE = regexp.MustCompile(`(?i)\blazylint[ \t]*:[ \t]*(file[-_ ]?)?ignore\b`)
+	nolintLikeRE = regexp.MustCompile(`(?i)\bnolint(nextline|begin|end)?[ \t]*\([ \t]*lazylint`)
 )
 
 // Parse reads the directives of src. goSyntax selects Go's golangci-lint
@@ -96,25 +105,46 @@ func parse(src []byte, goSyntax bool) *Set {
 			}
 			continue
 		}
-		if m := ignoreRE.FindStringSubmatch(text); m != nil {
-			d := &Directive{Kind: KindIgnore, Line: line, Column: col, Explicit: true,
+		// A block comment's "*/" is not part of a rule list or reason.
+		if m := ignoreRE.FindStringSubmatch(strings.TrimSuffix(text, "*/")); m != nil {
+			kind := KindIgnore
+			if m[1] != "" {
+				kind = KindFileIgnore
+			}
+			d := &Directive{Kind: kind, Line: line, Column: col, Explicit: true,
 				Text: strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m[0]), "*/"))}
-			d.Reason = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m[2]), "*/"))
-			if m[1] == "" {
-				s.Problems = append(s.Problems, Problem{line, col, "lazylint:ignore names no rule: write `lazylint:ignore LL001 <reason>`"})
+			d.Reason = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m[3]), "*/"))
+			if m[2] == "" {
+				s.Problems = append(s.Problems, Problem{line, col, fmt.Sprintf("%s names no rule: write `%s LL001 <reason>`", kind, kind)})
 				continue
 			}
 			if d.Reason == "" {
-				s.Problems = append(s.Problems, Problem{line, col, fmt.Sprintf("lazylint:ignore %s needs a reason after the rule, e.g. `lazylint:ignore %s headroom is reserved by the caller`", m[1], m[1])})
+				s.Problems = append(s.Problems, Problem{line, col, fmt.Sprintf("%s %s needs a reason after the rule, e.g. `%s %s headroom is reserved by the caller`", kind, m[2], kind, m[2])})
 				continue
 			}
-			d.Checks = splitList(m[1])
+			d.Checks = splitList(m[2])
 			d.FromLine, d.ToLine = line, line
-			if !codeBefore {
+			switch {
+			case kind == KindFileIgnore:
+				d.FromLine, d.ToLine = 1, len(lines)
+			case !codeBefore:
 				d.FromLine, d.ToLine = next, next
 			}
 			s.Directives = append(s.Directives, d)
 			continue
+		}
+		if m := ignoreLikeRE.FindString(text); m != "" {
+			want := KindIgnore
+			if strings.Contains(strings.ToLower(m), "file") {
+				want = KindFileIgnore
+			}
+			s.Problems = append(s.Problems, Problem{line, col, fmt.Sprintf("%q is not a lazylint directive and silences nothing: write `%s RULE <reason>` (lower case, no spaces around the colon)", m, want)})
+			continue
+		}
+		for _, loc := range nolintLikeRE.FindAllStringIndex(text, -1) {
+			if m := text[loc[0]:loc[1]]; !strings.HasPrefix(m, "NOLINT") || strings.ContainsAny(m[:len(m)-len("lazylint")], " \t") {
+				s.Problems = append(s.Problems, Problem{line, col, fmt.Sprintf("%q is not read as a suppression: clang-tidy's form is NOLINT, NOLINTNEXTLINE, NOLINTBEGIN or NOLINTEND in capitals, the parenthesis right after it, e.g. `NOLINT(lazylint-LL001)`", m+"...")})
+			}
 		}
 		for _, m := range nolintRE.FindAllStringSubmatch(text, -1) {
 			d := &Directive{Kind: "NOLINT" + m[1], Text: m[0], Line: line, Column: col}
@@ -228,39 +258,120 @@ func mayNameLazylint(patterns []string) bool {
 }
 
 // covers reports whether the directive silences rule r.
-func (d *Directive) covers(r *rule.Rule) bool {
-	if d.Checks == nil {
-		return true
+func (d *Directive) covers(r *rule.Rule) bool { return d.coveringCheck(r) != noCheck }
+
+const (
+	noCheck   = -1 // the directive does not cover the rule
+	allChecks = -2 // it covers every rule (a bare NOLINT, //nolint:lazylint)
+)
+
+// coveringCheck returns the index in Checks of the first pattern that names
+// rule r, allChecks, or noCheck.
+func (d *Directive) coveringCheck(r *rule.Rule) int {
+	if d.Checks == nil || d.Kind == KindGoNolint {
+		return allChecks // golangci-lint's form names the linter, so every lazylint rule
 	}
-	for _, p := range d.Checks {
-		var names []string
-		switch d.Kind {
-		case KindIgnore:
-			names = []string{r.ID, r.Name}
-		case KindGoNolint:
-			return true // golangci-lint's form names the linter, so every lazylint rule
-		default:
-			names = []string{"lazylint-" + r.ID, "lazylint-" + r.Name}
+	for i, p := range d.Checks {
+		if patternNames(d.Kind, p, r) {
+			return i
 		}
-		for _, n := range names {
-			if ok, _ := path.Match(p, n); ok || strings.EqualFold(p, n) {
-				return true
-			}
+	}
+	return noCheck
+}
+
+// patternNames reports whether check pattern p of a directive of kind names
+// rule r: lazylint's own directives name IDs and names, clang-tidy's
+// "lazylint-" and the ID or name.
+func patternNames(kind, p string, r *rule.Rule) bool {
+	names := []string{"lazylint-" + r.ID, "lazylint-" + r.Name}
+	if kind == KindIgnore || kind == KindFileIgnore {
+		names = []string{r.ID, r.Name}
+	}
+	for _, n := range names {
+		if ok, _ := path.Match(p, n); ok || strings.EqualFold(p, n) {
+			return true
 		}
 	}
 	return false
 }
 
 // Match returns the first directive that silences a finding of rule r on
-// line, and marks it used.
+// line, and marks it (and the pattern that named r) used.
 func (s *Set) Match(r *rule.Rule, line int) *Directive {
 	for _, d := range s.Directives {
-		if line >= d.FromLine && line <= d.ToLine && d.covers(r) {
+		if line < d.FromLine || line > d.ToLine {
+			continue
+		}
+		if i := d.coveringCheck(r); i != noCheck {
 			d.Used = true
+			if i >= 0 {
+				if d.usedChecks == nil {
+					d.usedChecks = make([]bool, len(d.Checks))
+				}
+				d.usedChecks[i] = true
+			}
 			return d
 		}
 	}
 	return nil
+}
+
+// CheckNames adds a problem for each rule pattern of an explicit directive
+// that names none of the known rules (a typo such as LL01 or
+// lazylint-whole-vram): such a directive would silently silence nothing.
+// Patterns for other tools' checks are not lazylint's and are left alone.
+func (s *Set) CheckNames(known []*rule.Rule) {
+	for _, d := range s.Directives {
+		if !d.Explicit || d.Kind == KindGoNolint {
+			continue
+		}
+		for _, p := range d.Checks {
+			if d.Kind != KindIgnore && d.Kind != KindFileIgnore && !mayNameLazylint([]string{p}) {
+				continue
+			}
+			found := false
+			for _, r := range known {
+				if found = patternNames(d.Kind, p, r); found {
+					break
+				}
+			}
+			if !found {
+				s.Problems = append(s.Problems, Problem{d.Line, d.Column, fmt.Sprintf("%s: %q names no lazylint rule (rules are LL001... or their names; `lazylint rules` lists them), so it silences nothing", d.Text, p)})
+			}
+		}
+	}
+}
+
+// UnusedCheck is a rule pattern of a multi-rule directive that silenced no
+// finding while another of its patterns did.
+type UnusedCheck struct {
+	Directive *Directive
+	Check     string
+}
+
+// UnusedChecks returns the patterns of used explicit directives that name
+// one of the rules that ran but silenced nothing (`lazylint:ignore
+// LL001,LL002 reason` where only LL001 fires). Wholly unused directives are
+// Unused's.
+func (s *Set) UnusedChecks(ran []*rule.Rule) []UnusedCheck {
+	var out []UnusedCheck
+	for _, d := range s.Directives {
+		if !d.Used || !d.Explicit || len(d.Checks) < 2 || d.Kind == KindGoNolint {
+			continue
+		}
+		for i, p := range d.Checks {
+			if i < len(d.usedChecks) && d.usedChecks[i] {
+				continue
+			}
+			for _, r := range ran {
+				if patternNames(d.Kind, p, r) {
+					out = append(out, UnusedCheck{d, p})
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Unused returns the explicit directives that silenced nothing and name at

@@ -139,3 +139,114 @@ func TestOtherToolsChecks(t *testing.T) {
 		t.Error("globs that can match lazylint-LL001 must silence it")
 	}
 }
+
+// Misspelled directives are hinted at (LL000) instead of silently not
+// applying; the correct forms beside them give no hint.
+func TestMisspelledDirectives(t *testing.T) {
+	src := `int a;  // lazylint: ignore LL001 spaces around the colon
+int b;  // LAZYLINT:IGNORE LL001 capitals
+int c;  // nolint(lazylint-LL001)
+int d;  // NOLINT (lazylint-LL001)
+int e;  // lazylint:file_ignore LL008 underscore
+int f;  // NOLINT(lazylint-LL001) NOLINTNEXTLINE(lazylint-LL002)
+int g;  // lazylint:ignore LL001 correct
+int h;  // the lazylint: ignore comments are explained in the README
+int i;  // nolint(bugprone-foo) is clang-tidy's business, not ours
+`
+	set := Parse([]byte(src), false)
+	var lines []int
+	for _, p := range set.Problems {
+		lines = append(lines, p.Line)
+		if !strings.Contains(p.Message, "lazylint") && !strings.Contains(p.Message, "NOLINT") {
+			t.Errorf("line %d: hint %q names no correct form", p.Line, p.Message)
+		}
+	}
+	// Line 8 is prose that reads like a directive: hinted too, which is
+	// what a reader of that comment needs to hear anyway.
+	if want := []int{1, 2, 3, 4, 5, 8}; !equalInts(lines, want) {
+		t.Errorf("hints on lines %v, want %v: %+v", lines, want, set.Problems)
+	}
+	if d := set.Match(ll001, 1); d != nil {
+		t.Errorf("a misspelled directive applied: %+v", d)
+	}
+	if d := set.Match(ll001, 7); d == nil {
+		t.Error("the correct directive did not apply")
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Unknown rule names in explicit directives are hinted at; other tools'
+// checks and globs that reach a rule are not.
+func TestCheckNames(t *testing.T) {
+	src := `int a;  // NOLINT(lazylint-LL01)
+int b;  // lazylint:ignore LL01 typo of the ID
+int c;  // lazylint:ignore whole-vram-alocation typo of the name
+int d;  // NOLINT(lazylint-LL00*, bugprone-foo)
+int e;  // lazylint:ignore LL001,whole-vram-allocation both spellings
+int f;  // NOLINT(lazylint-LL09*)
+`
+	set := Parse([]byte(src), false)
+	set.CheckNames([]*rule.Rule{ll001, ll002})
+	var lines []int
+	for _, p := range set.Problems {
+		lines = append(lines, p.Line)
+	}
+	if want := []int{1, 2, 3, 6}; !equalInts(lines, want) {
+		t.Errorf("unknown-name hints on lines %v, want %v: %+v", lines, want, set.Problems)
+	}
+}
+
+func TestFileIgnore(t *testing.T) {
+	src := `// lazylint:file-ignore LL008 managed variables here are host-only test doubles
+int a;
+
+int z;
+/* lazylint:file-ignore */
+`
+	set := Parse([]byte(src), false)
+	for _, line := range []int{1, 2, 4, 5} {
+		if d := set.Match(&rule.Rule{ID: "LL008", Name: "managed-forces-eager"}, line); d == nil || d.Kind != KindFileIgnore {
+			t.Errorf("LL008 on line %d: %+v", line, d)
+		}
+		if d := set.Match(ll001, line); d != nil {
+			t.Errorf("LL001 on line %d silenced by %+v", line, d)
+		}
+	}
+	if len(set.Problems) != 1 || set.Problems[0].Line != 5 || !strings.Contains(set.Problems[0].Message, "names no rule") {
+		t.Errorf("problems: %+v", set.Problems)
+	}
+}
+
+// An unused rule of a multi-rule directive is reported when another of its
+// rules silenced a finding (the wholly unused directive is Unused's).
+func TestUnusedChecks(t *testing.T) {
+	src := `int a;  // lazylint:ignore LL001,LL002 only LL001 fires here
+int b;  // NOLINT(lazylint-LL001,lazylint-LL002)
+int c;  // lazylint:ignore LL001,LL002 nothing fires here
+int d;  // NOLINT(lazylint-LL00*)
+`
+	set := Parse([]byte(src), false)
+	set.Match(ll001, 1)
+	set.Match(ll001, 2)
+	set.Match(ll002, 2)
+	set.Match(ll001, 4)
+	ran := []*rule.Rule{ll001, ll002}
+	got := set.UnusedChecks(ran)
+	if len(got) != 1 || got[0].Directive.Line != 1 || got[0].Check != "LL002" {
+		t.Errorf("UnusedChecks = %+v", got)
+	}
+	if u := set.Unused(ran); len(u) != 1 || u[0].Line != 3 {
+		t.Errorf("Unused = %+v", u)
+	}
+}

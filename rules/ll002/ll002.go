@@ -5,7 +5,6 @@ package ll002
 import (
 	_ "embed"
 	"fmt"
-	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
@@ -24,47 +23,30 @@ var Rule = &rule.Rule{
 	Summary:   "a timed region contains a kernel's first launch, so the measurement includes loading the kernel",
 	Doc:       doc,
 	Prefilter: prefilter,
-	Run:       run,
+	// A warm-up in every caller, in any file, loads the kernel first.
+	UsesCallerFacts: true,
+	Run:             run,
 }
 
-// mayLoadAtLaunch reports whether a launch can be the one that loads its
-// kernel. Driver-API launches take a CUfunction, which cuModuleGetFunction
-// or cuKernelGetFunction returns already loaded; only a CUkernel from
-// cuLibraryGetKernel, cast to CUfunction, loads at its first launch.
-func mayLoadAtLaunch(f *cudaparse.File, l *cudaparse.Launch) bool {
-	if l.API == "" || strings.HasPrefix(l.API, "cuda") {
-		return true
-	}
-	if strings.Contains(l.KernelExpr.Text(), "CUkernel") || l.KernelExpr.Parent().Is("cast_expression") {
-		return true
-	}
-	handle := l.KernelExpr
-	for _, d := range f.ReachingDefs(handle) {
-		if d.Op == cudaparse.DefOut && d.Call != nil && d.Call.Name == "cuLibraryGetKernel" {
-			return true
-		}
-	}
-	return false
-}
-
-// prefilter: a file needs a clock and a launch (or a call of a function
-// that may launch, which a file with no launch cannot define).
+// prefilter: a file needs a clock and a launch; either may be a call of a
+// function another file of the project defines (a timer helper, a
+// launcher).
 func prefilter(text *rule.Text) bool {
 	// "clock" also finds clock_gettime, "wtime" and "Wtime" omp_get_wtime
 	// and MPI_Wtime.
-	return text.ContainsAny("EventRecord", "::now", "gettimeofday",
-		"QueryPerformanceCounter", "Timer", "timer", "clock", "state)", "wtime", "Wtime") &&
-		text.ContainsAny("<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch")
+	return (text.ContainsAny("EventRecord", "::now", "gettimeofday",
+		"QueryPerformanceCounter", "Timer", "timer", "clock", "state)", "wtime", "Wtime") || text.CallsProjectClock) &&
+		(text.ContainsAny("<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch") || text.CallsProjectLoader)
 }
 
 // kernelUse is something a function does to kernels at one place: launch
 // them, preload them, or call a function of the file that does.
 type kernelUse struct {
 	node      cudaparse.Node
-	launched  []string // kernel keys launched here (for a call: by the callee, first launches)
-	preloaded []string // kernel keys loaded here without a launch
-	all       bool     // preloads every kernel (a loop over a table of kernels)
-	via       *cudaparse.Function
+	launched  []string          // kernel keys launched here (for a call: by the callee, first launches)
+	preloaded []string          // kernel keys loaded here without a launch
+	all       bool              // preloads every kernel (a loop over a table of kernels)
+	via       string            // the function called here that launches, when node is a call
 	launch    *cudaparse.Launch // the launch itself, when node is one
 }
 
@@ -75,13 +57,14 @@ type summary struct {
 }
 
 type analysis struct {
+	pass      *rule.Pass
 	file      *cudaparse.File
 	preloads  []cudaparse.Preload
 	summaries map[*cudaparse.Function]*summary
 }
 
 func run(p *rule.Pass) {
-	a := &analysis{file: p.File, preloads: p.File.Preloads(), summaries: map[*cudaparse.Function]*summary{}}
+	a := &analysis{pass: p, file: p.File, preloads: p.File.Preloads(), summaries: map[*cudaparse.Function]*summary{}}
 	for _, fn := range p.File.Functions {
 		if fn.Space&cudaparse.SpaceHost == 0 {
 			continue // device code times with clock64(); launches there are device-side
@@ -91,14 +74,16 @@ func run(p *rule.Pass) {
 			continue
 		}
 		uses := a.uses(fn)
+		// Kernels every known caller (in any file) loads before calling fn.
+		onEntry := p.Project.LoadedOnEntry(p.ProjectFunction(fn))
 		reported := map[int]bool{}
 		for _, r := range regions {
 			for i, u := range uses {
-				if !r.Contains(u.node) || reported[u.node.Start()] {
+				if !r.Contains(u.node) || reported[u.node.Start()] || warmedByEarlierIteration(r, u.node) {
 					continue
 				}
 				for _, key := range u.launched {
-					if warmedUp(uses[:i], u.node, key) {
+					if onEntry.Loads(key) || warmedUp(uses[:i], u.node, key) {
 						continue
 					}
 					reported[u.node.Start()] = true
@@ -112,8 +97,8 @@ func run(p *rule.Pass) {
 
 func message(key string, u kernelUse, r cudaparse.TimedRegion) string {
 	where := "is timed"
-	if u.via != nil {
-		where = fmt.Sprintf("happens in %s, called in a timed region", u.via.Name)
+	if u.via != "" {
+		where = fmt.Sprintf("happens in %s, called in a timed region", u.via)
 	}
 	return fmt.Sprintf("the first launch of %s in this function %s (%s): under lazy loading the measurement includes loading the kernel (20x a warm launch on an H100); launch it once or preload it (cudaFuncGetAttributes) before the timer starts",
 		key, where, clockName(r))
@@ -163,7 +148,7 @@ func containsKernel(keys []string, key string) bool {
 func (a *analysis) uses(fn *cudaparse.Function) []kernelUse {
 	var out []kernelUse
 	for _, l := range a.file.Launches {
-		if l.Func == fn && mayLoadAtLaunch(a.file, l) {
+		if l.Func == fn && a.file.LaunchMayLoad(l) {
 			out = append(out, kernelUse{node: l.Node, launched: []string{l.KernelKey()}, launch: l})
 		}
 	}
@@ -177,12 +162,26 @@ func (a *analysis) uses(fn *cudaparse.Function) []kernelUse {
 			continue
 		}
 		callee := a.file.FunctionNamed(c.Name)
-		if callee == nil || callee == fn || callee.Space&cudaparse.SpaceHost == 0 {
+		if callee != nil && cudaparse.CallsOtherObject(c) {
+			// gemm.run() is the run of gemm's class, not a run the file
+			// defines for another class.
+			continue
+		}
+		if callee == nil {
+			// A function of another file of the project.
+			if pf := a.pass.ResolveCall(c); pf != nil {
+				if k := a.pass.Project.Kernels(pf); !k.Empty() {
+					out = append(out, kernelUse{node: c.Node, launched: k.Launched, preloaded: k.Preloaded, all: k.All, via: pf.String()})
+				}
+			}
+			continue
+		}
+		if callee == fn || callee.Space&cudaparse.SpaceHost == 0 {
 			continue
 		}
 		s := a.summarize(callee, 0)
 		if len(s.launched) > 0 || len(s.preloaded) > 0 || s.all {
-			out = append(out, kernelUse{node: c.Node, launched: s.launched, preloaded: s.preloaded, all: s.all, via: callee})
+			out = append(out, kernelUse{node: c.Node, launched: s.launched, preloaded: s.preloaded, all: s.all, via: callee.Name})
 		}
 	}
 	sortUses(out)
@@ -230,7 +229,74 @@ func (a *analysis) summarize(fn *cudaparse.Function, depth int) *summary {
 			s.launched = append(s.launched, cs.launched...)
 			s.preloaded = append(s.preloaded, cs.preloaded...)
 			s.all = s.all || cs.all
+		} else if pf := a.pass.ResolveCall(c); pf != nil {
+			k := a.pass.Project.Kernels(pf)
+			s.launched = append(s.launched, k.Launched...)
+			s.preloaded = append(s.preloaded, k.Preloaded...)
+			s.all = s.all || k.All
 		}
 	}
 	return s
+}
+
+// warmedByEarlierIteration reports whether the timer starts under a
+// condition inside a loop that also holds the launch: `for (i = -1; i < n;
+// i++) { if (i == 0) start(); launch(); }`. The iterations before the
+// timer starts run the launch: a warm-up written into the loop.
+func warmedByEarlierIteration(r cudaparse.TimedRegion, launch cudaparse.Node) bool {
+	for p := r.Start.Parent(); p.Valid(); p = p.Parent() {
+		switch p.Kind() {
+		case "function_definition", "lambda_expression":
+			return false
+		case "for_statement", "while_statement", "do_statement", "for_range_loop":
+			if !p.Contains(launch) {
+				return false
+			}
+			// The start must be conditional on the loop's variable
+			// (`if (i == 0)`, `if (iter == warmup)`): a condition on
+			// anything else (`if (rank == 0)`) holds on the first
+			// iteration too.
+			loopVar := loopVariable(p)
+			if loopVar == "" {
+				return false
+			}
+			for q := r.Start.Parent(); q.Valid() && q != p; q = q.Parent() {
+				if q.Is("if_statement", "conditional_expression") && mentions(q.ChildByField("condition"), loopVar) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// loopVariable returns the variable a for loop counts with (`for (int i =
+// -1; ...)`, `for (auto x : xs)`), or "".
+func loopVariable(loop cudaparse.Node) string {
+	switch {
+	case loop.Is("for_statement"):
+		init := loop.ChildByField("initializer")
+		if init.Is("declaration") {
+			return cudaparse.DeclaredName(init.ChildByField("declarator"))
+		}
+		if init.Is("assignment_expression") {
+			return init.ChildByField("left").Name()
+		}
+	case loop.Is("for_range_loop"):
+		return cudaparse.DeclaredName(loop.ChildByField("declarator"))
+	}
+	return ""
+}
+
+// mentions reports whether the name occurs in n as an identifier.
+func mentions(n cudaparse.Node, name string) bool {
+	found := false
+	n.Descendants(func(d cudaparse.Node) bool {
+		if d.Is("identifier") && d.Text() == name {
+			found = true
+		}
+		return !found
+	})
+	return found || n.Is("identifier") && n.Text() == name
 }

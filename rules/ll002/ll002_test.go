@@ -36,3 +36,12 @@ void bench(int *p) {
 		t.Errorf("still reported after the fix: %s", again[0].Message)
 	}
 }
+
+// Projects of several files: launchers in a .cu timed from a .cpp, warm-ups
+// in callers, a program-wide preload.
+func TestProjects(t *testing.T) {
+	positives, negatives := ruletest.RunProjects(t, ll002.Rule, "testdata/project")
+	if positives < 5 || negatives < 5 {
+		t.Errorf("%d positive and %d negative cases; want at least 5 of each", positives, negatives)
+	}
+}

@@ -212,3 +212,68 @@ func ApplyFix(src []byte, fix rule.Fix) []byte {
 	}
 	return out
 }
+
+// RunProjects checks every folder under dir (testdata/project/NAME) as one
+// project with r alone: files are linked as lazylint check links a
+// repository, and each file's findings are compared with its own `want`
+// comments, in any file of the folder. It returns the positive and
+// negative cases, as Run does.
+func RunProjects(t *testing.T, r *rule.Rule, dir string) (positives, negatives int) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("reading project fixtures: %v", err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		root, err := filepath.Abs(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := engine.Run(engine.Options{Paths: []string{root}, Rules: []*rule.Rule{r}, BaseDir: root, Workers: 2})
+		for _, fe := range res.Errors {
+			t.Errorf("%s: %s", filepath.Join(root, fe.Path), fe.Message)
+		}
+		byPath := map[string][]engine.Finding{}
+		for _, f := range res.Findings {
+			byPath[f.Path] = append(byPath[f.Path], f)
+		}
+		for _, path := range projectFixtures(t, root) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ParseExpectations(src)
+			if err != nil {
+				t.Errorf("%s: %v", path, err)
+				continue
+			}
+			positives += len(want)
+			negatives += len(okRE.FindAllIndex(src, -1))
+			rel, _ := filepath.Rel(root, path)
+			for _, msg := range Compare(want, byPath[rel]) {
+				t.Errorf("%s:%s", path, msg)
+			}
+		}
+	}
+	return positives, negatives
+}
+
+// projectFixtures lists the source files under root, in subfolders too.
+func projectFixtures(t testing.TB, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && cudaparse.IsSource(path) {
+			out = append(out, path)
+		}
+		return err
+	})
+	if err != nil || len(out) == 0 {
+		t.Fatalf("no fixtures in %s (%v)", root, err)
+	}
+	sort.Strings(out)
+	return out
+}

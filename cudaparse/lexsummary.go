@@ -1,0 +1,369 @@
+package cudaparse
+
+import (
+	"bytes"
+	"strings"
+)
+
+// A summary without a parse, for the functions a project's files call
+// through another file: what kernels they launch or preload, and what they
+// call. Following a launcher into a template library's headers with
+// tree-sitter cost more than the whole per-file check; the body of a
+// launcher, found by brace matching, says what a caller needs to know.
+// It gives no "on the way" relations (a lexical summary's calls have no
+// Before), so a function summarized this way lends what it loads, not
+// what it loads before calling others.
+
+// LexicalSummary summarizes the functions of src named in want (all when
+// want is nil) from their text alone.
+func LexicalSummary(path string, src []byte, want map[string]bool) *FileSummary {
+	s := &FileSummary{Path: path}
+	lines := NewLineIndex(src)
+	EachName(src, func(name []byte, def bool) {
+		if !def || want != nil && !want[string(name)] {
+			return
+		}
+		at := cap(src) - cap(name) // name is a slice of src
+		open := at + len(name)
+		for open < len(src) && src[open] != '(' {
+			open++
+		}
+		start := bodyAfter(src, open)
+		if start < 0 {
+			return
+		}
+		end := matchingBrace(src, start)
+		fs := FunctionSummary{
+			Name:    string(name),
+			Arity:   -1,
+			Line:    lines.Position(at).Line,
+			EndLine: lines.Position(end - 1).Line,
+			Local:   staticBefore(src, at),
+			Member:  qualifiedBefore(src, at),
+		}
+		body := src[start:end]
+		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start), src[open:start])
+		clockReads := 0
+		for _, spelling := range HostClockSpellings() {
+			clockReads += bytes.Count(body, []byte(spelling))
+		}
+		fs.ReadsClock = clockReads == 1
+		fs.Timed = clockReads >= 2 || bytes.Count(body, []byte("EventRecord")) >= 2
+		s.Functions = append(s.Functions, fs)
+	})
+	return s
+}
+
+// lexicalSteps lists what a function body launches, preloads and calls.
+func lexicalSteps(body []byte, lines *LineIndex, offset int) []SummaryStep {
+	var steps []SummaryStep
+	line := func(i int) int { return lines.Position(offset + i).Line }
+	// <<< launches: the kernel expression before them.
+	for i := 0; ; {
+		k := bytes.Index(body[i:], []byte("<<<"))
+		if k < 0 {
+			break
+		}
+		pos := i + k
+		if key := kernelBefore(body, pos); key != "" {
+			steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{key}, Line: line(pos)})
+		}
+		i = pos + 3
+	}
+	EachName(body, func(name []byte, def bool) {
+		if def {
+			return
+		}
+		n := string(name)
+		pos := cap(body) - cap(name)
+		args := callArguments(body, pos+len(name))
+		switch {
+		case IsDeviceSwitch(n):
+			steps = append(steps, SummaryStep{Kind: StepDeviceSwitch, Line: line(pos)})
+		case isLaunchAPI(n):
+			if !strings.HasPrefix(n, "cuda") {
+				return // a CUfunction launch: cuModuleGetFunction loaded it
+			}
+			if k := LaunchAPIs[n]; k < len(args) {
+				if key := lexicalKernel(args[k]); key != "" {
+					steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{key}, Line: line(pos)})
+				}
+			}
+		case isPreloadAPI(n):
+			if k, ok := preloadAPIs[n]; ok && k < len(args) {
+				if tableElement(body, args[k]) {
+					steps = append(steps, SummaryStep{Kind: StepPreloadAll, Line: line(pos)})
+				} else if key := lexicalKernel(args[k]); key != "" {
+					steps = append(steps, SummaryStep{Kind: StepPreload, Keys: []string{key}, Line: line(pos)})
+				}
+			}
+		case isCUDAName(n) || n == "dim3":
+		default:
+			steps = append(steps, SummaryStep{Kind: StepCall, Callee: n, Arity: -1, Line: line(pos), Method: methodBefore(body, pos)})
+		}
+	})
+	sortSteps(steps)
+	return steps
+}
+
+func isLaunchAPI(n string) bool { _, ok := LaunchAPIs[n]; return ok }
+
+func isPreloadAPI(n string) bool { _, ok := preloadAPIs[n]; return ok }
+
+// sortSteps orders steps by line (stable: launches found first stay first
+// on a line).
+func sortSteps(steps []SummaryStep) {
+	for i := 1; i < len(steps); i++ {
+		for j := i; j > 0 && steps[j].Line < steps[j-1].Line; j-- {
+			steps[j], steps[j-1] = steps[j-1], steps[j]
+		}
+	}
+}
+
+// kernelBefore returns the kernel expression that ends before the <<< at
+// pos: a name, qualified or not, with template arguments (`ns::k<T, 4>`),
+// without spaces; "" when there is none.
+func kernelBefore(b []byte, pos int) string {
+	i := pos
+	for i > 0 && isBlank(b[i-1]) {
+		i--
+	}
+	end := i
+	if i > 0 && b[i-1] == '>' { // template arguments
+		depth := 0
+		for i > 0 {
+			i--
+			if b[i] == '>' {
+				depth++
+			} else if b[i] == '<' {
+				depth--
+				if depth == 0 {
+					break
+				}
+			}
+		}
+		for i > 0 && isBlank(b[i-1]) {
+			i--
+		}
+	}
+	for i > 0 && (isIdentByte(b[i-1]) || b[i-1] == ':') {
+		i--
+	}
+	key := compactSpace(string(b[i:end]))
+	key = strings.TrimPrefix(key, "::")
+	if key == "" || !isIdentStart(key[0]) {
+		return ""
+	}
+	return key
+}
+
+func isBlank(c byte) bool { return isSpace(c) || c == '\n' }
+
+// callArguments splits the argument list that opens after pos (blanks,
+// then '(') at top-level commas.
+func callArguments(b []byte, pos int) []string {
+	for pos < len(b) && isBlank(b[pos]) {
+		pos++
+	}
+	if pos >= len(b) || b[pos] != '(' {
+		return nil
+	}
+	var args []string
+	depth, start := 0, pos+1
+	for i := pos; i < len(b); i++ {
+		switch b[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				if a := strings.TrimSpace(string(b[start:i])); a != "" || len(args) > 0 {
+					args = append(args, a)
+				}
+				return args
+			}
+		case ',':
+			if depth == 1 {
+				args = append(args, strings.TrimSpace(string(b[start:i])))
+				start = i + 1
+			}
+		case '"', '\'':
+			i = skipQuoted(b, i, b[i]) - 1
+		}
+	}
+	return args
+}
+
+// lexicalKernel returns the kernel an argument names: `(void*)k`,
+// `reinterpret_cast<const void*>(&k<T>)`, `&k`, `k`.
+func lexicalKernel(arg string) string {
+	arg = strings.TrimSpace(arg)
+	if i := strings.LastIndex(arg, ")"); i >= 0 && strings.HasPrefix(arg, "(") {
+		arg = arg[i+1:] // a C cast
+	}
+	if strings.HasPrefix(arg, "reinterpret_cast") || strings.HasPrefix(arg, "static_cast") {
+		if i := strings.Index(arg, ">("); i >= 0 && strings.HasSuffix(arg, ")") {
+			arg = arg[i+2 : len(arg)-1]
+		}
+	}
+	arg = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(arg), "&"))
+	key := strings.TrimPrefix(compactSpace(arg), "::")
+	if key == "" || !isIdentStart(key[0]) || strings.ContainsAny(key, "()[].-") {
+		return ""
+	}
+	return key
+}
+
+// MethodCallAt reports whether the name at src[pos] is called as obj.f or
+// p->f (what precedes it, blanks aside, is '.' or "->").
+func MethodCallAt(src []byte, pos int) bool { return methodBefore(src, pos) }
+
+// methodBefore reports whether the name at pos is called as obj.f or p->f.
+func methodBefore(b []byte, pos int) bool {
+	i := pos
+	for i > 0 && isBlank(b[i-1]) {
+		i--
+	}
+	return i > 0 && b[i-1] == '.' || i > 1 && b[i-2] == '-' && b[i-1] == '>'
+}
+
+// staticBefore reports whether `static` precedes the declaration of the
+// name at pos on its line (a file-local function).
+func staticBefore(src []byte, pos int) bool {
+	start := bytes.LastIndexByte(src[:pos], '\n') + 1
+	return bytes.Contains(src[start:pos], []byte("static "))
+}
+
+// qualifiedBefore reports whether the name at pos is written C::f (taken
+// for a method defined out of line; a namespace qualification reads the
+// same and is rare in definitions).
+func qualifiedBefore(src []byte, pos int) bool {
+	return pos >= 2 && src[pos-1] == ':' && src[pos-2] == ':'
+}
+
+// tableElement reports whether a preload's kernel argument is an element
+// of a table: a subscript (`kernels[i]`) or the variable of a range-for
+// over one (`for (auto k : kernels)`), as File.Preloads judges with a parse.
+func tableElement(body []byte, arg string) bool {
+	arg = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(arg), "(const void *)"))
+	if strings.Contains(arg, "[") {
+		return true
+	}
+	name := lexicalKernel(arg)
+	if name == "" || !isIdentifier(name) {
+		return false
+	}
+	return rangeForVar(body, name)
+}
+
+// rangeForVar reports whether body has `for (... name : ...)`.
+func rangeForVar(body []byte, name string) bool {
+	for i := 0; ; {
+		k := bytes.Index(body[i:], []byte("for"))
+		if k < 0 {
+			return false
+		}
+		pos := i + k + 3
+		i = pos
+		j := pos
+		for j < len(body) && isBlank(body[j]) {
+			j++
+		}
+		if j >= len(body) || body[j] != '(' {
+			continue
+		}
+		end := bytes.IndexAny(body[j:], ";)")
+		if end < 0 {
+			continue
+		}
+		head := string(body[j+1 : j+end])
+		colon := strings.Index(head, ":")
+		for colon >= 0 && colon+1 < len(head) && head[colon+1] == ':' { // skip ::
+			next := strings.Index(head[colon+2:], ":")
+			if next < 0 {
+				colon = -1
+				break
+			}
+			colon += 2 + next
+		}
+		if colon < 0 {
+			continue
+		}
+		left := strings.TrimRight(head[:colon], " \t")
+		if strings.HasSuffix(left, name) && (len(left) == len(name) || !isIdentByte(left[len(left)-len(name)-1])) {
+			return true
+		}
+	}
+}
+
+// withoutParamKernels drops launches of a kernel the function is given
+// (a word of its parameter list): the caller's kernel, not a name here.
+func withoutParamKernels(steps []SummaryStep, params []byte) []SummaryStep {
+	out := steps[:0]
+	for _, st := range steps {
+		if st.Kind == StepLaunch && len(st.Keys) == 1 && isIdentifier(st.Keys[0]) && containsWord(params, st.Keys[0]) {
+			continue
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+func containsWord(b []byte, w string) bool {
+	for i := 0; ; {
+		k := bytes.Index(b[i:], []byte(w))
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		end := at + len(w)
+		if (at == 0 || !isIdentByte(b[at-1])) && (end >= len(b) || !isIdentByte(b[end])) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+// TimedCalls returns the names called, in the functions src defines,
+// between the first and the last clock read of the function (a spelling
+// of clocks: a host clock call, an event record, a timer's start or stop),
+// without a parse: what a file that times calls of other files times.
+func TimedCalls(src []byte, clocks [][]byte) []string {
+	var out []string
+	seen := map[string]bool{}
+	EachName(src, func(name []byte, def bool) {
+		if !def {
+			return
+		}
+		at := cap(src) - cap(name)
+		open := at + len(name)
+		for open < len(src) && src[open] != '(' {
+			open++
+		}
+		start := bodyAfter(src, open)
+		if start < 0 {
+			return
+		}
+		body := src[start:matchingBrace(src, start)]
+		first, last := -1, -1
+		for _, c := range clocks {
+			if i := bytes.Index(body, c); i >= 0 && (first < 0 || i < first) {
+				first = i
+			}
+			if i := bytes.LastIndex(body, c); i > last {
+				last = i
+			}
+		}
+		if first < 0 || last <= first {
+			return
+		}
+		region := body[first:last]
+		EachName(region, func(n []byte, d bool) {
+			if !d && !methodBefore(region, cap(region)-cap(n)) && !seen[string(n)] {
+				seen[string(n)] = true
+				out = append(out, string(n))
+			}
+		})
+	})
+	return out
+}

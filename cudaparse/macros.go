@@ -1,0 +1,356 @@
+package cudaparse
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+)
+
+// Macros that spell CUDA calls. Portable code names the API through a
+// layer of macros, often in a project header: `#define gpuMalloc cudaMalloc`
+// (hipMalloc under another #if), `#define GPU_API(x) cuda##x`, or a
+// pass-through `#define gpuMemGetInfo(...) cudaMemGetInfo(__VA_ARGS__)`.
+// A call through such a macro is a call of what it expands to: the parser
+// names it so (Call.Name), keeping what was written (Call.Spelled), so
+// every rule sees the CUDA call. Only macros that expand to a name are
+// applied; the text is never rewritten.
+
+// Macro is one #define.
+type Macro struct {
+	Name string
+	// Params are a function-like macro's parameter names ("..." last for
+	// a variadic one); nil for an object-like macro.
+	Params       []string
+	FunctionLike bool
+	Body         string
+}
+
+// Include is one #include directive.
+type Include struct {
+	Path   string
+	Quoted bool // "..." rather than <...>
+}
+
+// ScanDirectives returns the #define and #include directives of src, in
+// order, without a parse: lines whose first character is '#', with their
+// continuation lines. (A directive inside a block comment is taken for one;
+// that costs a spurious macro at most.)
+func ScanDirectives(src []byte) (macros []Macro, includes []Include) {
+	for i := 0; i < len(src); {
+		// Jump to the next '#', rare outside directives, and keep it only
+		// when nothing but blanks precedes it on its line.
+		k := bytes.IndexByte(src[i:], '#')
+		if k < 0 {
+			break
+		}
+		j := i + k
+		lineStart := j
+		for lineStart > 0 && (src[lineStart-1] == ' ' || src[lineStart-1] == '\t') {
+			lineStart--
+		}
+		if lineStart > 0 && src[lineStart-1] != '\n' {
+			i = j + 1
+			continue
+		}
+		end := skipDirective(src, j)
+		d := src[j:end]
+		i = end + 1
+		word, rest := directiveWord(d)
+		switch word {
+		case "define":
+			if m, ok := parseDefine(rest); ok {
+				macros = append(macros, m)
+			}
+		case "include", "include_next", "import":
+			rest = bytes.TrimSpace(rest)
+			if len(rest) < 2 {
+				continue
+			}
+			open, closer := rest[0], byte('"')
+			if open == '<' {
+				closer = '>'
+			} else if open != '"' {
+				continue
+			}
+			if k := bytes.IndexByte(rest[1:], closer); k > 0 {
+				includes = append(includes, Include{Path: string(rest[1 : 1+k]), Quoted: open == '"'})
+			}
+		}
+	}
+	return macros, includes
+}
+
+// directiveWord splits `#  define X 1` into "define" and " X 1", with
+// continuation lines joined and comments removed.
+func directiveWord(d []byte) (string, []byte) {
+	d = joinContinuations(d)
+	d = bytes.TrimLeft(d[1:], " \t")
+	j := 0
+	for j < len(d) && isIdentByte(d[j]) {
+		j++
+	}
+	return string(d[:j]), d[j:]
+}
+
+// joinContinuations removes backslash-newlines and comments.
+func joinContinuations(d []byte) []byte {
+	if bytes.IndexByte(d, '\\') < 0 && bytes.IndexByte(d, '/') < 0 {
+		return d
+	}
+	out := make([]byte, 0, len(d))
+	for i := 0; i < len(d); i++ {
+		switch {
+		case d[i] == '\\' && i+1 < len(d) && d[i+1] == '\n':
+			i++
+			out = append(out, ' ')
+		case d[i] == '\\' && i+2 < len(d) && d[i+1] == '\r' && d[i+2] == '\n':
+			i += 2
+			out = append(out, ' ')
+		case d[i] == '/' && i+1 < len(d) && d[i+1] == '*':
+			i = skipBlockComment(d, i) - 1
+			out = append(out, ' ')
+		case d[i] == '/' && i+1 < len(d) && d[i+1] == '/':
+			i = skipLineComment(d, i) - 1
+		case d[i] == '"' || d[i] == '\'':
+			j := skipQuoted(d, i, d[i])
+			out = append(out, d[i:j]...)
+			i = j - 1
+		default:
+			out = append(out, d[i])
+		}
+	}
+	return out
+}
+
+// parseDefine reads ` NAME body` or ` NAME(a, b) body`.
+func parseDefine(rest []byte) (Macro, bool) {
+	rest = bytes.TrimLeft(rest, " \t")
+	j := 0
+	for j < len(rest) && isIdentByte(rest[j]) {
+		j++
+	}
+	if j == 0 {
+		return Macro{}, false
+	}
+	m := Macro{Name: string(rest[:j])}
+	rest = rest[j:]
+	if len(rest) > 0 && rest[0] == '(' {
+		k := bytes.IndexByte(rest, ')')
+		if k < 0 {
+			return Macro{}, false
+		}
+		m.FunctionLike = true
+		m.Params = []string{}
+		for _, p := range strings.Split(string(rest[1:k]), ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				m.Params = append(m.Params, p)
+			}
+		}
+		rest = rest[k+1:]
+	}
+	m.Body = strings.TrimSpace(string(rest))
+	return m, true
+}
+
+// MacroTable holds the macros visible to a file, by name. A name defined
+// more than once (in different #if branches, or headers) keeps every
+// definition.
+type MacroTable map[string][]Macro
+
+// Add adds definitions; later ones do not replace earlier ones.
+func (t MacroTable) Add(ms ...Macro) {
+	for _, m := range ms {
+		t[m.Name] = append(t[m.Name], m)
+	}
+}
+
+// maxExpansionDepth bounds macro expansion: a macro that expands into
+// itself, directly or not, stops there.
+const maxExpansionDepth = 8
+
+// CalleeName returns the function a call of the macro name with the given
+// argument texts reaches, when the macro expands to a name followed by the
+// call's own arguments: an alias (`#define gpuMalloc cudaMalloc`) or a
+// pass-through (`#define gpuFree(p) cudaFree(p)`). Of several
+// definitions, one that reaches a CUDA API wins (portable code checked for
+// CUDA).
+func (t MacroTable) CalleeName(name string) (string, bool) {
+	return t.calleeName(name, 0)
+}
+
+func (t MacroTable) calleeName(name string, depth int) (string, bool) {
+	defs := t[name]
+	if len(defs) == 0 || depth > maxExpansionDepth {
+		return "", false
+	}
+	best := ""
+	for _, m := range defs {
+		target := ""
+		if !m.FunctionLike {
+			if isQualifiedName(m.Body) {
+				target = lastComponent(m.Body)
+			}
+		} else if open := strings.IndexByte(m.Body, '('); open > 0 && strings.HasSuffix(m.Body, ")") {
+			callee := strings.TrimSpace(m.Body[:open])
+			args := compactSpace(m.Body[open+1 : len(m.Body)-1])
+			if isQualifiedName(callee) && (args == strings.Join(m.Params, ",") || args == "__VA_ARGS__" && len(m.Params) == 1 && m.Params[0] == "...") {
+				target = lastComponent(callee)
+			}
+		}
+		if target == "" || target == name {
+			continue
+		}
+		if deeper, ok := t.calleeName(target, depth+1); ok {
+			target = deeper
+		}
+		if best == "" || isCUDAName(target) && !isCUDAName(best) {
+			best = target
+		}
+	}
+	return best, best != ""
+}
+
+// PastedName returns the name a function-like macro call `name(args)`
+// expands to when its body pastes tokens into one name:
+// `#define GPU_API(x) cuda##x` makes GPU_API(Malloc) cudaMalloc. Nested
+// macros in the body are expanded first, up to maxExpansionDepth.
+func (t MacroTable) PastedName(name string, args []string) (string, bool) {
+	return t.pastedName(name, args, 0)
+}
+
+func (t MacroTable) pastedName(name string, args []string, depth int) (string, bool) {
+	if depth > maxExpansionDepth {
+		return "", false
+	}
+	best := ""
+	for _, m := range t[name] {
+		if !m.FunctionLike || len(m.Params) != len(args) {
+			continue
+		}
+		body := m.Body
+		// Substitute parameters (whole words only), then paste.
+		out := substituteParams(body, m.Params, args)
+		out = strings.ReplaceAll(out, " ", "")
+		out = strings.ReplaceAll(out, "##", "")
+		if isIdentifier(out) {
+			if deeper, ok := t.calleeName(out, depth+1); ok {
+				out = deeper
+			}
+			if best == "" || isCUDAName(out) && !isCUDAName(best) {
+				best = out
+			}
+			continue
+		}
+		// CAT(cuda, x): a call of another function-like macro.
+		if open := strings.IndexByte(out, '('); open > 0 && strings.HasSuffix(out, ")") && isIdentifier(out[:open]) {
+			inner := strings.Split(out[open+1:len(out)-1], ",")
+			if got, ok := t.pastedName(out[:open], inner, depth+1); ok && (best == "" || isCUDAName(got) && !isCUDAName(best)) {
+				best = got
+			}
+		}
+	}
+	return best, best != ""
+}
+
+func substituteParams(body string, params, args []string) string {
+	var b strings.Builder
+	for i := 0; i < len(body); {
+		if isIdentStart(body[i]) {
+			j := i
+			for j < len(body) && isIdentByte(body[j]) {
+				j++
+			}
+			word := body[i:j]
+			replaced := false
+			for k, p := range params {
+				if p == word && k < len(args) {
+					b.WriteString(strings.TrimSpace(args[k]))
+					replaced = true
+					break
+				}
+			}
+			if !replaced {
+				b.WriteString(word)
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(body[i])
+		i++
+	}
+	return b.String()
+}
+
+func isIdentifier(s string) bool {
+	if s == "" || !isIdentStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isIdentByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isQualifiedName reports whether s is a name, possibly qualified (ns::f).
+func isQualifiedName(s string) bool {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "::")
+	for _, part := range strings.Split(s, "::") {
+		if !isIdentifier(strings.TrimSpace(part)) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func lastComponent(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndex(s, "::"); i >= 0 {
+		return strings.TrimSpace(s[i+2:])
+	}
+	return s
+}
+
+// Relevant reports whether a macro can rename a call to a CUDA API: an
+// alias or pass-through whose target is a CUDA name (through the macro
+// alone); a paste of cuda or cu with a parameter (`cuda##x`); a bare paste
+// of parameters (`CAT(a, b) a##b`); or a call of another macro with a
+// cuda or cu argument (`CAT(cuda, x)`). Only these are shared with the
+// files that include a header: a rename to anything else changes no
+// rule's answer, and test macros that paste names are many.
+func (m Macro) Relevant() bool {
+	t := MacroTable{}
+	t.Add(m)
+	if to, ok := t.CalleeName(m.Name); ok {
+		return isCUDAName(to)
+	}
+	if !m.FunctionLike || len(m.Params) == 0 {
+		return false
+	}
+	body := compactSpace(m.Body)
+	if strings.Contains(body, "cuda##") || strings.Contains(body, "cu##") {
+		return true
+	}
+	if parts := strings.Split(body, "##"); len(parts) == 2 && slices.Contains(m.Params, parts[0]) && slices.Contains(m.Params, parts[1]) {
+		return true
+	}
+	if open := strings.IndexByte(body, '('); open > 0 && strings.HasSuffix(body, ")") && isIdentifier(body[:open]) {
+		for _, arg := range strings.Split(body[open+1:len(body)-1], ",") {
+			if arg == "cuda" || arg == "cu" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// RenamesCall reports whether a macro can rename a call at all (to any
+// name): an alias, a pass-through or a paste. A file's own such macro
+// replaces a header's of the same name.
+func (m Macro) RenamesCall() bool {
+	t := MacroTable{}
+	t.Add(m)
+	_, ok := t.CalleeName(m.Name)
+	return ok || m.FunctionLike && strings.Contains(m.Body, "##")
+}

@@ -1,0 +1,221 @@
+package cudaparse
+
+import "bytes"
+
+// A cheap index of the function names a file defines and calls, without a
+// parse: what decides which files take part in project-wide analysis. A
+// file that calls a name some other file defines with facts is parsed
+// again with those facts; a file that defines a name a candidate calls is
+// parsed for its summary. Everything else is never parsed for the project.
+
+// controlWords are followed by a parenthesis without being calls.
+var controlWords = map[string]bool{
+	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true,
+	"sizeof": true, "alignof": true, "decltype": true, "typeof": true, "defined": true,
+	"__attribute__": true, "__declspec": true, "static_assert": true, "noexcept": true,
+	"alignas": true, "throw": true, "requires": true, "__launch_bounds__": true, "asm": true, "__asm__": true,
+}
+
+// NameIndex is the names a file defines as functions and the names it calls.
+type NameIndex struct {
+	Defines []string
+	Calls   []string
+}
+
+// ScanNames returns the names src defines as functions (a name, its
+// parameter list, then a body: `f(...) const {`) and the names it calls
+// (a name followed by a parenthesis), each once, in order of first
+// appearance. Comments, strings and preprocessor lines are skipped. It is a
+// heuristic: a macro call followed by a block looks like a definition,
+// which costs a parse at most.
+func ScanNames(src []byte) NameIndex {
+	var out NameIndex
+	seenDef := map[string]bool{}
+	seenCall := map[string]bool{}
+	EachName(src, func(name []byte, def bool) {
+		switch {
+		case def && !seenDef[string(name)]:
+			seenDef[string(name)] = true
+			out.Defines = append(out.Defines, string(name))
+		case !def && !seenCall[string(name)]:
+			seenCall[string(name)] = true
+			out.Calls = append(out.Calls, string(name))
+		}
+	})
+	return out
+}
+
+// EachName calls visit with each name src defines as a function (def) or
+// calls, as ScanNames finds them, repeats included; name is only valid
+// during the call.
+func EachName(src []byte, visit func(name []byte, def bool)) {
+	n := len(src)
+	atLineStart := true
+	for i := 0; i < n; {
+		c := src[i]
+		switch {
+		case c == '\n':
+			atLineStart = true
+			i++
+			continue
+		case isSpace(c):
+			i++
+			continue
+		case c == '#' && atLineStart:
+			i = skipDirective(src, i)
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			i = skipLineComment(src, i)
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			i = skipBlockComment(src, i)
+			atLineStart = false
+			continue
+		case c == '"' || c == '\'':
+			i = skipQuoted(src, i, c)
+			atLineStart = false
+			continue
+		case c >= '0' && c <= '9':
+			i = skipNumber(src, i)
+			atLineStart = false
+			continue
+		case isIdentStart(c):
+			start := i
+			for i < n && isIdentByte(src[i]) {
+				i++
+			}
+			atLineStart = false
+			if i < n && src[i] == '"' && isLiteralPrefix(src[start:i]) {
+				if i-start > 0 && src[i-1] == 'R' {
+					i = skipRawString(src, i)
+				} else {
+					i = skipQuoted(src, i, '"')
+				}
+				continue
+			}
+			j := i
+			for j < n && (isSpace(src[j]) || src[j] == '\n') {
+				j++
+			}
+			if j >= n || src[j] != '(' || controlWords[string(src[start:i])] {
+				continue
+			}
+			visit(src[start:i], isDefinitionAt(src, j))
+			continue
+		default:
+			atLineStart = false
+			i++
+		}
+	}
+}
+
+// isDefinitionAt reports whether the parameter list opening at src[open]
+// is followed by a function body: `) {`, `) const {`, `) noexcept {`,
+// `) -> int {`, `) : member(x) {` is left out (a constructor's initializer
+// list reads like a call).
+func isDefinitionAt(src []byte, open int) bool { return bodyAfter(src, open) >= 0 }
+
+// bodyAfter returns the offset of the '{' that opens the body after the
+// parameter list opening at src[open], or -1.
+func bodyAfter(src []byte, open int) int {
+	depth := 0
+	i := open
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				goto closed
+			}
+		case ';', '{', '}':
+			return -1
+		case '"', '\'':
+			i = skipQuoted(src, i, src[i]) - 1
+		}
+	}
+	return -1
+closed:
+	for i++; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case isSpace(c) || c == '\n':
+		case c == '{':
+			return i
+		case isIdentStart(c):
+			start := i
+			for i < len(src) && isIdentByte(src[i]) {
+				i++
+			}
+			switch string(src[start:i]) {
+			case "const", "noexcept", "override", "final", "volatile", "mutable", "__host__", "__device__", "__forceinline__":
+			default:
+				return -1
+			}
+			i--
+		case c == '&':
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// LoaderDefinitions returns the names src defines as functions whose
+// body (by brace matching, without a parse) spells one of the literals:
+// `launch_scale(...) { scale<<<...>>>(...); }` for "<<<". A cheap way to
+// tell the functions that launch or preload from the many others a
+// header defines.
+func LoaderDefinitions(src []byte, literals [][]byte) []string {
+	var out []string
+	seen := map[string]bool{}
+	EachName(src, func(name []byte, def bool) {
+		if !def || seen[string(name)] {
+			return
+		}
+		// name is a slice of src: find its parameter list, then its body.
+		at := cap(src) - cap(name)
+		open := at + len(name)
+		for open < len(src) && src[open] != '(' {
+			open++
+		}
+		start := bodyAfter(src, open)
+		if start < 0 {
+			return
+		}
+		end := matchingBrace(src, start)
+		for _, lit := range literals {
+			if bytes.Contains(src[start:end], lit) {
+				seen[string(name)] = true
+				out = append(out, string(name))
+				return
+			}
+		}
+	})
+	return out
+}
+
+// matchingBrace returns the offset just past the '}' that closes the '{'
+// at src[open], skipping comments and literals (the end of src if none).
+func matchingBrace(src []byte, open int) int {
+	depth := 0
+	for i := open; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			i = skipLineComment(src, i) - 1
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			i = skipBlockComment(src, i) - 1
+		case c == '"' || c == '\'':
+			i = skipQuoted(src, i, c) - 1
+		}
+	}
+	return len(src)
+}

@@ -1,0 +1,656 @@
+package cudaparse
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Project links the summaries of a project's files: which kernels a
+// function launches or preloads through the functions it calls, in any
+// file, and which kernels are already loaded whenever a function is entered
+// because every known caller loads them first.
+//
+// Functions are matched by plain name, then by arity and by the qualifier
+// the call writes. When the candidates left disagree (two definitions of
+// one name in different files with different facts, an overload set), the
+// call is ambiguous and resolves to nothing: no finding rests on a guess.
+// A function pointer, a virtual call or a callee in a file that was not
+// summarized resolves to nothing too.
+type Project struct {
+	byName map[string][]*ProjectFunction
+	// kernels and entry are memoized results; a nil entry in them marks a
+	// computation under way (recursion).
+	kernels map[*ProjectFunction]*KernelFacts
+	entry   map[*ProjectFunction]*KernelFacts
+	callers map[*ProjectFunction][]callerSite
+	linked  bool
+	files   int
+	// visible, when set, says whether a definition in file def can be
+	// what a call in file from reaches (see SetVisibility).
+	visible func(from, def string) bool
+	// resolved memoizes Resolve.
+	resolved sync.Map
+	// mu guards the memoized answers (kernels, entry, callers).
+	mu sync.Mutex
+}
+
+// SetVisibility restricts what a call can resolve to: a function of file
+// def is a candidate for a call in file from only when visible says so (a
+// header the caller includes, a source file of the same program). Set it
+// before the first question.
+func (p *Project) SetVisibility(visible func(from, def string) bool) {
+	if p != nil {
+		p.visible = visible
+	}
+}
+
+// Files is the number of file summaries linked.
+func (p *Project) Files() int {
+	if p == nil {
+		return 0
+	}
+	return p.files
+}
+
+// ProjectFunction is one function definition of the project.
+type ProjectFunction struct {
+	File    string
+	Summary *FunctionSummary
+}
+
+func (pf *ProjectFunction) String() string {
+	return fmt.Sprintf("%s (%s:%d)", pf.Summary.Name, pf.File, pf.Summary.Line)
+}
+
+// KernelFacts are kernels loaded by something: launched or preloaded, by
+// key, or all of them (a preload loop over a kernel table).
+type KernelFacts struct {
+	Launched  []string
+	Preloaded []string
+	All       bool
+}
+
+// Empty reports whether the facts name no kernel.
+func (k *KernelFacts) Empty() bool {
+	return k == nil || len(k.Launched) == 0 && len(k.Preloaded) == 0 && !k.All
+}
+
+// Loads reports whether the facts load kernel key (by launch or preload).
+func (k *KernelFacts) Loads(key string) bool {
+	if k == nil {
+		return false
+	}
+	if k.All {
+		return true
+	}
+	for _, list := range [][]string{k.Launched, k.Preloaded} {
+		for _, x := range list {
+			if SameKernel(x, key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (k *KernelFacts) add(o *KernelFacts) {
+	if o == nil {
+		return
+	}
+	k.Launched = appendNew(k.Launched, o.Launched...)
+	k.Preloaded = appendNew(k.Preloaded, o.Preloaded...)
+	k.All = k.All || o.All
+}
+
+func appendNew(list []string, keys ...string) []string {
+	for _, key := range keys {
+		found := false
+		for _, x := range list {
+			if x == key {
+				found = true
+				break
+			}
+		}
+		if !found {
+			list = append(list, key)
+		}
+	}
+	return list
+}
+
+type callerSite struct {
+	caller *ProjectFunction
+	step   int
+}
+
+// maxCallerDepth bounds how far up the call graph LoadedOnEntry looks.
+const maxCallerDepth = 8
+
+// NewProject links file summaries. Files are taken in path order, so the
+// result does not depend on the order they were summarized in.
+func NewProject(files []*FileSummary) *Project {
+	sorted := append([]*FileSummary(nil), files...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	p := &Project{byName: map[string][]*ProjectFunction{}}
+	seen := map[string]bool{}
+	for _, fsum := range sorted {
+		if fsum == nil || seen[fsum.Path] {
+			continue
+		}
+		seen[fsum.Path] = true
+		p.files++
+		for i := range fsum.Functions {
+			fn := &fsum.Functions[i]
+			p.byName[fn.Name] = append(p.byName[fn.Name], &ProjectFunction{File: fsum.Path, Summary: fn})
+		}
+	}
+	return p
+}
+
+// Len is the number of function definitions linked.
+func (p *Project) Len() int {
+	if p == nil {
+		return 0
+	}
+	n := 0
+	for _, fs := range p.byName {
+		n += len(fs)
+	}
+	return n
+}
+
+// Defines reports whether some file of the project defines a function of
+// the plain name.
+func (p *Project) Defines(name string) bool { return p != nil && len(p.byName[name]) > 0 }
+
+// Resolve returns the one definition a call of name (written with
+// qualifier, with arity arguments) from file fromFile can reach, or nil
+// when there is none or more than one that disagree. A definition in the
+// calling file wins over the others.
+func (p *Project) resolveMemo(name, qualifier string, arity int, fromFile string) *ProjectFunction {
+	if p == nil {
+		return nil
+	}
+	key := resolveKey{name, qualifier, arity, fromFile}
+	if v, ok := p.resolved.Load(key); ok {
+		pf, _ := v.(*ProjectFunction)
+		return pf
+	}
+	pf := p.resolve(name, qualifier, arity, fromFile)
+	p.resolved.Store(key, pf)
+	return pf
+}
+
+// resolveKey is a question Resolve answered (kept in Project.resolved).
+type resolveKey struct {
+	name, qualifier string
+	arity           int
+	from            string
+}
+
+func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *ProjectFunction {
+	cands := p.byName[name]
+	if len(cands) == 0 {
+		return nil
+	}
+	filter := func(keep func(*ProjectFunction) bool) {
+		var out []*ProjectFunction
+		for _, c := range cands {
+			if keep(c) {
+				out = append(out, c)
+			}
+		}
+		if len(out) > 0 {
+			cands = out
+		}
+	}
+	// A file-local function is seen from its own file only; others where
+	// the caller can see them.
+	cands = slices.DeleteFunc(slices.Clone(cands), func(c *ProjectFunction) bool {
+		if c.File == fromFile {
+			return false
+		}
+		return c.Summary.Local || p.visible != nil && !p.visible(fromFile, c.File)
+	})
+	if len(cands) == 0 {
+		return nil
+	}
+	filter(func(c *ProjectFunction) bool { return c.File == fromFile })
+	if arity >= 0 {
+		filter(func(c *ProjectFunction) bool { return c.Summary.Arity == arity })
+	}
+	if qualifier != "" {
+		filter(func(c *ProjectFunction) bool {
+			q := c.Summary.QualifiedName
+			return q == qualifier+"::"+name || strings.HasSuffix(q, "::"+qualifier+"::"+name)
+		})
+	}
+	if len(cands) == 1 {
+		return cands[0]
+	}
+	// Several definitions (declarations in headers, copies under #ifdef):
+	// one answer only when they all do the same.
+	first := p.kernelsOf(cands[0])
+	for _, c := range cands[1:] {
+		if !sameFacts(first, p.kernelsOf(c)) {
+			return nil
+		}
+	}
+	return cands[0]
+}
+
+func sameFacts(a, b *KernelFacts) bool {
+	key := func(k *KernelFacts) string {
+		l := append([]string(nil), k.Launched...)
+		pr := append([]string(nil), k.Preloaded...)
+		sort.Strings(l)
+		sort.Strings(pr)
+		return fmt.Sprint(l, pr, k.All)
+	}
+	return key(a) == key(b)
+}
+
+// ResolveStep resolves a call step of fn.
+func (p *Project) resolveStep(fn *ProjectFunction, st *SummaryStep) *ProjectFunction {
+	if st.Kind != StepCall {
+		return nil
+	}
+	return p.resolveCall(st.Callee, st.Qualifier, st.Arity, st.Method, fn.File)
+}
+
+// ResolveCall is Resolve for a call written as a method call (obj.f(),
+// p->f()) or not: a method call resolves to nothing, a plain call to a
+// plain function (or a method of its own file: a call from another method
+// of the class).
+func (p *Project) resolveCall(name, qualifier string, arity int, method bool, fromFile string) *ProjectFunction {
+	// obj.f() reaches the f of obj's class, which lazylint does not know:
+	// a method of the same name in another class launches other kernels
+	// (gemm.run() is not the example's own run()). No guess.
+	if method {
+		return nil
+	}
+	pf := p.resolveMemo(name, qualifier, arity, fromFile)
+	if pf == nil || pf.Summary.Member && pf.File != fromFile {
+		return nil
+	}
+	return pf
+}
+
+// Kernels returns what fn launches and preloads, itself or through the
+// functions it calls, transitively and across files.
+func (p *Project) kernelsOf(fn *ProjectFunction) *KernelFacts {
+	if p == nil || fn == nil {
+		return &KernelFacts{}
+	}
+	if p.kernels == nil {
+		p.kernels = map[*ProjectFunction]*KernelFacts{}
+	}
+	if k, ok := p.kernels[fn]; ok {
+		if k == nil {
+			return &KernelFacts{} // recursion: what is found so far
+		}
+		return k
+	}
+	p.kernels[fn] = nil
+	out := &KernelFacts{}
+	for i := range fn.Summary.Steps {
+		st := &fn.Summary.Steps[i]
+		switch st.Kind {
+		case StepLaunch:
+			out.Launched = appendNew(out.Launched, st.Keys...)
+		case StepPreload:
+			out.Preloaded = appendNew(out.Preloaded, st.Keys...)
+		case StepPreloadAll:
+			out.All = true
+		case StepCall:
+			if callee := p.resolveStep(fn, st); callee != nil && callee != fn {
+				out.add(p.kernelsOf(callee))
+			}
+		}
+	}
+	p.kernels[fn] = out
+	return out
+}
+
+// loadedBefore returns the kernels that fn loads on every path to its
+// step i, for the device current at step i: loads before the last device
+// switch on the way do not count. entryHolds says whether what was loaded
+// when fn was entered still holds (no device switch on the way).
+func (p *Project) loadedBefore(fn *ProjectFunction, i int) (k *KernelFacts, entryHolds bool) {
+	st := &fn.Summary.Steps[i]
+	from := 0
+	entryHolds = true
+	before := st.BeforeSteps(i)
+	for _, j := range before {
+		if fn.Summary.Steps[j].Kind == StepDeviceSwitch {
+			from = j + 1
+			entryHolds = false
+		}
+	}
+	k = &KernelFacts{}
+	for _, j := range before {
+		if j < from {
+			continue
+		}
+		b := &fn.Summary.Steps[j]
+		switch b.Kind {
+		case StepLaunch:
+			k.Launched = appendNew(k.Launched, b.Keys...)
+		case StepPreload:
+			k.Preloaded = appendNew(k.Preloaded, b.Keys...)
+		case StepPreloadAll:
+			k.All = true
+		case StepCall:
+			if callee := p.resolveStep(fn, b); callee != nil && callee != fn {
+				k.add(p.kernelsOf(callee))
+			}
+		}
+	}
+	return k, entryHolds
+}
+
+func (p *Project) link() {
+	if p.linked {
+		return
+	}
+	p.linked = true
+	p.callers = map[*ProjectFunction][]callerSite{}
+	names := make([]string, 0, len(p.byName))
+	for name := range p.byName {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, fn := range p.byName[name] {
+			for i := range fn.Summary.Steps {
+				if callee := p.resolveStep(fn, &fn.Summary.Steps[i]); callee != nil && callee != fn {
+					p.callers[callee] = append(p.callers[callee], callerSite{fn, i})
+				}
+			}
+		}
+	}
+}
+
+// Callers returns the number of known call sites of fn.
+func (p *Project) callersOf(fn *ProjectFunction) int {
+	if p == nil || fn == nil {
+		return 0
+	}
+	p.link()
+	return len(p.callers[fn])
+}
+
+// LoadedOnEntry returns the kernels loaded whenever fn is entered: those
+// every known caller loads on the way to its call (for the same device),
+// or that are loaded when the caller itself is entered. A function with no
+// known caller has nothing loaded on entry; a program's entry point
+// neither. Callers in files that were not summarized are not known, so a
+// warm-up in a known caller counts even if an unknown one skips it.
+func (p *Project) loadedOnEntryOf(fn *ProjectFunction) *KernelFacts {
+	if p == nil || fn == nil {
+		return &KernelFacts{}
+	}
+	p.link()
+	return p.loadedOnEntry(fn, 0)
+}
+
+func (p *Project) loadedOnEntry(fn *ProjectFunction, depth int) *KernelFacts {
+	if p.entry == nil {
+		p.entry = map[*ProjectFunction]*KernelFacts{}
+	}
+	if k, ok := p.entry[fn]; ok {
+		if k == nil {
+			return &KernelFacts{} // recursion: a cycle loads nothing by itself
+		}
+		return k
+	}
+	sites := p.callers[fn]
+	if len(sites) == 0 || fn.Summary.Entry || depth > maxCallerDepth {
+		return &KernelFacts{}
+	}
+	p.entry[fn] = nil
+	var out *KernelFacts
+	for _, s := range sites {
+		here, entryHolds := p.loadedBefore(s.caller, s.step)
+		if entryHolds {
+			here.add(p.loadedOnEntry(s.caller, depth+1))
+		}
+		if out == nil {
+			out = here
+		} else {
+			out = intersect(out, here)
+		}
+		if out.Empty() {
+			break
+		}
+	}
+	if out == nil {
+		out = &KernelFacts{}
+	}
+	p.entry[fn] = out
+	return out
+}
+
+// intersect keeps what both facts load.
+func intersect(a, b *KernelFacts) *KernelFacts {
+	out := &KernelFacts{All: a.All && b.All}
+	keep := func(keys []string, other *KernelFacts) []string {
+		var kept []string
+		for _, k := range keys {
+			if other.Loads(k) {
+				kept = appendNew(kept, k)
+			}
+		}
+		return kept
+	}
+	if !out.All {
+		out.Launched = append(keep(a.Launched, b), keep(b.Launched, a)...)
+		out.Preloaded = append(keep(a.Preloaded, b), keep(b.Preloaded, a)...)
+		out.Launched = appendNew(nil, out.Launched...)
+		out.Preloaded = appendNew(nil, out.Preloaded...)
+	}
+	return out
+}
+
+// Function returns the definition of fn's file and line, for a rule that
+// asks about a function of its own file.
+func (p *Project) Function(file, name string, line int) *ProjectFunction {
+	if p == nil {
+		return nil
+	}
+	for _, c := range p.byName[name] {
+		if c.File == file && c.Summary.Line == line {
+			return c
+		}
+	}
+	return nil
+}
+
+// FileDigest hashes what the project knows that a check of the file at
+// path can consult: what is loaded on entry to its functions, and the
+// facts of every function of the project (a file being edited may call
+// any of them). The language server keys cached results on it.
+func (p *Project) FileDigest(path string) [32]byte {
+	var out [32]byte
+	if p == nil {
+		return out
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	names := make([]string, 0, len(p.byName))
+	for name := range p.byName {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, fn := range p.byName[name] {
+			fmt.Fprintf(h, "%s %s:%d\n", name, fn.File, fn.Summary.Line)
+			_ = enc.Encode(p.kernelsOf(fn))
+			if fn.File == path {
+				_ = enc.Encode(p.loadedOnEntryOf(fn))
+			}
+		}
+	}
+	h.Sum(out[:0])
+	return out
+}
+
+// Definitions returns every definition of the plain name.
+func (p *Project) Definitions(name string) []*ProjectFunction {
+	if p == nil {
+		return nil
+	}
+	return p.byName[name]
+}
+
+// Freeze links the call graph. Answers are computed when first asked and
+// kept; every exported method takes the project's lock, so a project can
+// be asked from several goroutines at once.
+func (p *Project) Freeze() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.link()
+}
+
+// HasEntryFacts reports whether a function defined in the file at path has
+// kernels loaded on entry by its callers.
+func (p *Project) HasEntryFacts(path string) bool {
+	if p == nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, fns := range p.byName {
+		for _, fn := range fns {
+			if fn.File == path && !p.loadedOnEntryOf(fn).Empty() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ReadsClock reports whether a call of name from the file at path reaches
+// a function of another file that reads a host clock: every definition of
+// the name there does.
+func (p *Project) ReadsClock(name, path string) bool {
+	if p == nil {
+		return false
+	}
+	defs := p.byName[name]
+	if len(defs) == 0 {
+		return false
+	}
+	// Methods of timer classes are known by their object's name
+	// (ClockOf); only free functions count here.
+	for _, d := range defs {
+		if d.File == path || !d.Summary.ReadsClock || d.Summary.Member || d.Summary.Local {
+			return false
+		}
+	}
+	return true
+}
+
+// ClockFunctions returns, of the names, those ReadsClock says yes to and
+// that the clock vocabulary does not know already (seconds(), wtime()).
+func (p *Project) ClockFunctions(names []string, path string) map[string]bool {
+	var out map[string]bool
+	for _, name := range names {
+		if !knownClockName(name) && p.ReadsClock(name, path) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// Names returns the names of the functions linked, sorted.
+func (p *Project) Names() []string {
+	if p == nil {
+		return nil
+	}
+	out := make([]string, 0, len(p.byName))
+	for name := range p.byName {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Kernels returns what fn launches and preloads, itself or through the
+// functions it calls, transitively and across files.
+func (p *Project) Kernels(fn *ProjectFunction) *KernelFacts {
+	if p == nil || fn == nil {
+		return &KernelFacts{}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.kernelsOf(fn)
+}
+
+// LoadedOnEntry returns the kernels loaded whenever fn is entered (see
+// loadedOnEntryOf).
+func (p *Project) LoadedOnEntry(fn *ProjectFunction) *KernelFacts {
+	if p == nil || fn == nil {
+		return &KernelFacts{}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.loadedOnEntryOf(fn)
+}
+
+// Resolve returns the one definition a call of name (written with
+// qualifier, with arity arguments, -1 when not known) from file fromFile
+// can reach, or nil when there is none or more than one that disagree. A
+// definition in the calling file wins over the others.
+func (p *Project) Resolve(name, qualifier string, arity int, fromFile string) *ProjectFunction {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.resolveMemo(name, qualifier, arity, fromFile)
+}
+
+// ResolveStep resolves a call step of fn.
+func (p *Project) ResolveStep(fn *ProjectFunction, st *SummaryStep) *ProjectFunction {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.resolveStep(fn, st)
+}
+
+// ResolveCall is Resolve for a call written as a method call (obj.f(),
+// p->f()) or not (see resolveCall).
+func (p *Project) ResolveCall(name, qualifier string, arity int, method bool, fromFile string) *ProjectFunction {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.resolveCall(name, qualifier, arity, method, fromFile)
+}
+
+// Callers returns the number of known call sites of fn.
+func (p *Project) Callers(fn *ProjectFunction) int {
+	if p == nil || fn == nil {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.callersOf(fn)
+}

@@ -1,0 +1,318 @@
+package cudaparse
+
+import (
+	"strings"
+)
+
+// What one file tells the rest of the project. A rule sees one parsed file;
+// a kernel launched through a wrapper in another file, or warmed up by a
+// caller in another file, is invisible to it. Each parsed file therefore
+// exports a summary of its host functions (in the spirit of go/analysis
+// facts): what each one does to kernels, in order, and which functions it
+// calls on the way. Project links the summaries of all files; rules ask it
+// about the functions their file does not define. A summary is built from
+// the file alone, is small, and is kept in the cache with the file's result.
+
+// StepKind says what a summary step does.
+type StepKind uint8
+
+const (
+	// StepLaunch launches the kernels in Keys (a launch that can load its
+	// kernel: see File.LaunchMayLoad).
+	StepLaunch StepKind = iota + 1
+	// StepPreload loads the kernels in Keys without launching them.
+	StepPreload
+	// StepPreloadAll loads every kernel of a table (a preload loop).
+	StepPreloadAll
+	// StepCall calls Callee with Arity arguments: a function the project
+	// may define.
+	StepCall
+	// StepDeviceSwitch makes another device or context current: kernels
+	// loaded before it were loaded for the previous one (a kernel's module
+	// is loaded per context).
+	StepDeviceSwitch
+)
+
+// FunctionSummary is what a host function does to kernels, in source order.
+type FunctionSummary struct {
+	Name          string `json:"n"`
+	QualifiedName string `json:"q,omitempty"`
+	Arity         int    `json:"a"`
+	Line          int    `json:"l"`
+	EndLine       int    `json:"L"`
+	// Entry marks a program's entry point (main).
+	Entry bool `json:"e,omitempty"`
+	// Timed: the function reads a clock twice or more (it measures).
+	Timed bool `json:"t,omitempty"`
+	// Member: a method (defined in a class body, or out of line as
+	// C::f where C is not known to be a namespace); Local: visible only in
+	// its file (static, or in an unnamed namespace).
+	Member bool `json:"m,omitempty"`
+	Local  bool `json:"o,omitempty"`
+	// ReadsClock: the function reads a host clock once (a timestamp
+	// helper, a timer's start or stop).
+	ReadsClock bool          `json:"c,omitempty"`
+	Steps      []SummaryStep `json:"s,omitempty"`
+}
+
+// SummaryStep is one thing a function does.
+type SummaryStep struct {
+	Kind StepKind `json:"k"`
+	Keys []string `json:"K,omitempty"`
+	// Callee is the called function's plain name, Qualifier what the call
+	// wrote before it (`ns` of ns::f), Arity its number of arguments;
+	// Method is set for obj.f() and p->f().
+	Callee    string `json:"c,omitempty"`
+	Method    bool   `json:"M,omitempty"`
+	Qualifier string `json:"Q,omitempty"`
+	Arity     int    `json:"a,omitempty"`
+	Line      int    `json:"l"`
+	// Before marks the earlier steps of the function that run on every
+	// path to this one (OnTheWay), among the maxBefore nearest: bit k for
+	// the step k+1 places back. Kept for calls only.
+	Before uint16 `json:"b,omitempty"`
+	// Far are the steps further back than the mask reaches that also run
+	// on every path here: a warm-up at the top of main, a hundred calls
+	// before the benchmark.
+	Far []int `json:"f,omitempty"`
+}
+
+// FileSummary is a file's exported facts.
+type FileSummary struct {
+	Path      string            `json:"p"`
+	Functions []FunctionSummary `json:"f,omitempty"`
+}
+
+// maxBefore is how many of the nearest earlier steps the Before mask
+// covers; maxFarChecks bounds, per function, the tree walks for steps
+// further back (Far): a function of thousands of calls would otherwise
+// cost millions.
+const (
+	maxBefore    = 16
+	maxFarChecks = 256
+)
+
+// deviceSwitchAPIs make another device or context current.
+var deviceSwitchAPIs = map[string]bool{
+	"cudaSetDevice": true, "cuCtxSetCurrent": true, "cuCtxPushCurrent": true, "cuCtxPushCurrent_v2": true,
+	"cuCtxCreate": true, "cuCtxCreate_v2": true, "cuCtxCreate_v3": true, "cuCtxCreate_v4": true,
+	"cuDevicePrimaryCtxRetain": true,
+}
+
+// IsDeviceSwitch reports whether a call makes another device or context
+// current.
+func IsDeviceSwitch(name string) bool { return deviceSwitchAPIs[name] }
+
+// isCUDAName reports whether a callee is a CUDA API (or one of its
+// error-checking wrappers): those are not project functions.
+func isCUDAName(name string) bool {
+	return RuntimeAPI.MatchString(name) || DriverAPI.MatchString(name)
+}
+
+// Summary returns the file's exported facts: one summary per host function
+// that launches, preloads, switches devices or calls a function by name.
+func (f *File) Summary() *FileSummary {
+	s := &FileSummary{Path: f.Path}
+	preloads := map[*Function][]Preload{}
+	for _, p := range f.Preloads() {
+		preloads[p.Call.Func] = append(preloads[p.Call.Func], p)
+	}
+	for _, fn := range f.Functions {
+		if fn.Space&SpaceHost == 0 || fn.Name == "" {
+			continue
+		}
+		fs := FunctionSummary{
+			Name: fn.Name, QualifiedName: fn.QualifiedName, Arity: len(fn.Params),
+			Line: f.Position(fn.Node.Start()).Line, EndLine: f.Position(fn.Node.End()).Line, Entry: fn.Name == "main" && !strings.Contains(fn.QualifiedName, "::"),
+		}
+		type placed struct {
+			step SummaryStep
+			node Node
+		}
+		var steps []placed
+		params := map[string]bool{}
+		for _, prm := range fn.Params {
+			params[prm.Name] = true
+		}
+		for _, l := range f.LaunchesIn(fn) {
+			// A kernel passed in (launch(kernel, ...)) is the caller's:
+			// its name here says nothing.
+			if l.Kernel != "" && f.LaunchMayLoad(l) && !params[l.KernelKey()] {
+				steps = append(steps, placed{SummaryStep{Kind: StepLaunch, Keys: []string{l.KernelKey()}}, l.Node})
+			}
+		}
+		for _, p := range preloads[fn] {
+			st := SummaryStep{Kind: StepPreload, Keys: p.Keys}
+			if p.All {
+				st = SummaryStep{Kind: StepPreloadAll}
+			}
+			steps = append(steps, placed{st, p.Call.Node})
+		}
+		launchAt := map[int]bool{}
+		for _, l := range f.LaunchesIn(fn) {
+			launchAt[l.Node.Start()] = true
+		}
+		fs.Member, fs.Local = memberOrLocal(fn)
+		clockReads, anyClock := 0, 0
+		for _, c := range f.CallsIn(fn) {
+			switch ClockOf(c) {
+			case ClockHost:
+				clockReads++
+				anyClock++
+			case ClockEvent:
+				anyClock++
+			}
+			switch {
+			case IsDeviceSwitch(c.Name):
+				steps = append(steps, placed{SummaryStep{Kind: StepDeviceSwitch}, c.Node})
+			case c.Name == "" || c.Name == fn.Name || isCUDAName(c.Name) || launchAt[c.Node.Start()]:
+			default:
+				st := SummaryStep{Kind: StepCall, Callee: c.Name, Arity: len(c.Args), Qualifier: CalleeQualifier(c), Method: c.Callee.Is("field_expression")}
+				steps = append(steps, placed{st, c.Node})
+			}
+		}
+		// One read: a timestamp or a timer's start or stop. A function
+		// with two reads measures something itself; calling it is not
+		// reading a clock.
+		fs.ReadsClock = clockReads == 1
+		fs.Timed = anyClock >= 2 || len(f.benchmarkLoops(fn)) > 0
+		if len(steps) == 0 && !fs.Entry && !fs.ReadsClock {
+			continue
+		}
+		for i := 1; i < len(steps); i++ {
+			for j := i; j > 0 && steps[j].node.Start() < steps[j-1].node.Start(); j-- {
+				steps[j], steps[j-1] = steps[j-1], steps[j]
+			}
+		}
+		farChecks := 0
+		for i := range steps {
+			st := steps[i].step
+			st.Line = f.Position(steps[i].node.Start()).Line
+			if st.Kind == StepCall {
+				// The nearest earlier steps only: a warm-up sits near what
+				// it warms up, and a function of thousands of calls would
+				// cost a million tree walks.
+				for j := max(0, i-maxBefore); j < i; j++ {
+					if OnTheWay(steps[j].node, steps[i].node) {
+						st.Before |= 1 << (i - 1 - j)
+					}
+				}
+				for j := 0; j < i-maxBefore && farChecks < maxFarChecks; j++ {
+					farChecks++
+					if OnTheWay(steps[j].node, steps[i].node) {
+						st.Far = append(st.Far, j)
+					}
+				}
+			}
+			fs.Steps = append(fs.Steps, st)
+		}
+		s.Functions = append(s.Functions, fs)
+	}
+	return s
+}
+
+// CalleeQualifier returns what a call writes before the callee's name:
+// `ns` for ns::f(), "" for f() or obj.f().
+func CalleeQualifier(c *Call) string {
+	callee := c.Callee
+	if callee.Is("template_function") {
+		callee = callee.ChildByField("name")
+	}
+	if !callee.Is("qualified_identifier") {
+		return ""
+	}
+	t := compactSpace(callee.Text())
+	if i := strings.LastIndex(t, "::"); i >= 0 {
+		return strings.TrimPrefix(t[:i], "::")
+	}
+	return ""
+}
+
+// LaunchMayLoad reports whether a launch can be the one that loads its
+// kernel. Driver-API launches take a CUfunction, which cuModuleGetFunction
+// or cuKernelGetFunction returns already loaded; only a CUkernel from
+// cuLibraryGetKernel, cast to CUfunction, loads at its first launch.
+func (f *File) LaunchMayLoad(l *Launch) bool {
+	if l.API == "" || strings.HasPrefix(l.API, "cuda") {
+		return true
+	}
+	if strings.Contains(l.KernelExpr.Text(), "CUkernel") || l.KernelExpr.Parent().Is("cast_expression") {
+		return true
+	}
+	for _, d := range f.ReachingDefs(l.KernelExpr) {
+		if d.Op == DefOut && d.Call != nil && d.Call.Name == "cuLibraryGetKernel" {
+			return true
+		}
+	}
+	return false
+}
+
+// memberOrLocal says whether fn is a method (defined in a class body, or
+// out of line with a qualifier that names no namespace the file opens)
+// and whether it is visible only in its file (static at namespace scope,
+// or in an unnamed namespace).
+func memberOrLocal(fn *Function) (member, local bool) {
+	for p := fn.Node.Parent(); p.Valid(); p = p.Parent() {
+		switch p.Kind() {
+		case "field_declaration_list":
+			return true, false
+		case "namespace_definition":
+			if !p.ChildByField("name").Valid() {
+				local = true
+			}
+		}
+	}
+	if strings.Contains(fn.QualifiedName, "::") {
+		qual := fn.QualifiedName[:strings.LastIndex(fn.QualifiedName, "::")]
+		if !fn.Node.f.opensNamespace(qual) {
+			member = true
+		}
+	}
+	if !member {
+		for _, q := range fn.Node.Children() {
+			if q.Is("storage_class_specifier") && q.Text() == "static" {
+				local = true
+			}
+		}
+	}
+	return member, local
+}
+
+// opensNamespace reports whether the file opens a namespace whose name
+// ends qual's last component (ns of ns::f, detail of a::detail::f).
+func (f *File) opensNamespace(qual string) bool {
+	last := qual[strings.LastIndex(qual, "::")+1:]
+	last = strings.TrimPrefix(last, ":")
+	if f.namespaces == nil {
+		f.namespaces = map[string]bool{}
+		for _, n := range f.NodesOfKind("namespace_definition") {
+			for _, part := range strings.Split(compactSpace(n.ChildByField("name").Text()), "::") {
+				f.namespaces[part] = true
+			}
+		}
+	}
+	return f.namespaces[last]
+}
+
+// CallsOtherObject reports whether a call is a method call on an object
+// other than this (obj.f(), p->f()): the callee is the method of that
+// object's class, which a file's function of the same name need not be.
+func CallsOtherObject(c *Call) bool {
+	if !c.Callee.Is("field_expression") {
+		return false
+	}
+	recv := strings.TrimSpace(c.Callee.ChildByField("argument").Text())
+	return recv != "this" && recv != "(*this)"
+}
+
+// BeforeSteps returns the indices of the steps Before marks, for the step
+// at index i, in order.
+func (st *SummaryStep) BeforeSteps(i int) []int {
+	out := append([]int(nil), st.Far...)
+	for k := maxBefore - 1; k >= 0; k-- {
+		if st.Before&(1<<k) != 0 && i-1-k >= 0 {
+			out = append(out, i-1-k)
+		}
+	}
+	return out
+}

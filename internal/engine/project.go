@@ -1,0 +1,1357 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/cache"
+	"github.com/lazylint/lazylint/internal/rule"
+)
+
+// Project-wide analysis, in three steps (docs/project.md):
+//
+//  1. Each file is checked alone, as before. A file that was parsed
+//     exports its summary (cudaparse.FileSummary). Two more things are
+//     noted cheaply, from the text: whether the file spells a kernel launch
+//     or preload (it may define a function that loads kernels), and whether
+//     some rule could fire on it only with the help of another file (its
+//     prefilter passes once the file is taken to call a project loader).
+//     Of those files, and only those, the names they define and call are
+//     scanned without a parse (cudaparse.ScanNames).
+//  2. Link: a file that defines a name the parsed or candidate files call,
+//     and spells a launch or preload, is parsed for its summary; its own
+//     calls may pull in more files (at most maxLinkRounds rounds). The
+//     summaries are linked into a cudaparse.Project.
+//  3. The files whose result can change with the project's facts are
+//     checked again with them: those that call a function of another file
+//     that launches or preloads kernels, and those with findings in a
+//     function whose known callers load kernels before calling it.
+
+// maxLinkRounds bounds how many times the link step pulls in files that
+// define what the files before them call.
+const maxLinkRounds = 4
+
+// fileFacts is what step 1 notes about a source file for the project.
+type fileFacts struct {
+	summary *cudaparse.FileSummary
+	// summaryRef is the summary not decoded yet (see noteAll).
+	summaryRef *summaryRef
+	// The names a scan found (scanned set), interned: the functions the
+	// file defines whose body spells a launch or preload (defines), or a
+	// host clock read (clockDefines); the names it calls (calls, for
+	// candidates only).
+	defines, clockDefines, calls []nameID
+	scanned                      bool
+	// loader: the file spells a launch or a preload: it may define a
+	// function that loads kernels; clockDefiner: it spells a host clock
+	// read: it may define a timer helper.
+	loader, clockDefiner bool
+	// candidate: a rule may fire on it with project facts that does not
+	// without them (or it was parsed); loadCandidate: once it is taken to
+	// call a launcher of another file; clockCandidate: a timer helper.
+	candidate, loadCandidate, clockCandidate bool
+	parsed                                   bool // phase 1 parsed it or took it from the cache
+	// filter answers whether the file may contain a name (for finding
+	// the callers of a function).
+	filter *rule.NameFilter
+	// macros are the file's call-renaming macros (cudaparse.Macro.Relevant),
+	// includes its #include directives.
+	macros   []cudaparse.Macro
+	includes []cudaparse.Include
+}
+
+// kernelLoadSpellings are literals every launch or preload contains.
+var kernelLoadSpellings = func() []string {
+	out := []string{"<<<"}
+	for name := range cudaparse.LaunchAPIs {
+		out = append(out, name)
+	}
+	out = append(out, cudaparse.PreloadAPINames()...)
+	sort.Strings(out)
+	return out
+}()
+
+// hostClockSpellings mark a file that may read a host clock (and define
+// a timer helper); timerMethods a timer object's start or stop.
+var (
+	hostClockSpellings = cudaparse.HostClockSpellings()
+	timerMethods       = cudaparse.TimerMethodSpellings()
+)
+
+// The same literals as bytes, for cudaparse.LoaderDefinitions.
+var (
+	kernelLoadLiterals = asBytes(kernelLoadSpellings)
+	hostClockLiterals  = asBytes(hostClockSpellings)
+	clockReadLiterals  = asBytes(append(append([]string{"EventRecord"}, hostClockSpellings...), timerMethods...))
+)
+
+func asBytes(ss []string) [][]byte {
+	out := make([][]byte, len(ss))
+	for i, s := range ss {
+		out[i] = []byte(s)
+	}
+	return out
+}
+
+// readsClock reports whether the text spells a clock read: a host clock
+// call, a CUDA event record, or a timer object's start or stop. Stricter
+// than the prefilters' words ("clock" is in clock64, "Timer" in a type
+// name), it keeps the files parsed for the project few.
+func readsClock(text *rule.Text) bool {
+	return text.ContainsAny(hostClockSpellings...) || text.Contains("EventRecord") || text.ContainsAny(timerMethods...)
+}
+
+// noteProjectFacts fills what step 1 notes about a file from its text (the
+// prefilters' view, with CallsProjectLoader unset) and its result.
+func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, names *interner) {
+	ff.summary = sum
+	ff.parsed = how != skipped && sum != nil
+	ff.loader = text.ContainsAny(kernelLoadSpellings...)
+	ff.clockDefiner = text.ContainsAny(hostClockSpellings...)
+	without := len(firingRules(s.Rules, text))
+	text.CallsProjectLoader = true
+	ff.loadCandidate = len(firingRules(s.Rules, text)) > without && readsClock(text)
+	text.CallsProjectLoader, text.CallsProjectClock = false, true
+	ff.clockCandidate = len(firingRules(s.Rules, text)) > without
+	text.CallsProjectClock = false
+	ff.candidate = ff.loadCandidate || ff.clockCandidate || ff.parsed
+	if !ff.parsed && (ff.loader || ff.clockDefiner || ff.loadCandidate || ff.clockCandidate) {
+		ff.scanned = true
+		switch {
+		case ff.clockCandidate:
+			_, ff.calls = names.scan(text.Src)
+		case ff.loadCandidate:
+			// Only what the file's functions call between two clock
+			// reads can be a timed launch of another file.
+			ff.calls = names.intern(cudaparse.TimedCalls(text.Src, clockReadLiterals))
+		}
+		if ff.loader {
+			ff.defines = names.intern(cudaparse.LoaderDefinitions(text.Src, kernelLoadLiterals))
+		}
+		if ff.clockDefiner {
+			ff.clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, hostClockLiterals))
+		}
+	}
+	ff.filter = text.NameFilter()
+	if text.Contains("#") {
+		macros, includes := cudaparse.ScanDirectives(text.Src)
+		ff.includes = includes
+		for _, m := range macros {
+			if m.Relevant() {
+				ff.macros = append(ff.macros, m)
+			}
+		}
+	}
+}
+
+// projectRun is the state of steps 2 and 3.
+type projectRun struct {
+	opts     Options
+	sources  []string
+	shown    []string
+	facts    []fileFacts
+	settings func(string) Settings
+	workers  int
+	parsed   int // files parsed in the link step
+	// definedBy lists, by name, the files that spell a launch or preload
+	// and seem to define a function of the name; requested, the files
+	// already asked for their summary.
+	definedBy      map[string][]int
+	clockDefinedBy map[string][]int
+	asked          map[int]bool
+	callerParses   int
+	// includes are the resolved #includes of each file; visible the
+	// macros each file sees through them (under macroMu).
+	includes [][]int
+	visible  map[int]cudaparse.MacroTable
+	macroMu  sync.Mutex
+	// byShown, closures (under visMu): files by name and their include
+	// closures, for visibleFrom.
+	byShown  map[string]int
+	dirs     []string
+	closures map[int]map[int]bool
+	visMu    sync.Mutex
+	// abs are the sources' absolute paths.
+	abs []string
+	// names interns the names the scans found; kept holds files parsed
+	// in the per-file check that the project may change.
+	names *interner
+	kept  *fileKeeper
+}
+
+// link runs step 2 and returns the linked project. What is looked for is
+// driven by demand: the calls made by functions that measure (Timed), and
+// what the functions they reach call in turn; never every call of a file,
+// which on a template library pulls in most of its headers.
+func (pr *projectRun) link() *cudaparse.Project {
+	pr.definedBy = map[string][]int{}
+	pr.clockDefinedBy = map[string][]int{}
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if ff.summary != nil || !ff.scanned {
+			continue
+		}
+		for _, id := range ff.defines {
+			name := pr.names.name(id)
+			pr.definedBy[name] = append(pr.definedBy[name], i)
+		}
+		for _, id := range ff.clockDefines {
+			name := pr.names.name(id)
+			pr.clockDefinedBy[name] = append(pr.clockDefinedBy[name], i)
+		}
+	}
+	// What the files that may time a launcher of another file call, and
+	// the timer helpers the files that launch may call.
+	loadWanted := map[string]bool{}
+	clockWanted := map[string]bool{}
+	var candidates []int
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if ff.summary != nil {
+			// A parsed file may time with a helper of another file: then
+			// none of its functions looks like it measures yet.
+			for _, name := range pr.calledNames(i) {
+				clockWanted[name] = true
+			}
+			continue
+		}
+		if !ff.scanned {
+			continue
+		}
+		for _, id := range ff.calls {
+			if ff.loadCandidate {
+				loadWanted[pr.names.name(id)] = true
+			}
+			if ff.clockCandidate {
+				clockWanted[pr.names.name(id)] = true
+			}
+		}
+	}
+	for _, name := range sortedKeys(loadWanted) {
+		for _, i := range pr.definedBy[name] {
+			if !pr.requested(i) {
+				candidates = append(candidates, i)
+			}
+		}
+	}
+	// Timer helpers the files that launch may call.
+	var clockTodo []int
+	for _, name := range sortedKeys(clockWanted) {
+		for _, i := range pr.clockDefinedBy[name] {
+			if !pr.requested(i) {
+				clockTodo = append(clockTodo, i)
+			}
+		}
+	}
+	pr.summarizeLexically(append(candidates, clockTodo...))
+	var from []int
+	for i := range pr.facts {
+		if pr.facts[i].summary != nil {
+			from = append(from, i)
+		}
+	}
+	pr.linkFrom(from, nil)
+	return pr.project()
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// requested reports whether file i was asked for its summary already, and
+// marks it so.
+func (pr *projectRun) requested(i int) bool {
+	if pr.asked == nil {
+		pr.asked = map[int]bool{}
+	}
+	if pr.asked[i] || pr.facts[i].summary != nil {
+		return true
+	}
+	pr.asked[i] = true
+	return false
+}
+
+// linkFrom summarizes the files that spell a launch or preload and define
+// what the functions of the files at the indices call, where they matter:
+// functions that measure (Timed), or, when only is set, the functions of
+// those names. Then what the functions reached call, up to maxLinkRounds.
+func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
+	wanted := map[string]bool{}
+	want := func(i int, fns map[string]bool) {
+		sum := pr.facts[i].summary
+		if sum == nil {
+			return
+		}
+		defined := map[string]bool{}
+		for _, fn := range sum.Functions {
+			defined[fn.Name] = true
+		}
+		for _, fn := range sum.Functions {
+			if fns != nil && !fns[fn.Name] || fns == nil && !fn.Timed {
+				continue
+			}
+			for _, st := range fn.Steps {
+				if st.Kind == cudaparse.StepCall && !defined[st.Callee] {
+					wanted[st.Callee] = true
+				}
+			}
+		}
+	}
+	for _, i := range from {
+		want(i, only)
+	}
+	for round := 0; round < maxLinkRounds && len(wanted) > 0; round++ {
+		var todo []int
+		for _, name := range sortedKeys(wanted) {
+			for _, i := range pr.definedBy[name] {
+				if !pr.requested(i) {
+					todo = append(todo, i)
+				}
+			}
+		}
+		if len(todo) == 0 {
+			break
+		}
+		sort.Ints(todo)
+		pr.summarizeLexically(todo)
+		reached := wanted
+		wanted = map[string]bool{}
+		for _, i := range todo {
+			want(i, reached)
+		}
+	}
+}
+
+// project links the summaries there are now, frozen for concurrent use.
+func (pr *projectRun) project() *cudaparse.Project {
+	var sums []*cudaparse.FileSummary
+	for i := range pr.facts {
+		if s := pr.facts[i].summary; s != nil {
+			sums = append(sums, s)
+		}
+	}
+	p := cudaparse.NewProject(sums)
+	p.SetVisibility(pr.visibleFrom)
+	p.Freeze()
+	return p
+}
+
+// visibleFrom says whether a function defined in file def can be what a
+// call in file from reaches: def is a header from includes (directly or
+// not), or a source file of the same program: in from's folder, its
+// parent or a child. A repository of many programs
+// (benchmark suites, samples) reuses names across them; a definition in
+// another program is not the one called.
+func (pr *projectRun) visibleFrom(from, def string) bool {
+	pr.visMu.Lock()
+	defer pr.visMu.Unlock()
+	if pr.byShown == nil {
+		pr.byShown = map[string]int{}
+		pr.dirs = make([]string, len(pr.shown))
+		for i, s := range pr.shown {
+			pr.byShown[s] = i
+			pr.dirs[i] = filepath.Dir(pr.absPath(i))
+		}
+	}
+	di, ok := pr.byShown[def]
+	fi, ok2 := pr.byShown[from]
+	if !ok || !ok2 {
+		return false
+	}
+	if !cudaparse.IsHeader(def) && nearFolders(pr.dirs[fi], pr.dirs[di]) {
+		return true
+	}
+	return pr.includeClosure(fi)[di]
+}
+
+// nearFolders reports whether folders a and b are the same, or parent
+// and child. Siblings are not: examples/10_x and examples/11_y are two
+// programs.
+func nearFolders(a, b string) bool {
+	return a == b || filepath.Dir(a) == b || filepath.Dir(b) == a
+}
+
+// includeClosure returns the files file i includes, directly or not
+// (memoized; under visMu).
+func (pr *projectRun) includeClosure(i int) map[int]bool {
+	if c, ok := pr.closures[i]; ok {
+		return c
+	}
+	pr.macroMu.Lock()
+	pr.resolveIncludes()
+	pr.macroMu.Unlock()
+	c := map[int]bool{}
+	frontier := pr.includes[i]
+	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
+		var next []int
+		for _, j := range frontier {
+			if !c[j] {
+				c[j] = true
+				next = append(next, pr.includes[j]...)
+			}
+		}
+		frontier = next
+	}
+	if pr.closures == nil {
+		pr.closures = map[int]map[int]bool{}
+	}
+	pr.closures[i] = c
+	return c
+}
+
+// summaryVersion changes when FileSummary's meaning does.
+const summaryVersion = 1
+
+func summaryKey(binary, src []byte) cache.Key {
+	h := sha256.New()
+	fmt.Fprintf(h, "lazylint summary %d\n%x\n%d\n", summaryVersion, binary, len(src))
+	h.Write(src)
+	var k cache.Key
+	h.Sum(k[:0])
+	return k
+}
+
+// summarize parses the files at the indices for their summaries, through
+// the cache when there is one. A file that cannot be read or parsed now
+// (it vanished, it is binary or too large) simply has no summary: its
+// error, if any, was or will be reported by the per-file check.
+func (pr *projectRun) summarize(indices []int) { pr.summarizeWith(indices, true) }
+
+// summarizeLexically summarizes the files at the indices from their text
+// alone (cudaparse.LexicalSummary): for the functions a file calls through
+// another, what they load is enough.
+func (pr *projectRun) summarizeLexically(indices []int) { pr.summarizeWith(indices, false) }
+
+func (pr *projectRun) summarizeWith(indices []int, parse bool) {
+
+	var mu sync.Mutex
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	binary, _ := cache.BinaryHash()
+	for range min(pr.workers, len(indices)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var parser *cudaparse.Parser
+			defer func() {
+				if parser != nil {
+					parser.Close()
+				}
+			}()
+			for i := range jobs {
+				sum, parsed := pr.summarizeOne(&parser, binary, i, parse)
+				mu.Lock()
+				pr.facts[i].summary = sum
+				if parsed {
+					pr.parsed++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, i := range indices {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i int, parse bool) (sum *cudaparse.FileSummary, parsed bool) {
+	defer func() {
+		if recover() != nil {
+			sum = nil // a bug in the facts: the file takes no part
+		}
+	}()
+	src, err := readSource(pr.sources[i])
+	if err != nil || binaryError(src) != nil {
+		return nil, false
+	}
+	if !parse {
+		return cudaparse.LexicalSummary(pr.shown[i], src, nil), false
+	}
+	var key cache.Key
+	if pr.opts.Cache != nil && binary != nil {
+		key = summaryKey(binary, src)
+		if data, ok := pr.opts.Cache.Get(key); ok {
+			if s, ok := decodeSummary(data); ok {
+				s.Path = pr.shown[i]
+				return s, false
+			}
+		}
+	}
+	c := &Checker{ParseLimit: pr.opts.ParseLimit, MaxParseBytes: pr.opts.MaxParseBytes}
+	f, err := c.parse(parser, pr.shown[i], src)
+	if err != nil || f == nil {
+		return nil, err == nil
+	}
+	sum = f.Summary()
+	if pr.opts.Cache != nil && binary != nil {
+		if data, err := encodeSummary(sum); err == nil {
+			pr.opts.Cache.Put(key, data)
+		}
+	}
+	return sum, true
+}
+
+// recheck lists the files whose result can change with the project's
+// facts, and sets on each text what its prefilters should know.
+func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int {
+	var out []int
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if !ff.candidate {
+			continue
+		}
+		if pr.timedCallsLoader(p, i) || usesCallerFacts(results[i].Findings) && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
+			len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// calledNames are the names file i calls, from its summary or its scan.
+func (pr *projectRun) calledNames(i int) []string {
+	ff := &pr.facts[i]
+	if ff.summary == nil {
+		if ff.scanned {
+			out := make([]string, len(ff.calls))
+			for k, id := range ff.calls {
+				out[k] = pr.names.name(id)
+			}
+			return out
+		}
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, fn := range ff.summary.Functions {
+		for _, st := range fn.Steps {
+			if st.Kind == cudaparse.StepCall && !seen[st.Callee] {
+				seen[st.Callee] = true
+				out = append(out, st.Callee)
+			}
+		}
+	}
+	return out
+}
+
+// callsLoaderElsewhere reports whether file i calls a function that
+// another file defines and that launches or preloads kernels.
+func (pr *projectRun) callsLoaderElsewhere(p *cudaparse.Project, i int) bool {
+	return callsProjectLoader(p, pr.shown[i], pr.calledNames(i))
+}
+
+// callsProjectLoader reports whether a file calling names calls a function
+// another file defines and that launches or preloads kernels.
+func callsProjectLoader(p *cudaparse.Project, path string, names []string) bool {
+	for _, name := range names {
+		if pf := p.Resolve(name, "", -1, path); pf != nil && pf.File != path && !p.Kernels(pf).Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLoadingCallers reports whether a function of file i has callers that
+// all load some kernel before calling it.
+func (pr *projectRun) hasLoadingCallers(p *cudaparse.Project, i int) bool {
+	sum := pr.facts[i].summary
+	if sum == nil {
+		return false
+	}
+	for _, fn := range sum.Functions {
+		if pf := p.Function(sum.Path, fn.Name, fn.Line); pf != nil && !p.LoadedOnEntry(pf).Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// digest hashes the project facts file i's result may rest on: what every
+// definition of each name it calls does, and what is loaded on entry to
+// each function it defines.
+func (pr *projectRun) digest(p *cudaparse.Project, i int) [32]byte {
+	h := sha256.New()
+	for _, name := range pr.calledNames(i) {
+		for _, pf := range p.Definitions(name) {
+			fmt.Fprintf(h, "%s %s:%d %v %v\n", name, pf.File, pf.Summary.Line, *p.Kernels(pf), pf.Summary.ReadsClock)
+		}
+	}
+	if sum := pr.facts[i].summary; sum != nil {
+		for _, fn := range sum.Functions {
+			if pf := p.Function(sum.Path, fn.Name, fn.Line); pf != nil {
+				fmt.Fprintf(h, "entry %s:%d %v\n", fn.Name, fn.Line, *p.LoadedOnEntry(pf))
+			}
+		}
+	}
+	names := make([]string, 0, len(pr.visibleMacros(i)))
+	for name := range pr.visibleMacros(i) {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(h, "macro %v\n", pr.visibleMacros(i)[name])
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// rerun checks file i again with the project's facts. The project is
+// shared by the workers, so its memoized answers are computed under mu.
+func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudaparse.Project, digest [32]byte, i int) (FileResult, checked, *cudaparse.FileSummary, bool) {
+	src, err := readSource(pr.sources[i])
+	if err != nil {
+		return FileResult{}, skipped, nil, false // vanished since: keep the first result
+	}
+	text.Reset(src)
+	text.CallsProjectLoader = pr.callsLoaderElsewhere(p, i)
+	opts := pr.opts
+	opts.macros = pr.visibleMacros(i)
+	opts.clocks = p.ClockFunctions(pr.calledNames(i), pr.shown[i])
+	text.CallsProjectClock = len(opts.clocks) > 0
+	// A file kept from the per-file check needs no second parse, unless
+	// header macros rename its calls (they are applied while parsing).
+	if f := pr.kept.take(i); f != nil && len(opts.macros) == 0 {
+		opts.parsed = f
+	}
+	out, how, ref := checkText(parser, text, pr.settings(pr.absPath(i)), opts, pr.shown[i], p, digest)
+	return out, how, ref.get(), true
+}
+
+// findCallers runs the caller rounds: the functions that hold a finding in
+// results may be warmed up by their callers. Files that may call them (by
+// their name filters, then by their text) are summarized, with the files
+// that define what those callers call; then the callers of those callers,
+// up to maxLinkRounds. It reports whether it summarized any file.
+func (pr *projectRun) findCallers(results []FileResult) bool {
+	targets := map[string]bool{}
+	for i := range results {
+		sum := pr.facts[i].summary
+		if sum == nil {
+			continue
+		}
+		for _, f := range results[i].Findings {
+			if !f.Rule.UsesCallerFacts {
+				continue
+			}
+			for _, fn := range sum.Functions {
+				if fn.Line <= f.Start.Line && f.Start.Line <= fn.EndLine && !fn.Entry {
+					targets[fn.Name] = true
+				}
+			}
+		}
+	}
+	added := false
+	searched := map[string]bool{}
+	for round := 0; round < maxLinkRounds; round++ {
+		// Callers already summarized are targets too: their callers count.
+		for grew := true; grew; {
+			grew = false
+			for i := range pr.facts {
+				if sum := pr.facts[i].summary; sum != nil {
+					for _, fn := range sum.Functions {
+						if !fn.Entry && !targets[fn.Name] && callsAny(&fn, targets) {
+							targets[fn.Name] = true
+							grew = true
+						}
+					}
+				}
+			}
+		}
+		var names []string
+		for name := range targets {
+			if !searched[name] {
+				searched[name] = true
+				names = append(names, name)
+			}
+		}
+		if len(names) == 0 {
+			break
+		}
+		sort.Strings(names)
+		todo := pr.callerFiles(names)
+		if len(todo) == 0 {
+			continue
+		}
+		pr.summarize(todo)
+		callers := map[string]bool{}
+		for _, i := range todo {
+			if sum := pr.facts[i].summary; sum != nil {
+				for k := range sum.Functions {
+					if callsAny(&sum.Functions[k], targets) {
+						callers[sum.Functions[k].Name] = true
+					}
+				}
+			}
+		}
+		pr.linkFrom(todo, callers)
+		added = true
+	}
+	return added
+}
+
+func callsAny(fn *cudaparse.FunctionSummary, names map[string]bool) bool {
+	for _, st := range fn.Steps {
+		if st.Kind == cudaparse.StepCall && names[st.Callee] {
+			return true
+		}
+	}
+	return false
+}
+
+// Bounds of the caller search. A function called from more files than
+// maxCallerFiles is not searched for (a helper named run or init is called
+// from everywhere, and a warm-up in every caller is then unlikely); its
+// known callers alone decide. At most maxCallerParses files are parsed for
+// callers in a run.
+const (
+	maxCallerFiles  = 16
+	maxCallerParses = 64
+)
+
+// callerFiles returns the files not yet summarized that call one of the
+// names, by their name filters, then their text: a call of the name.
+func (pr *projectRun) callerFiles(names []string) []int {
+	byName := map[string][]int{}
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if ff.summary != nil || ff.filter == nil {
+			continue
+		}
+		for _, name := range names {
+			if ff.filter.MayContain(name) {
+				byName[name] = append(byName[name], i)
+			}
+		}
+	}
+	want := map[string]bool{}
+	files := map[int]bool{}
+	for _, name := range names {
+		if len(byName[name]) <= 2*maxCallerFiles {
+			want[name] = true
+			for _, i := range byName[name] {
+				files[i] = true
+			}
+		}
+	}
+	// Read and scan the files on the workers; gather in file order.
+	order := sortedInts(files)
+	found := make([][]string, len(order))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(pr.workers, max(1, len(order))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				src, err := readSource(pr.sources[order[k]])
+				if err != nil {
+					continue
+				}
+				seen := map[string]bool{}
+				cudaparse.EachName(src, func(name []byte, def bool) {
+					if !def && want[string(name)] && !seen[string(name)] {
+						seen[string(name)] = true
+						found[k] = append(found[k], string(name))
+					}
+				})
+			}
+		}()
+	}
+	for k := range order {
+		jobs <- k
+	}
+	close(jobs)
+	wg.Wait()
+	callsOf := map[string][]int{}
+	for k, i := range order {
+		for _, name := range found[k] {
+			callsOf[name] = append(callsOf[name], i)
+		}
+	}
+	var out []int
+	picked := map[int]bool{}
+	for _, name := range names {
+		if len(callsOf[name]) > maxCallerFiles {
+			continue
+		}
+		for _, i := range callsOf[name] {
+			if !picked[i] && pr.callerParses < maxCallerParses {
+				picked[i] = true
+				pr.callerParses++
+				out = append(out, i)
+			}
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+func sortedInts(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// rerunAll checks the files at the indices again with the project's facts,
+// on the workers, and hands each new result to done (from one goroutine
+// at a time).
+func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, done func(i int, out FileResult, how checked)) {
+	digests := make([][32]byte, len(indices))
+	for k, i := range indices {
+		digests[k] = pr.digest(p, i)
+	}
+	var mu sync.Mutex
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(pr.workers, max(1, len(indices))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var parser *cudaparse.Parser
+			var text rule.Text
+			defer func() {
+				if parser != nil {
+					parser.Close()
+				}
+			}()
+			for k := range jobs {
+				i := indices[k]
+				if out, how, sum, ok := pr.rerun(&parser, &text, p, digests[k], i); ok {
+					mu.Lock()
+					if sum != nil && pr.facts[i].summary == nil {
+						sum.Path = pr.shown[i]
+						pr.facts[i].summary = sum
+					}
+					done(i, out, how)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for k := range indices {
+		jobs <- k
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// The include graph. `#include "x.h"` is looked for beside the includer,
+// then in the include folders (configuration, compile_commands.json), then
+// among the project's files by path suffix: of several, the one nearest
+// the includer. `#include <...>` is looked for the same way without the
+// first step; system headers are not in the project and are never read.
+
+// resolveIncludes fills includedBy: the indices each file includes.
+func (pr *projectRun) resolveIncludes() {
+	if pr.includes != nil {
+		return
+	}
+	pr.includes = make([][]int, len(pr.facts))
+	byAbs := map[string]int{}
+	byBase := map[string][]int{}
+	absAll := make([]string, len(pr.sources))
+	for i := range pr.sources {
+		abs := pr.absPath(i)
+		absAll[i] = abs
+		byAbs[abs] = i
+		byBase[filepath.Base(abs)] = append(byBase[filepath.Base(abs)], i)
+	}
+	for i := range pr.facts {
+		dir := filepath.Dir(pr.absPath(i))
+		for _, inc := range pr.facts[i].includes {
+			target := -1
+			if inc.Quoted {
+				if j, ok := byAbs[filepath.Join(dir, filepath.FromSlash(inc.Path))]; ok {
+					target = j
+				}
+			}
+			for _, d := range pr.opts.IncludeDirs {
+				if target >= 0 {
+					break
+				}
+				if j, ok := byAbs[filepath.Join(d, filepath.FromSlash(inc.Path))]; ok {
+					target = j
+				}
+			}
+			if target < 0 {
+				target = nearestBySuffix(absAll, byBase[filepath.Base(inc.Path)], inc.Path, dir)
+			}
+			if target >= 0 && target != i {
+				pr.includes[i] = append(pr.includes[i], target)
+			}
+		}
+	}
+}
+
+// nearestBySuffix picks, of the files named like the include, those whose
+// path ends with it, and of them the one sharing the longest folder prefix
+// with the includer (then the first by path).
+func nearestBySuffix(abs []string, cands []int, inc, dir string) int {
+	best, bestShared := -1, -1
+	suffix := string(filepath.Separator) + filepath.FromSlash(inc)
+	for _, j := range cands {
+		path := abs[j]
+		if !strings.HasSuffix(path, suffix) {
+			continue
+		}
+		shared := sharedPrefix(filepath.Dir(path), dir)
+		if shared > bestShared || shared == bestShared && path < abs[best] {
+			best, bestShared = j, shared
+		}
+	}
+	return best
+}
+
+func sharedPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// maxIncludeDepth bounds how deep the include graph is followed.
+const maxIncludeDepth = 16
+
+// visibleMacros returns the call-renaming macros of the project headers
+// file i includes, directly or not (its own are the parser's business).
+// Include cycles end where a file was seen; a header included from many
+// files is walked once per includer, its own macros shared.
+func (pr *projectRun) visibleMacros(i int) cudaparse.MacroTable {
+	pr.macroMu.Lock()
+	defer pr.macroMu.Unlock()
+	if t, ok := pr.visible[i]; ok {
+		return t
+	}
+	pr.resolveIncludes()
+	t := cudaparse.MacroTable{}
+	t.Add(pr.opts.GlobalMacros...)
+	seen := map[int]bool{i: true}
+	frontier := pr.includes[i]
+	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
+		var next []int
+		for _, j := range frontier {
+			if seen[j] {
+				continue
+			}
+			seen[j] = true
+			t.Add(pr.facts[j].macros...)
+			next = append(next, pr.includes[j]...)
+		}
+		frontier = next
+	}
+	if pr.visible == nil {
+		pr.visible = map[int]cudaparse.MacroTable{}
+	}
+	pr.visible[i] = t
+	return t
+}
+
+// callsHeaderMacro reports whether file i calls a renaming macro that a
+// header it includes defines.
+func (pr *projectRun) callsHeaderMacro(i int) bool {
+	t := pr.visibleMacros(i)
+	if len(t) == 0 {
+		return false
+	}
+	for _, name := range pr.calledNames(i) {
+		if len(t[name]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// contextFiles walks root for the C/C++/CUDA files that are not among
+// checked: they take part in project-wide analysis only. Walk errors there
+// are not the run's: those files were not asked for.
+func contextFiles(root string, checked []string, exclude func(string, bool) bool) []string {
+	seen := map[string]bool{}
+	for _, p := range checked {
+		seen[absPath(p)] = true
+	}
+	var out []string
+	for _, p := range collect([]string{root}, exclude).files {
+		if !strings.HasSuffix(p, ".go") && !seen[absPath(p)] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ProjectAffects reports whether the project's facts can change the check
+// of the file at path (as the engine names it) with contents src: it calls
+// a function of another file that launches or preloads kernels, or one of
+// its functions has callers that load kernels before calling it.
+func ProjectAffects(p *cudaparse.Project, path string, src []byte) bool {
+	if p == nil {
+		return false
+	}
+	if callsProjectLoader(p, path, cudaparse.ScanNames(src).Calls) {
+		return true
+	}
+	return p.HasEntryFacts(path)
+}
+
+// summaries counts the files summarized so far.
+func (pr *projectRun) summaries() int {
+	n := 0
+	for i := range pr.facts {
+		if pr.facts[i].summary != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// nameID is an interned name: a project's files call and define the same
+// few thousand names, so each file keeps 4 bytes a name, not a string.
+type nameID uint32
+
+// interner hands out nameIDs; safe for concurrent use.
+type interner struct {
+	mu    sync.Mutex
+	ids   map[string]nameID
+	names []string
+}
+
+func newInterner() *interner { return &interner{ids: map[string]nameID{}} }
+
+// scan returns the interned names src defines as functions and calls,
+// each once.
+func (in *interner) scan(src []byte) (defines, calls []nameID) {
+	seen := map[nameID]uint8{}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	cudaparse.EachName(src, func(name []byte, def bool) {
+		// obj.f() and p->f() resolve to nothing (the object's class is
+		// not known): they cannot make a file need the project.
+		if !def && cudaparse.MethodCallAt(src, cap(src)-cap(name)) {
+			return
+		}
+		id, ok := in.ids[string(name)]
+		if !ok {
+			id = nameID(len(in.names))
+			s := string(name)
+			in.ids[s] = id
+			in.names = append(in.names, s)
+		}
+		bit := uint8(1)
+		if def {
+			bit = 2
+		}
+		if seen[id]&bit != 0 {
+			return
+		}
+		seen[id] |= bit
+		if def {
+			defines = append(defines, id)
+		} else {
+			calls = append(calls, id)
+		}
+	})
+	return defines, calls
+}
+
+func (in *interner) name(id nameID) string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.names[id]
+}
+
+// timedCallsLoader reports whether a function of file i that measures
+// (Timed), or a function of the file it calls, calls a function of another
+// file that launches or preloads kernels: what LL002 would see differently
+// with the project. A file without a summary (not parsed) is judged by the
+// names it calls.
+func (pr *projectRun) timedCallsLoader(p *cudaparse.Project, i int) bool {
+	sum := pr.facts[i].summary
+	if sum == nil {
+		return pr.callsLoaderElsewhere(p, i)
+	}
+	byName := map[string][]int{}
+	for k, fn := range sum.Functions {
+		byName[fn.Name] = append(byName[fn.Name], k)
+	}
+	seen := map[int]bool{}
+	var queue []int
+	for k, fn := range sum.Functions {
+		if fn.Timed {
+			seen[k] = true
+			queue = append(queue, k)
+		}
+	}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		fn := &sum.Functions[k]
+		own := p.Function(sum.Path, fn.Name, fn.Line)
+		for j := range fn.Steps {
+			st := &fn.Steps[j]
+			if st.Kind != cudaparse.StepCall {
+				continue
+			}
+			if local := byName[st.Callee]; len(local) > 0 {
+				for _, l := range local {
+					if !seen[l] {
+						seen[l] = true
+						queue = append(queue, l)
+					}
+				}
+				continue
+			}
+			if own == nil {
+				continue
+			}
+			if callee := p.ResolveStep(own, st); callee != nil && callee.File != sum.Path && !p.Kernels(callee).Empty() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// intern returns the names' ids.
+func (in *interner) intern(names []string) []nameID {
+	if len(names) == 0 {
+		return nil
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	out := make([]nameID, len(names))
+	for k, name := range names {
+		id, ok := in.ids[name]
+		if !ok {
+			id = nameID(len(in.names))
+			in.ids[name] = id
+			in.names = append(in.names, name)
+		}
+		out[k] = id
+	}
+	return out
+}
+
+// usesCallerFacts reports whether a finding comes from a rule that
+// consults what callers load (Rule.UsesCallerFacts).
+func usesCallerFacts(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Rule.UsesCallerFacts {
+			return true
+		}
+	}
+	return false
+}
+
+// keptParseBytes bounds the memory of the parsed files kept between the
+// per-file check and the project step.
+const keptParseBytes = 48 << 20
+
+// fileKeeper keeps parsed files that the project step is likely to check
+// again: those with a function that measures and calls a name the file
+// does not define. Safe for concurrent use.
+type fileKeeper struct {
+	mu     sync.Mutex
+	budget int
+	files  map[int]*cudaparse.File
+}
+
+func newFileKeeper(budget int) *fileKeeper {
+	return &fileKeeper{budget: budget, files: map[int]*cudaparse.File{}}
+}
+
+func (k *fileKeeper) offer(i int, f *cudaparse.File, sum *cudaparse.FileSummary) {
+	if !timedCallsOut(sum) {
+		return
+	}
+	size := f.MemoryBytes()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if size <= k.budget {
+		k.budget -= size
+		k.files[i] = f
+	}
+}
+
+// take returns the kept file i, and forgets it.
+func (k *fileKeeper) take(i int) *cudaparse.File {
+	if k == nil {
+		return nil
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	f := k.files[i]
+	if f != nil {
+		delete(k.files, i)
+		k.budget += f.MemoryBytes()
+	}
+	return f
+}
+
+// timedCallsOut reports whether a function of the summary measures and
+// calls a name the file does not define.
+func timedCallsOut(sum *cudaparse.FileSummary) bool {
+	if sum == nil {
+		return false
+	}
+	defined := map[string]bool{}
+	for _, fn := range sum.Functions {
+		defined[fn.Name] = true
+	}
+	for _, fn := range sum.Functions {
+		if !fn.Timed {
+			continue
+		}
+		for _, st := range fn.Steps {
+			if st.Kind == cudaparse.StepCall && !defined[st.Callee] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// noteAll notes the text facts of every file (noteProjectFacts), reading
+// the files again: with a cache, phase 1 leaves this until the project's
+// memo has missed. Files that cannot be read now take no part.
+func (pr *projectRun) noteAll(checked int) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range pr.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var text rule.Text
+			for i := range jobs {
+				src, err := readSource(pr.sources[i])
+				if err != nil || binaryError(src) != nil {
+					continue
+				}
+				text.Reset(src)
+				ff := &pr.facts[i]
+				if ff.summary == nil {
+					ff.summary = ff.summaryRef.get()
+				}
+				ff.summaryRef = nil
+				how := skipped
+				if ff.parsed {
+					how = parsedIt
+				}
+				noteProjectFacts(ff, &text, pr.settings(pr.absPath(i)), ff.summary, how, pr.names)
+				if i >= checked {
+					ff.candidate = false
+				}
+			}
+		}()
+	}
+	for i := range pr.facts {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// The project memo: with a cache, the outcome of the project step (the
+// results of the files checked again) is kept under a key made of this
+// binary, the options, and the path and bytes of every file. A warm run of
+// an unchanged project reads it back instead of linking.
+
+const projectMemoVersion = 1
+
+func projectMemoKey(opts *Options, shown []string, hashes [][32]byte, settings func(string) Settings, sources []string) cache.Key {
+	h := sha256.New()
+	binary, _ := cache.BinaryHash()
+	fmt.Fprintf(h, "lazylint project memo %d\n%x\nlow-confidence=%v unused=%v\n", projectMemoVersion, binary, opts.LowConfidence, opts.ReportUnusedSuppressions)
+	fmt.Fprintf(h, "include %q\nmacros %v\nroot %q\n", opts.IncludeDirs, opts.GlobalMacros, opts.ProjectRoot)
+	for i := range shown {
+		s := settings(sources[i])
+		// The settings, as the per-file key has them (rules, severities,
+		// options).
+		k := cacheKey(nil, &s, opts, nil, [32]byte{})
+		fmt.Fprintf(h, "%s %x %x\n", shown[i], hashes[i], k)
+	}
+	var out cache.Key
+	h.Sum(out[:0])
+	return out
+}
+
+type memoFile struct {
+	Path  string
+	Entry json.RawMessage
+}
+
+type memoEntry struct {
+	Version                                 int
+	Files                                   []memoFile
+	LinkParsed, Rechecked, ProjectFunctions int
+}
+
+func encodeMemo(results []sourceResult, rechecked map[int]bool, shown []string, stats *Stats) ([]byte, error) {
+	e := memoEntry{Version: projectMemoVersion, LinkParsed: stats.LinkParsed, Rechecked: stats.Rechecked, ProjectFunctions: stats.ProjectFunctions}
+	for _, i := range sortedInts(rechecked) {
+		if i >= len(results) || results[i].Err != nil {
+			continue
+		}
+		data, err := encodeEntry(results[i].FileResult, nil)
+		if err != nil {
+			return nil, err
+		}
+		e.Files = append(e.Files, memoFile{Path: shown[i], Entry: data})
+	}
+	return json.Marshal(e)
+}
+
+// applyMemo puts a memo's results in place; false (and nothing changed)
+// when it cannot be read.
+func applyMemo(data []byte, results []sourceResult, shown []string, settings func(string) Settings, sources []string, stats *Stats) bool {
+	var e memoEntry
+	if err := json.Unmarshal(data, &e); err != nil || e.Version != projectMemoVersion {
+		return false
+	}
+	at := map[string]int{}
+	for i := range results {
+		at[shown[i]] = i
+	}
+	decoded := map[int]FileResult{}
+	for _, f := range e.Files {
+		i, ok := at[f.Path]
+		if !ok {
+			return false
+		}
+		s := settings(sources[i])
+		r, _, ok := decodeEntry(f.Entry, &s, f.Path)
+		if !ok {
+			return false
+		}
+		decoded[i] = r
+	}
+	for i, r := range decoded {
+		results[i].FileResult = r
+	}
+	stats.LinkParsed, stats.Rechecked, stats.ProjectFunctions = e.LinkParsed, e.Rechecked, e.ProjectFunctions
+	return true
+}
+
+// absPath is source i's absolute path.
+func (pr *projectRun) absPath(i int) string {
+	if i < len(pr.abs) {
+		return pr.abs[i]
+	}
+	return absPath(pr.sources[i])
+}

@@ -1,0 +1,179 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/cache"
+	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/rules/ll001"
+	"github.com/lazylint/lazylint/rules/ll002"
+)
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const sharedHeader = `#pragma once
+#include "common.h"
+#define gpuMalloc cudaMalloc
+#define gpuMemGetInfo cudaMemGetInfo
+`
+
+const arenaTemplate = `#include "common.h"
+void *arena%d() {
+  size_t f, t;
+  gpuMemGetInfo(&f, &t);
+  void *p;
+  gpuMalloc(&p, f);
+  return p;
+}
+`
+
+// A header included by 1,000 files (and by itself: a cycle) is read once
+// and its macros reach every includer; the run ends with one finding per
+// file.
+func TestProjectHeaderIncludedEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"common.h": sharedHeader}
+	const n = 1000
+	for i := range n {
+		files[fmt.Sprintf("src/f%04d.cu", i)] = fmt.Sprintf(arenaTemplate, i)
+	}
+	writeFiles(t, dir, files)
+	res := Run(Options{Paths: []string{dir}, Rules: []*rule.Rule{ll001.Rule}, BaseDir: dir})
+	if len(res.Errors) > 0 {
+		t.Fatalf("errors: %v", res.Errors)
+	}
+	if len(res.Findings) != n {
+		t.Errorf("%d findings, want %d (one per includer)", len(res.Findings), n)
+	}
+	perFile := Run(Options{Paths: []string{dir}, Rules: []*rule.Rule{ll001.Rule}, BaseDir: dir, NoProject: true})
+	if len(perFile.Findings) != 0 {
+		t.Errorf("checked alone, the files gave %d findings; the macros are the header's", len(perFile.Findings))
+	}
+}
+
+// Results do not depend on the number of workers, with project facts.
+func TestProjectDeterministic(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", "rules", "ll002", "testdata", "project"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for _, workers := range []int{1, 2, 7} {
+		res := Run(Options{Paths: []string{root}, Rules: []*rule.Rule{ll002.Rule}, BaseDir: root, Workers: workers})
+		var b strings.Builder
+		for _, f := range res.Findings {
+			fmt.Fprintf(&b, "%s:%d:%d %s\n", f.Path, f.Start.Line, f.Start.Column, f.Message)
+		}
+		if workers == 1 {
+			want = b.String()
+			if want == "" {
+				t.Fatal("no findings")
+			}
+		} else if b.String() != want {
+			t.Errorf("with %d workers:\n%s\nwant\n%s", workers, b.String(), want)
+		}
+	}
+}
+
+// A file that vanishes between the per-file check and the link step takes
+// no part, and nothing fails.
+func TestProjectFileVanishes(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"k.cu":      "__global__ void k() {}\nvoid launch_k() { k<<<1, 1>>>(); }\n",
+		"bench.cpp": "#include <ctime>\nvoid launch_k();\ndouble b() { timespec x, y; clock_gettime(0, &x); launch_k(); clock_gettime(0, &y); return 0; }\n",
+	})
+	sources := []string{filepath.Join(dir, "bench.cpp"), filepath.Join(dir, "k.cu")}
+	pr := &projectRun{opts: Options{}, sources: sources, shown: []string{"bench.cpp", "k.cu"}, facts: make([]fileFacts, 2), settings: func(string) Settings { return Settings{Rules: []*rule.Rule{ll002.Rule}} }, workers: 2, names: newInterner()}
+	for i, p := range sources {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := rule.NewText(src)
+		noteProjectFacts(&pr.facts[i], text, pr.settings(p), nil, skipped, pr.names)
+	}
+	if err := os.Remove(sources[1]); err != nil {
+		t.Fatal(err)
+	}
+	project := pr.link()
+	if project.Defines("launch_k") {
+		t.Error("the vanished file's function was linked")
+	}
+	if again := pr.recheck(project, make([]FileResult, 2)); len(again) != 0 {
+		t.Errorf("files checked again: %v", again)
+	}
+	if err := os.Remove(sources[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, ok := pr.rerun(new(*cudaparse.Parser), new(rule.Text), project, [32]byte{}, 0); ok {
+		t.Error("a vanished file was checked again")
+	}
+}
+
+// The project step's outcome is memoized on every file's bytes: a warm
+// run gives the same findings; an edit anywhere, or a corrupt memo, makes
+// it link again.
+func TestProjectMemo(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", "rules", "ll002", "testdata", "project"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(root)); err != nil {
+		t.Fatal(err)
+	}
+	c, err := cache.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Paths: []string{dir}, Rules: []*rule.Rule{ll002.Rule}, BaseDir: dir, Cache: c}
+	show := func(r Result) string {
+		var b strings.Builder
+		for _, f := range r.Findings {
+			fmt.Fprintf(&b, "%s:%d %s\n", f.Path, f.Start.Line, f.Message)
+		}
+		return b.String()
+	}
+	cold := Run(opts)
+	if cold.Stats.Rechecked == 0 || cold.Project == nil {
+		t.Fatalf("cold run: %+v", cold.Stats)
+	}
+	warm := Run(opts)
+	if show(warm) != show(cold) || warm.Project != nil {
+		t.Errorf("warm run differs (or linked):\n%s\nwant\n%s", show(warm), show(cold))
+	}
+	// An edit elsewhere in the project: the warm-up in main goes.
+	mainCPP := filepath.Join(dir, "caller_warmup", "main.cpp")
+	src, err := os.ReadFile(mainCPP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "  run_axpy(x, y, n);\n  cudaDeviceSynchronize();", "  cudaDeviceSynchronize();", 1)
+	if edited == string(src) {
+		t.Fatal("fixture changed: no warm-up to remove")
+	}
+	if err := os.WriteFile(mainCPP, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	after := Run(opts)
+	if after.Project == nil || !strings.Contains(show(after), "timing.cpp:11 ") {
+		t.Errorf("after removing the warm-up in main.cpp, timing.cpp:11 is not reported:\n%s", show(after))
+	}
+}
