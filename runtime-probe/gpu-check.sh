@@ -38,6 +38,9 @@ for src in "$SRC"/ll*_hazard.cu "$SRC"/ll*_fixed.cu; do
   name="$(basename "$src" .cu)"
   nvcc -arch="$NVCC_ARCH" -O2 -o "$WORK/$name" "$src" -lcuda
 done
+for src in "$SRC"/real_*.cu; do
+  nvcc -arch="$NVCC_ARCH" -O2 -o "$WORK/$(basename "$src" .cu)" "$src"
+done
 nvcc -arch="$NVCC_ARCH" -cubin -o "$WORK/ll004_module.cubin" "$SRC/ll004_module.cu"
 nvcc -arch="$NVCC_ARCH" -cubin -o "$WORK/ll002_hazard.cubin" "$SRC/ll002_hazard.cu"
 
@@ -116,6 +119,36 @@ echo "| program | rule | expected | findings | verdict | result |"
 echo "| --- | --- | --- | --- | --- | --- |"
 printf '%s\n' "${rows[@]}"
 echo
+# Programs written the way real code is: each names, in "// gpu-check:
+# KERNEL RULE STATUS" lines, the verdict each finding must get.
+echo "## Per-finding verdicts (programs written the way real code is)"
+echo
+echo "| program | kernel | rule | expected | got | result |"
+echo "| --- | --- | --- | --- | --- | --- |"
+for src in "$SRC"/real_*.cu; do
+  name="$(basename "$src" .cu)"
+  set +e
+  "$LAZYLINT" check "$src" --confirm --confirm-timeout "$PROBE_TIMEOUT" --confirm-repeat "$REPEAT" \
+    -- "$WORK/$name" >"$WORK/$name.out" 2>"$WORK/$name.err"
+  set -e
+  while read -r _ _ kernel rule status; do
+    line="$(grep "^$src:[0-9]*:[0-9]*: $rule .*\b$kernel\b" "$WORK/$name.out" | head -n 1)"
+    got="$(sed -n 's/.*\[\(confirmed\|not confirmed\|not exercised\)\(: .*\)\?\]$/\1/p' <<<"$line" | tr ' ' '-')"
+    [[ -z "$line" ]] && got="no finding"
+    if [[ "$got" == "$status" ]]; then result=PASS; else result=FAIL; fi
+    echo "| \`$name\` | $kernel | $rule | $status | $got | $result |"
+  done < <(grep '^// gpu-check: ' "$src")
+  {
+    echo "### $name"
+    echo
+    echo "\`lazylint check $src --confirm -- $name\`:"
+    echo
+    sed "s|$WORK/||g" "$WORK/$name.out" | fence
+    echo
+  } >>"$WORK/details.md"
+done
+echo
+
 echo "## Module images (\`lazylint probe module\`)"
 echo
 for image in ll004_module.cubin ll002_hazard.cubin; do

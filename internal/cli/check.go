@@ -186,6 +186,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 			return err
 		}
 		extras.Probe = rep
+		extras.Evidence = traceEvidence(cmd, command, o.probe.timeout)
 	}
 	if err := o.writeReport(cmd, res, extras); err != nil {
 		return usage("cannot write the report: %v", err)

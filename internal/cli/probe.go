@@ -34,7 +34,7 @@ Exit codes: env and module exit 3 when there is no usable CUDA driver; run
 exits 0 when the modes show no lazy-only difference, 1 when they do, 2 when
 the program could not be run, 130 when interrupted.`,
 	}
-	cmd.AddCommand(newProbeEnvCommand(), newProbeModuleCommand(), newProbeRunCommand())
+	cmd.AddCommand(newProbeEnvCommand(), newProbeModuleCommand(), newProbeRunCommand(), newProbeTraceCommand())
 	return cmd
 }
 
@@ -112,6 +112,9 @@ func writeEnvText(w io.Writer, env driver.Env) {
 		}
 		fmt.Fprintf(tw, "%s:\t%s\n", name, v)
 	}
+	for _, warn := range env.Warnings {
+		fmt.Fprintf(tw, "warning:\t%s\n", warn)
+	}
 	for _, d := range env.Devices {
 		fmt.Fprintf(tw, "device %d:\t%s, compute %s, %s total, %s free\n", d.Index, d.Name, d.ComputeCapability, bytesText(int64(d.TotalBytes)), bytesText(int64(d.FreeBytes)))
 	}
@@ -164,7 +167,14 @@ eager loading the image load takes everything at once.`,
 				return usageError(cmd, err)
 			}
 			if _, err := driver.DetectFormat(image); err != nil {
-				return usageError(cmd, fmt.Errorf("%s: %w", args[0], err))
+				// A host executable or library: probe the device code it
+				// embeds, saying so, rather than call it a cubin.
+				fatbins, ferr := driver.HostFatbins(image)
+				if ferr != nil || len(fatbins) == 0 {
+					return usageError(cmd, fmt.Errorf("%s: %w", args[0], err))
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: host ELF with %d fatbin container(s) in .nv_fatbin; probing the first (%s)\n", args[0], len(fatbins), bytesText(int64(len(fatbins[0]))))
+				image = fatbins[0]
 			}
 			// CUDA reads the variable once, in cuInit, from the C environment,
 			// which os.Setenv writes when cgo is in use.

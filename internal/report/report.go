@@ -24,6 +24,10 @@ type Extras struct {
 	Color bool
 	// Baseline, when a baseline file was used, counts what it hid.
 	Baseline *BaselineStats
+	// Evidence, when set, gives a finding's confirmation from a trace of
+	// the run (probe trace); nil means the trace has nothing to say and
+	// the program-level verdict decides.
+	Evidence func(engine.Finding) *diffrun.Confirmation
 }
 
 // BaselineStats count what a baseline did: the findings it accepted (not
@@ -38,6 +42,14 @@ func (x Extras) confirmation(f engine.Finding) *diffrun.Confirmation {
 		return nil
 	}
 	c := diffrun.Confirm(f.Rule.ID, x.Probe)
+	if x.Evidence != nil {
+		// The trace decides, unless it finds nothing while the program's
+		// output does (a hang leaves no kernel records to show the wait).
+		if e := x.Evidence(f); e != nil && (e.Status != diffrun.NotConfirmed || c.Status != diffrun.Confirmed) {
+			e.Verdict = x.Probe.Verdict
+			return e
+		}
+	}
 	return &c
 }
 

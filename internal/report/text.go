@@ -23,9 +23,14 @@ func Text(w, errw io.Writer, res engine.Result, x Extras) error {
 		}
 		mark := ""
 		if c := x.confirmation(f); c != nil {
-			if c.Status == diffrun.Confirmed {
+			switch {
+			case c.Status == diffrun.Confirmed && c.Source == "trace":
+				mark = fmt.Sprintf(" [confirmed: %s]", c.Reason)
+			case c.Status == diffrun.Confirmed:
 				mark = fmt.Sprintf(" [confirmed: %s]", c.Verdict)
-			} else {
+			case c.Status == diffrun.NotExercised:
+				mark = fmt.Sprintf(" [not exercised: %s]", c.Reason)
+			default:
 				mark = fmt.Sprintf(" [not confirmed: %s]", c.Reason)
 			}
 		}

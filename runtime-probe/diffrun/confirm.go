@@ -6,6 +6,8 @@ import "fmt"
 const (
 	Confirmed    = "confirmed"
 	NotConfirmed = "not-confirmed"
+	// NotExercised: the finding's kernel never ran in the traced run.
+	NotExercised = "not-exercised"
 )
 
 // Confirmation says whether a differential run shows what a finding
@@ -14,6 +16,11 @@ type Confirmation struct {
 	Status  string  `json:"status"`
 	Verdict Verdict `json:"verdict"`
 	Reason  string  `json:"reason"`
+	// Kernel is the kernel the evidence is about, when a trace gave it.
+	Kernel string `json:"kernel,omitempty"`
+	// Source is "trace" when the evidence came from probe trace's record
+	// of the run, "output" when from the LAZY/EAGER comparison.
+	Source string `json:"source,omitempty"`
 }
 
 // signatures maps a rule to the verdicts that show its hazard happening:

@@ -44,6 +44,7 @@ func TestVerdicts(t *testing.T) {
 		lazy    string // script body under LAZY
 		eager   string // under EAGER
 		repeat  int
+		timeout time.Duration // 500 ms unless set
 		want    Verdict
 		wantEvi string // a substring of the evidence, if any
 	}{
@@ -69,11 +70,28 @@ func TestVerdicts(t *testing.T) {
 		{name: "faster under lazy", lazy: "echo 'load: 5 ms'", eager: "echo 'load: 15 ms'", want: FiguresDiffer},
 		{name: "bandwidth is no size", lazy: "echo 'copy: 10 GB/s'", eager: "echo 'copy: 30 GB/s'", want: Same},
 		{name: "same", lazy: "echo 'done in 1.0 ms'", eager: "echo 'done in 1.1 ms'", want: Same},
+		// Shaped after programs not written for lazylint (issue 15).
+		{name: "watchdog turns deadlock into slow success", lazy: "sleep 0.7; echo 'result ok'", eager: "echo 'result ok'", timeout: 3 * time.Second, want: SlowerUnderLazy, wantEvi: "wall time:"},
+		{name: "small wall gap is noise", lazy: "sleep 0.1; echo ok", eager: "echo ok", timeout: 3 * time.Second, want: Same},
+		{name: "watchdog line only under lazy", lazy: "echo 'watchdog: waiter gave up after 2000000 spins'; echo 'result ok'", eager: "echo 'result ok'", want: HangUnderLazy, wantEvi: "watchdog"},
+		{name: "watchdog setting printed in both", lazy: "echo 'watchdog limit: 2000000 spins'", eager: "echo 'watchdog limit: 2000000 spins'", want: Same},
+		{name: "unit in the key", lazy: "echo 'first launch event_ms=0.2809'", eager: "echo 'first launch event_ms=0.0201'", want: SlowerUnderLazy, wantEvi: "event_ms=0.2809"},
+		{name: "unit in a yaml key", lazy: "echo 'load_us: 1200'", eager: "echo 'load_us: 12'", want: SlowerUnderLazy},
+		{name: "unit as a json key", lazy: `echo '{"kernel": "scale", "ms": 1.2}'`, eager: `echo '{"kernel": "scale", "ms": 0.05}'`, want: SlowerUnderLazy},
+		{name: "camel case key", lazy: "echo 'firstLaunchMs=3.5'", eager: "echo 'firstLaunchMs=0.1'", want: SlowerUnderLazy},
+		{name: "no unit in the key", lazy: "echo 'ms_count=900'", eager: "echo 'ms_count=3'", want: Same},
+		{name: "tolerated oom in both, first-launch oom only under lazy", lazy: "echo 'arena: cudaMalloc 80 GiB: out of memory, retrying smaller'; echo 'launch: cudaErrorMemoryAllocation'", eager: "echo 'arena: cudaMalloc 80 GiB: out of memory, retrying smaller'", want: FailsUnderLazy, wantEvi: "LAZY: launch: cudaErrorMemoryAllocation"},
+		{name: "tolerated oom in both only", lazy: "echo 'arena: cudaMalloc 80 GiB at 0x7f00: out of memory'", eager: "echo 'arena: cudaMalloc 79 GiB at 0x7e00: out of memory'", want: Same},
+		{name: "same exit, extra error only under lazy", lazy: "echo 'out of memory at step 1'; echo 'CUDA_ERROR_NOT_FOUND'; exit 1", eager: "echo 'out of memory at step 1'; exit 1", want: FailsUnderLazy, wantEvi: "CUDA_ERROR_NOT_FOUND"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			prog := script(t, `if [ "$CUDA_MODULE_LOADING" = LAZY ]; then `+tc.lazy+"\nelse "+tc.eager+"\nfi\n")
-			rep := differential(t, Options{Command: []string{prog}, Timeout: 500 * time.Millisecond, Repeat: tc.repeat})
+			timeout := tc.timeout
+			if timeout == 0 {
+				timeout = 500 * time.Millisecond
+			}
+			rep := differential(t, Options{Command: []string{prog}, Timeout: timeout, Repeat: tc.repeat})
 			if rep.Verdict != tc.want {
 				t.Fatalf("verdict %s, want %s (%s; evidence %q; runs %+v)", rep.Verdict, tc.want, rep.Reason, rep.Evidence, rep.Runs)
 			}

@@ -33,7 +33,39 @@ var (
 	// case-insensitively, so "MB" and "Mb" read the same; the scale is
 	// the same within a key, which is all the comparison needs.
 	figureRE = regexp.MustCompile(`(?i)(?:^|[^\w.])([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(nanoseconds?|nsecs?|ns|microseconds?|usecs?|us|µs|milliseconds?|msecs?|ms|seconds?|secs?|s|bytes?|kib|kb|mib|mb|gib|gb)\b`)
+	// keyedFigureRE matches a number whose unit is in its key, the way
+	// logs and JSON lines print them: "event_ms=0.28", "load_us: 12",
+	// "\"ms\": 1.2", "firstLaunchMs=3". The key's unit is read by keyUnit.
+	keyedFigureRE = regexp.MustCompile(`([A-Za-z_][\w.-]*)["']?\s*[:=]\s*["']?([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?:[^\w.]|$)`)
+	// camelUnitRE finds a unit at the end of a camelCase key (loadMs,
+	// arenaMiB, waitSec).
+	camelUnitRE = regexp.MustCompile(`[a-z0-9](Ns|Nsec|Us|Usec|Ms|Msec|Sec|Secs|Seconds|Bytes|KiB|KB|Kb|MiB|MB|Mb|GiB|GB|Gb)$`)
 )
+
+// keyUnit returns the unit at the end of a key ("event_ms" -> "ms", "ms" ->
+// "ms", "loadMs" -> "ms"), or "" when the key names none. Only the last
+// word counts, so "ms_count" or "bytes_per_elem" are no figures.
+func keyUnit(key string) string {
+	word := key
+	if i := strings.LastIndexAny(key, "_-."); i >= 0 {
+		word = key[i+1:]
+	} else if m := camelUnitRE.FindStringSubmatch(key); m != nil {
+		word = m[1]
+	}
+	word = strings.ToLower(word)
+	if _, ok := unitScale[word]; ok {
+		return word
+	}
+	return ""
+}
+
+// Hang signs: lines with which programs say they gave up waiting (a
+// watchdog, a timeout of their own). A waiter with a watchdog turns a
+// lazy-loading deadlock into a slow success, so such a line printed only
+// under LAZY is read as a hang.
+var hangPatterns = []string{
+	"watchdog", "timed out", "timeout", "time out", "deadlock", "gave up waiting", "giving up", "stuck",
+}
 
 var unitScale = map[string]struct {
 	kind  string
@@ -144,6 +176,9 @@ func (s *outputScanner) finish() {
 
 func (s *outputScanner) line(line string) {
 	line = strings.ToValidUTF8(strings.TrimRight(line, "\r"), "\uFFFD")
+	if containsFold(line, hangPatterns) && len(s.run.HangLines) < maxErrorLines {
+		s.run.HangLines = append(s.run.HangLines, strings.TrimSpace(line))
+	}
 	oom := containsFold(line, outOfMemoryPatterns)
 	load := containsFold(line, loadErrorPatterns)
 	if oom || load {
@@ -154,12 +189,14 @@ func (s *outputScanner) line(line string) {
 		}
 	}
 	matches := figureRE.FindAllStringSubmatchIndex(line, -1)
-	if len(matches) == 0 || len(s.run.Figures) >= maxFigures {
+	keyed := keyedFigureRE.FindAllStringSubmatchIndex(line, -1)
+	if len(matches)+len(keyed) == 0 || len(s.run.Figures) >= maxFigures {
 		return
 	}
 	shape := numberRE.ReplaceAllString(strings.TrimSpace(line), "#")
 	occurrence := s.shapes[shape]
 	s.shapes[shape]++
+	taken := map[int]bool{} // start of each number read already
 	for i, m := range matches {
 		number, unit := line[m[2]:m[3]], strings.ToLower(line[m[4]:m[5]])
 		scale, ok := unitScale[unit]
@@ -170,11 +207,31 @@ func (s *outputScanner) line(line string) {
 		if err != nil {
 			continue
 		}
+		taken[m[2]] = true
 		s.run.Figures = append(s.run.Figures, Figure{
 			Key:   fmt.Sprintf("%s|%d|%d", shape, occurrence, i),
 			Kind:  scale.kind,
 			Value: v * scale.scale,
 			Text:  strings.TrimSpace(line[m[2]:m[5]]),
+			Line:  strings.TrimSpace(line),
+		})
+	}
+	for i, m := range keyed {
+		key, number := line[m[2]:m[3]], line[m[4]:m[5]]
+		unit := keyUnit(key)
+		if unit == "" || taken[m[4]] {
+			continue
+		}
+		v, err := strconv.ParseFloat(number, 64)
+		if err != nil {
+			continue
+		}
+		scale := unitScale[unit]
+		s.run.Figures = append(s.run.Figures, Figure{
+			Key:   fmt.Sprintf("%s|%d|k%d", shape, occurrence, i),
+			Kind:  scale.kind,
+			Value: v * scale.scale,
+			Text:  key + "=" + number,
 			Line:  strings.TrimSpace(line),
 		})
 	}

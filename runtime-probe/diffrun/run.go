@@ -75,8 +75,11 @@ type Run struct {
 	OutOfMemory bool     `json:"out_of_memory"`
 	LoadError   bool     `json:"load_error"`
 	ErrorLines  []string `json:"error_lines,omitempty"`
-	Figures     []Figure `json:"figures,omitempty"`
-	OutputTail  string   `json:"output_tail"`
+	// HangLines are lines with which the program said it gave up waiting
+	// (a watchdog, a timeout of its own).
+	HangLines  []string `json:"hang_lines,omitempty"`
+	Figures    []Figure `json:"figures,omitempty"`
+	OutputTail string   `json:"output_tail"`
 }
 
 // Failed reports whether the run ended badly without timing out: a non-zero

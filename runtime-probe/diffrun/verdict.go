@@ -2,8 +2,10 @@ package diffrun
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Verdict sums up how the runs under LAZY and EAGER differ.
@@ -43,7 +45,19 @@ func judge(runs []Run, o Options) (Verdict, string, []string) {
 	lazy, eager := by[ModeLazy], by[ModeEager]
 	timedOut := func(r *Run) bool { return r.TimedOut }
 	lazyHang, eagerHang := anyRun(lazy, timedOut), anyRun(eager, timedOut)
-	lazyFail, eagerFail := anyRun(lazy, (*Run).Failed), anyRun(eager, (*Run).Failed)
+	// Errors are compared line by line: a program that prints and
+	// tolerates an out-of-memory line in both modes gives no evidence with
+	// it; a line printed only under one mode does.
+	lazyOnly, eagerOnly := onlyIn(lazy, eager, errorLines), onlyIn(eager, lazy, errorLines)
+	exitFail := func(r *Run) bool { return !r.TimedOut && (r.ExitCode != 0 || r.Signal != "") }
+	lazyExit, eagerExit := anyRun(lazy, exitFail), anyRun(eager, exitFail)
+	lazyFail, eagerFail := lazyExit || len(lazyOnly) > 0, eagerExit || len(eagerOnly) > 0
+	if lazyFail && eagerFail && len(eagerOnly) == 0 && len(lazyOnly) > 0 && sameEndings(lazy, eager) {
+		eagerFail = false // both exit alike; only LAZY printed an error
+	}
+	if lazyFail && eagerFail && len(lazyOnly) == 0 && len(eagerOnly) > 0 && sameEndings(lazy, eager) {
+		lazyFail = false
+	}
 	timeout := o.Timeout.String()
 	switch {
 	case lazyHang && eagerHang:
@@ -55,18 +69,117 @@ func judge(runs []Run, o Options) (Verdict, string, []string) {
 	case lazyFail && eagerFail:
 		return FailsInBoth, fmt.Sprintf("under LAZY %s; under EAGER %s", summary(lazy), summary(eager)), errorEvidence(runs)
 	case lazyFail:
-		return FailsUnderLazy, fmt.Sprintf("under LAZY %s; under EAGER %s", summary(lazy), summary(eager)), errorEvidence(lazy)
+		return FailsUnderLazy, fmt.Sprintf("under LAZY %s; under EAGER %s", summary(lazy), summary(eager)), prefixed(ModeLazy, lazyOnly, errorEvidence(lazy))
 	case eagerFail:
-		return FailsUnderEager, fmt.Sprintf("under EAGER %s; under LAZY %s", summary(eager), summary(lazy)), errorEvidence(eager)
+		return FailsUnderEager, fmt.Sprintf("under EAGER %s; under LAZY %s", summary(eager), summary(lazy)), prefixed(ModeEager, eagerOnly, errorEvidence(eager))
+	}
+	// A watchdog line printed only under LAZY: the program gave up waiting
+	// on something that EAGER did not wait for.
+	if hangs := onlyIn(lazy, eager, hangLines); len(hangs) > 0 {
+		return HangUnderLazy, fmt.Sprintf("under LAZY the program printed a line saying it gave up waiting, which EAGER did not print; under LAZY %s; under EAGER %s", summary(lazy), summary(eager)), prefixed(ModeLazy, hangs, nil)
 	}
 	slower, differ := compareFigures(lazy, eager, o)
+	if w, ok := wallSlowdown(lazy, eager, o); ok {
+		slower = append(slower, w)
+	}
 	switch {
 	case len(slower) > 0:
-		return SlowerUnderLazy, fmt.Sprintf("a timing the program prints is at least %gx larger under LAZY", o.Slowdown), slower
+		return SlowerUnderLazy, fmt.Sprintf("a timing the program prints, or its wall time, is at least %gx larger under LAZY", o.Slowdown), slower
 	case len(differ) > 0:
 		return FiguresDiffer, fmt.Sprintf("a figure the program prints differs at least %gx between LAZY and EAGER", o.Slowdown), differ
 	}
-	return Same, fmt.Sprintf("both modes %s; no printed timing or size differs %gx", summary(lazy), o.Slowdown), nil
+	return Same, fmt.Sprintf("both modes %s; no printed timing or size, nor the wall time, differs %gx", summary(lazy), o.Slowdown), nil
+}
+
+// minWallDelta is the smallest wall-time difference that counts: process
+// start, context creation and module loads vary by tens of milliseconds
+// from run to run.
+const minWallDelta = 250 * time.Millisecond
+
+// wallSlowdown compares the median wall times of runs that all exited 0: a
+// waiter with a watchdog turns a lazy-loading deadlock into a slow success
+// (2.3 s under LAZY against 0.31 s under EAGER, measured on an H100).
+func wallSlowdown(lazy, eager []Run, o Options) (string, bool) {
+	ok := func(r *Run) bool { return r.TimedOut || r.ExitCode != 0 || r.Signal != "" }
+	if len(lazy) == 0 || len(eager) == 0 || anyRun(lazy, ok) || anyRun(eager, ok) {
+		return "", false
+	}
+	l, e := medianWall(lazy), medianWall(eager)
+	if l < o.Slowdown*e || l-e < float64(minWallDelta.Milliseconds()) {
+		return "", false
+	}
+	return fmt.Sprintf("wall time: %s under LAZY, %s under EAGER (%.1fx), both exit 0", msText(l), msText(e), l/max(e, 1e-3)), true
+}
+
+func medianWall(runs []Run) float64 {
+	w := make([]float64, len(runs))
+	for i, r := range runs {
+		w[i] = r.WallMS
+	}
+	sort.Float64s(w)
+	return w[(len(w)-1)/2]
+}
+
+func errorLines(r *Run) []string { return r.ErrorLines }
+func hangLines(r *Run) []string  { return r.HangLines }
+
+// onlyIn returns the lines of runs a (as lines returns them) whose shape
+// (numbers replaced by '#', so addresses, sizes and times do not matter)
+// appears in no run of b, each once.
+func onlyIn(a, b []Run, lines func(*Run) []string) []string {
+	inB := map[string]bool{}
+	for i := range b {
+		for _, l := range lines(&b[i]) {
+			inB[lineShape(l)] = true
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i := range a {
+		for _, l := range lines(&a[i]) {
+			sh := lineShape(l)
+			if !inB[sh] && !seen[sh] {
+				seen[sh] = true
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+func lineShape(l string) string {
+	return numberRE.ReplaceAllString(hexRE.ReplaceAllString(strings.TrimSpace(l), "#"), "#")
+}
+
+var hexRE = regexp.MustCompile(`0x[0-9a-fA-F]+`)
+
+// sameEndings reports whether every run of both modes ended the same way
+// (exit code and signal).
+func sameEndings(a, b []Run) bool {
+	var first *Run
+	for _, rs := range [][]Run{a, b} {
+		for i := range rs {
+			if first == nil {
+				first = &rs[i]
+			} else if rs[i].ExitCode != first.ExitCode || rs[i].Signal != first.Signal {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// prefixed labels lines with their mode; when there are none it falls back
+// to the given evidence.
+func prefixed(mode string, lines, fallback []string) []string {
+	if len(lines) == 0 {
+		return fallback
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = mode + ": " + l + " (not printed under the other mode)"
+	}
+	return out
 }
 
 func anyRun(runs []Run, pred func(*Run) bool) bool {

@@ -1,6 +1,7 @@
 package driver_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"os"
 	"os/exec"
@@ -192,20 +193,111 @@ func TestModuleOutOfMemoryNamesKernel(t *testing.T) {
 	}
 }
 
+// elfImage builds a little-endian ELF64 file for machine with the given
+// sections (in order), enough for debug/elf to read.
+func elfImage(machine uint16, names []string, data [][]byte) []byte {
+	le := binary.LittleEndian
+	var body []byte
+	offs := make([]int, len(names))
+	for i, d := range data {
+		offs[i] = 64 + len(body)
+		body = append(body, d...)
+	}
+	shstr := []byte{0}
+	nameOff := make([]int, len(names)+1)
+	for i, n := range append(append([]string{}, names...), ".shstrtab") {
+		nameOff[i] = len(shstr)
+		shstr = append(shstr, n...)
+		shstr = append(shstr, 0)
+	}
+	shstrOff := 64 + len(body)
+	body = append(body, shstr...)
+	for len(body)%8 != 0 {
+		body = append(body, 0)
+	}
+	shoff := 64 + len(body)
+	hdr := make([]byte, 64)
+	copy(hdr, "\x7fELF\x02\x01\x01")
+	le.PutUint16(hdr[16:], 2) // ET_EXEC
+	le.PutUint16(hdr[18:], machine)
+	le.PutUint32(hdr[20:], 1)
+	le.PutUint64(hdr[40:], uint64(shoff))
+	le.PutUint16(hdr[52:], 64)
+	le.PutUint16(hdr[58:], 64)
+	le.PutUint16(hdr[60:], uint16(len(names)+2))
+	le.PutUint16(hdr[62:], uint16(len(names)+1))
+	sh := func(name, typ, off, size int) []byte {
+		b := make([]byte, 64)
+		le.PutUint32(b[0:], uint32(name))
+		le.PutUint32(b[4:], uint32(typ))
+		le.PutUint64(b[24:], uint64(off))
+		le.PutUint64(b[32:], uint64(size))
+		le.PutUint64(b[48:], 1)
+		return b
+	}
+	out := append(hdr, body...)
+	out = append(out, make([]byte, 64)...) // null section
+	for i := range names {
+		out = append(out, sh(nameOff[i], 1, offs[i], len(data[i]))...)
+	}
+	out = append(out, sh(nameOff[len(names)], 3, shstrOff, len(shstr))...)
+	return out
+}
+
+// fatbinContainer is a fatbin header (16 bytes) and its payload.
+func fatbinContainer(payload string) []byte {
+	b := make([]byte, 16)
+	binary.LittleEndian.PutUint32(b, 0xBA55ED50)
+	binary.LittleEndian.PutUint16(b[4:], 1)
+	binary.LittleEndian.PutUint16(b[6:], 16)
+	binary.LittleEndian.PutUint64(b[8:], uint64(len(payload)))
+	return append(b, payload...)
+}
+
 func TestDetectFormat(t *testing.T) {
+	const emX8664, emCUDA = 62, 190
 	for _, tc := range []struct {
-		image string
-		want  string
+		name    string
+		image   []byte
+		want    string
+		wantErr string
 	}{
-		{"\x7fELF\x02\x01\x01", driver.FormatCubin},
-		{"\x50\xed\x55\xba\x01\x00", driver.FormatFatbin},
-		{"//\n.version 8.0\n.target sm_90\n", driver.FormatPTX},
-		{"hello", ""},
-		{"", ""},
+		{"cubin", elfImage(emCUDA, []string{".text._Z4spinPVi"}, [][]byte{{0}}), driver.FormatCubin, ""},
+		// Issue 15: a host executable was called a cubin with 0 kernels.
+		{"host executable with device code", elfImage(emX8664, []string{".text", ".nv_fatbin"}, [][]byte{{0xc3}, fatbinContainer("payload!")}), "", "embeds device code in .nv_fatbin"},
+		{"host executable without device code", elfImage(emX8664, []string{".text"}, [][]byte{{0xc3}}), "", "without device code"},
+		{"truncated ELF", []byte("\x7fELF\x02\x01\x01"), "", "cannot be read"},
+		{"fatbin", []byte("\x50\xed\x55\xba\x01\x00"), driver.FormatFatbin, ""},
+		{"ptx", []byte("//\n.version 8.0\n.target sm_90\n"), driver.FormatPTX, ""},
+		{"text", []byte("hello"), "", "not a cubin"},
+		{"empty", nil, "", "not a cubin"},
 	} {
-		got, err := driver.DetectFormat([]byte(tc.image))
-		if got != tc.want || (tc.want == "") != (err != nil) {
-			t.Errorf("DetectFormat(%q) = %q, %v; want %q", tc.image, got, err, tc.want)
+		got, err := driver.DetectFormat(tc.image)
+		if got != tc.want || (tc.wantErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
+			t.Errorf("%s: DetectFormat = %q, %v; want %q, error with %q", tc.name, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+func TestHostFatbins(t *testing.T) {
+	first, second := fatbinContainer("first"), fatbinContainer("second!!")
+	sec := append(append(append([]byte{}, first...), 0, 0, 0, 0, 0, 0, 0, 0), second...) // padding between
+	fbs, err := driver.HostFatbins(elfImage(62, []string{".nv_fatbin"}, [][]byte{sec}))
+	if err != nil || len(fbs) != 2 || string(fbs[0]) != string(first) || string(fbs[1]) != string(second) {
+		t.Fatalf("HostFatbins = %q, %v", fbs, err)
+	}
+	if _, err := driver.HostFatbins(elfImage(62, []string{".text"}, [][]byte{{0}})); !errors.Is(err, driver.ErrNotCUDA) {
+		t.Errorf("no .nv_fatbin: err = %v, want ErrNotCUDA", err)
+	}
+	if _, err := driver.HostFatbins(elfImage(62, []string{".nv_fatbin"}, [][]byte{fatbinContainer("x")[:12]})); err == nil {
+		t.Error("truncated container: want an error")
+	}
+}
+
+func TestKnownLoadingValue(t *testing.T) {
+	for v, want := range map[string]bool{"LAZY": true, "eager": true, " Lazy ": true, "AUTO": false, "": false, "1": false} {
+		if got := driver.KnownLoadingValue(v); got != want {
+			t.Errorf("KnownLoadingValue(%q) = %v, want %v", v, got, want)
 		}
 	}
 }

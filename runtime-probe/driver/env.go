@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"unsafe"
 )
 
@@ -20,6 +21,18 @@ const (
 // EnvVars are the variables that steer module loading; CUDA reads them once,
 // in cuInit.
 var EnvVars = []string{"CUDA_MODULE_LOADING", "CUDA_MODULE_DATA_LOADING"}
+
+// KnownLoadingValue reports whether v is a value the driver acts on for
+// CUDA_MODULE_LOADING or CUDA_MODULE_DATA_LOADING: LAZY or EAGER (in any
+// case). Others, such as AUTO, are ignored by the driver, which then uses
+// its default (LAZY since CUDA 12.2).
+func KnownLoadingValue(v string) bool {
+	switch strings.ToUpper(strings.TrimSpace(v)) {
+	case "LAZY", "EAGER":
+		return true
+	}
+	return false
+}
 
 // Device describes one GPU.
 type Device struct {
@@ -42,6 +55,8 @@ type Env struct {
 	LoadingModeError string             `json:"loading_mode_error,omitempty"`
 	Variables        map[string]*string `json:"variables"` // nil: unset
 	Devices          []Device           `json:"devices"`
+	// Warnings name variables set to values the driver ignores.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Init calls cuInit(0). Failure wraps ErrNoDriver: without it the driver
@@ -208,6 +223,9 @@ func ProbeEnv(path string, withFree bool) (Env, error) {
 	for _, name := range EnvVars {
 		if v, ok := os.LookupEnv(name); ok {
 			env.Variables[name] = &v
+			if !KnownLoadingValue(v) {
+				env.Warnings = append(env.Warnings, fmt.Sprintf("%s=%q is not a value the driver knows (LAZY or EAGER): the driver ignores it and uses its default", name, v))
+			}
 		} else {
 			env.Variables[name] = nil
 		}

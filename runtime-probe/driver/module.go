@@ -5,6 +5,7 @@ import "C"
 
 import (
 	"bytes"
+	"debug/elf"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -23,10 +24,24 @@ const (
 // fatbinMagic starts a fatbin file (little endian).
 const fatbinMagic = 0xBA55ED50
 
-// DetectFormat tells a cubin (ELF), a fatbin or PTX text apart.
+// emCUDA is the ELF machine of a cubin (EM_CUDA).
+const emCUDA = 190
+
+// DetectFormat tells a cubin (a CUDA ELF), a fatbin or PTX text apart. A
+// host ELF is none of them: HostFatbins reads the images it embeds.
 func DetectFormat(image []byte) (string, error) {
 	switch {
 	case bytes.HasPrefix(image, []byte("\x7fELF")):
+		f, err := elf.NewFile(bytes.NewReader(image))
+		if err != nil {
+			return "", fmt.Errorf("ELF file that cannot be read: %w", err)
+		}
+		if f.Machine != emCUDA {
+			if f.Section(".nv_fatbin") != nil {
+				return "", fmt.Errorf("a host %s ELF (%s), not a cubin; it embeds device code in .nv_fatbin (read it with HostFatbins)", f.Machine, f.Type)
+			}
+			return "", fmt.Errorf("a host %s ELF (%s) without device code (no .nv_fatbin section), not a cubin", f.Machine, f.Type)
+		}
 		return FormatCubin, nil
 	case len(image) >= 4 && binary.LittleEndian.Uint32(image) == fatbinMagic:
 		return FormatFatbin, nil
@@ -34,6 +49,47 @@ func DetectFormat(image []byte) (string, error) {
 		return FormatPTX, nil
 	}
 	return "", errors.New("not a cubin (ELF), fatbin or PTX file")
+}
+
+// ErrNotCUDA is wrapped by HostFatbins when the ELF embeds no device code.
+var ErrNotCUDA = errors.New("no device code")
+
+// HostFatbins returns the fatbin containers that a host executable or
+// shared library embeds in its .nv_fatbin section, each a loadable image.
+// A container starts with the fatbin magic, a 2-byte version, a 2-byte
+// header size and an 8-byte size of what follows the header.
+func HostFatbins(image []byte) ([][]byte, error) {
+	f, err := elf.NewFile(bytes.NewReader(image))
+	if err != nil {
+		return nil, fmt.Errorf("not an ELF file: %w", err)
+	}
+	sec := f.Section(".nv_fatbin")
+	if sec == nil || f.Machine == emCUDA {
+		return nil, fmt.Errorf("%w: no .nv_fatbin section in a host ELF", ErrNotCUDA)
+	}
+	data, err := sec.Data()
+	if err != nil {
+		return nil, fmt.Errorf(".nv_fatbin: %w", err)
+	}
+	var out [][]byte
+	for off := 0; off+16 <= len(data); {
+		if binary.LittleEndian.Uint32(data[off:]) != fatbinMagic {
+			off += 8 // containers are 8-byte aligned; skip padding
+			continue
+		}
+		hdr := int(binary.LittleEndian.Uint16(data[off+6:]))
+		size := binary.LittleEndian.Uint64(data[off+8:])
+		end := uint64(off) + uint64(hdr) + size
+		if hdr < 16 || end > uint64(len(data)) {
+			return out, fmt.Errorf(".nv_fatbin: container at offset %d runs past the section", off)
+		}
+		out = append(out, data[off:end])
+		off = int(end)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: .nv_fatbin holds no fatbin container", ErrNotCUDA)
+	}
+	return out, nil
 }
 
 // KernelLoad is one kernel's lazy load.

@@ -1,0 +1,284 @@
+package cupti
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+func usText(ns int64) string {
+	switch {
+	case ns >= 1_000_000_000:
+		return fmt.Sprintf("%.2f s", float64(ns)/1e9)
+	case ns >= 1_000_000:
+		return fmt.Sprintf("%.2f ms", float64(ns)/1e6)
+	}
+	return fmt.Sprintf("%.1f µs", float64(ns)/1e3)
+}
+
+// WriteTable writes one row per kernel: launches, the lazy load, the first
+// and later GPU times, and what the kernel waited on.
+func WriteTable(w io.Writer, t *Trace) {
+	fmt.Fprintf(w, "pid %d, loading mode %s, %d launches", t.PID, t.LoadingMode, len(t.Launches))
+	if !t.Complete {
+		fmt.Fprint(w, " (the process did not end normally: the trace may be cut short)")
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "first at\tlaunches\tlazy load\tfirst run\tlater runs\tnote\tkernel")
+	for _, k := range t.Kernels() {
+		load, first, later := "-", "-", "-"
+		if k.Load != nil {
+			load = usText(k.Load.Dur())
+		}
+		if k.FirstRunNS > 0 {
+			first = usText(k.FirstRunNS)
+		}
+		if k.LaterRunNS > 0 {
+			later = usText(k.LaterRunNS)
+		}
+		var notes []string
+		if k.WaitedOn != "" {
+			notes = append(notes, fmt.Sprintf("started %s after its launch, when %s ended", usText(k.WaitNS), k.WaitedOn))
+		}
+		if k.Failed > 0 {
+			notes = append(notes, fmt.Sprintf("%d launch(es) failed", k.Failed))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", usText(k.FirstAt), k.Launches, load, first, later, strings.Join(notes, "; "), k.Kernel)
+	}
+	_ = tw.Flush()
+	for _, m := range t.Modules {
+		fmt.Fprintf(w, "module %d loaded at %s (%d bytes of cubin)\n", m.ID, usText(m.At), m.CubinBytes)
+	}
+	for _, a := range t.Allocs {
+		if a.Result != 0 {
+			fmt.Fprintf(w, "allocation of %d bytes failed at %s (CUresult %d)\n", a.Bytes, usText(a.Call.Start), a.Result)
+		}
+	}
+	if t.Dropped > 0 {
+		fmt.Fprintf(w, "warning: CUPTI dropped %d activity records\n", t.Dropped)
+	}
+	for _, e := range t.Errors {
+		fmt.Fprintf(w, "trace error: %s\n", e)
+	}
+}
+
+// chromeEvent is one event of the Chrome trace format (the JSON that
+// Perfetto and chrome://tracing open); times in µs.
+type chromeEvent struct {
+	Name string            `json:"name"`
+	Cat  string            `json:"cat,omitempty"`
+	Ph   string            `json:"ph"`
+	TS   float64           `json:"ts"`
+	Dur  float64           `json:"dur,omitempty"`
+	PID  int               `json:"pid"`
+	TID  string            `json:"tid"`
+	Args map[string]string `json:"args,omitempty"`
+}
+
+// WriteChromeTrace writes the traces as Chrome trace events: host threads
+// carry the launch calls and lazy loads, streams the kernels' GPU runs.
+func WriteChromeTrace(w io.Writer, traces []*Trace) error {
+	var evs []chromeEvent
+	us := func(ns int64) float64 { return float64(ns) / 1e3 }
+	for _, t := range traces {
+		for _, l := range t.Launches {
+			host := fmt.Sprintf("thread %d", l.Thread)
+			args := map[string]string{"stream": fmt.Sprint(l.Stream), "correlation": fmt.Sprint(l.Correlation)}
+			if l.Result != 0 {
+				args["result"] = fmt.Sprint(l.Result)
+			}
+			if l.WaitedOn != "" {
+				args["waited_on"] = l.WaitedOn
+			}
+			evs = append(evs, chromeEvent{Name: l.API + " " + l.Kernel, Cat: "launch", Ph: "X", TS: us(l.Call.Start), Dur: us(l.Call.Dur()), PID: t.PID, TID: host, Args: args})
+			if l.Load != nil {
+				evs = append(evs, chromeEvent{Name: "lazy load " + l.Kernel, Cat: "lazy-load", Ph: "X", TS: us(l.Load.Start), Dur: us(l.Load.Dur()), PID: t.PID, TID: host})
+			}
+			if l.Run != nil {
+				evs = append(evs, chromeEvent{Name: l.Kernel, Cat: "kernel", Ph: "X", TS: us(l.Run.Start), Dur: us(l.Run.Dur()), PID: t.PID, TID: fmt.Sprintf("stream %d", l.Stream), Args: args})
+			}
+		}
+		for _, m := range t.Modules {
+			evs = append(evs, chromeEvent{Name: fmt.Sprintf("module %d loaded", m.ID), Cat: "module", Ph: "i", TS: us(m.At), PID: t.PID, TID: "modules"})
+		}
+	}
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].TS < evs[j].TS })
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(struct {
+		TraceEvents     []chromeEvent `json:"traceEvents"`
+		DisplayTimeUnit string        `json:"displayTimeUnit"`
+	}{evs, "ns"})
+}
+
+// timeAxis maps trace times to x positions, not to scale: the stretch
+// between two consecutive event boundaries gets a width that grows with the
+// log of its length, so a 20 µs lazy load stays visible next to a
+// one-second spin wait, and order is kept.
+type timeAxis struct {
+	bounds []int64   // sorted distinct event boundaries
+	xs     []float64 // x of each boundary
+}
+
+func newTimeAxis(ivs []Interval, width float64) *timeAxis {
+	set := map[int64]bool{}
+	for _, iv := range ivs {
+		set[iv.Start], set[iv.End] = true, true
+	}
+	a := &timeAxis{}
+	for t := range set {
+		a.bounds = append(a.bounds, t)
+	}
+	sort.Slice(a.bounds, func(i, j int) bool { return a.bounds[i] < a.bounds[j] })
+	weights := make([]float64, len(a.bounds))
+	total := 0.0
+	for i := 1; i < len(a.bounds); i++ {
+		weights[i] = 1 + math.Log2(1+float64(a.bounds[i]-a.bounds[i-1])/1000)
+		total += weights[i]
+	}
+	x := 0.0
+	for i := range a.bounds {
+		if total > 0 {
+			x += weights[i] / total * width
+		}
+		a.xs = append(a.xs, x)
+	}
+	return a
+}
+
+// x returns the position of time ns.
+func (a *timeAxis) x(ns int64) float64 {
+	i := sort.Search(len(a.bounds), func(i int) bool { return a.bounds[i] >= ns })
+	switch {
+	case len(a.bounds) == 0:
+		return 0
+	case i == len(a.bounds):
+		return a.xs[len(a.xs)-1]
+	case a.bounds[i] == ns || i == 0:
+		return a.xs[i]
+	}
+	f := float64(ns-a.bounds[i-1]) / float64(a.bounds[i]-a.bounds[i-1])
+	return a.xs[i-1] + f*(a.xs[i]-a.xs[i-1])
+}
+
+// WriteSVG draws a timeline: one row per host thread (launch calls, lazy
+// loads in orange) and one per stream (kernel runs); a kernel that waited
+// for a kernel on another stream is red, with an arrow from that kernel's
+// end, and its load is outlined in red.
+func WriteSVG(w io.Writer, t *Trace) error {
+	const left, width, rowH, top = 170.0, 1000.0, 34.0, 40.0
+	type row struct {
+		label string
+		key   string
+	}
+	var rows []row
+	rowOf := map[string]int{}
+	addRow := func(key, label string) int {
+		if i, ok := rowOf[key]; ok {
+			return i
+		}
+		rowOf[key] = len(rows)
+		rows = append(rows, row{label, key})
+		return len(rows) - 1
+	}
+	var ivs []Interval
+	for _, l := range t.Launches {
+		addRow(fmt.Sprint("h", l.Thread), fmt.Sprintf("host thread %d", l.Thread))
+		ivs = append(ivs, l.Call)
+		if l.Load != nil {
+			ivs = append(ivs, *l.Load)
+		}
+	}
+	for _, l := range t.Launches {
+		if l.Run != nil {
+			addRow(fmt.Sprint("s", l.Stream), fmt.Sprintf("stream %d (GPU)", l.Stream))
+			ivs = append(ivs, *l.Run)
+		}
+	}
+	if len(ivs) == 0 {
+		ivs = []Interval{{0, 1}}
+	}
+	ax := newTimeAxis(ivs, width)
+	height := top + rowH*float64(len(rows)) + 60
+	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="11">`+"\n", left+width+120, height)
+	fmt.Fprintf(w, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	fmt.Fprintf(w, `<text x="10" y="18" font-size="13">lazylint probe trace: pid %d, loading mode %s, %d launches (time axis not to scale: each stretch between events is as wide as the log of its length)</text>`+"\n", t.PID, html.EscapeString(t.LoadingMode), len(t.Launches))
+	for i, r := range rows {
+		y := top + rowH*float64(i)
+		fmt.Fprintf(w, `<rect x="%.0f" y="%.1f" width="%.0f" height="%.1f" fill="%s"/>`+"\n", left, y, width, rowH, []string{"#f4f4f4", "#ffffff"}[i%2])
+		fmt.Fprintf(w, `<text x="10" y="%.1f">%s</text>`+"\n", y+rowH/2+4, html.EscapeString(r.label))
+	}
+	// Time ticks at event boundaries, at least 70 px apart.
+	lastX := -1e9
+	for i, b := range ax.bounds {
+		x := left + ax.xs[i]
+		if x-lastX < 70 {
+			continue
+		}
+		lastX = x
+		fmt.Fprintf(w, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ccc" stroke-dasharray="2,3"/>`+"\n", x, top, x, top+rowH*float64(len(rows)))
+		fmt.Fprintf(w, `<text x="%.1f" y="%.1f" fill="#777" text-anchor="middle" font-size="9">%.3f ms</text>`+"\n", x, top+rowH*float64(len(rows))+12, float64(b)/1e6)
+	}
+	bar := func(iv Interval, rowIdx int, inset float64, fill, stroke, title string) {
+		x0, x1 := left+ax.x(iv.Start), left+ax.x(iv.End)
+		y := top + rowH*float64(rowIdx) + inset
+		fmt.Fprintf(w, `<rect x="%.2f" y="%.1f" width="%.2f" height="%.1f" fill="%s" stroke="%s"><title>%s</title></rect>`+"\n",
+			x0, y, max(x1-x0, 2), rowH-2*inset, fill, stroke, html.EscapeString(title))
+	}
+	labelled := map[string]bool{}
+	for _, l := range t.Launches {
+		h := rowOf[fmt.Sprint("h", l.Thread)]
+		fill := "#7aa6da"
+		if l.Result != 0 {
+			fill = "#000"
+		}
+		bar(l.Call, h, 8, fill, "none", fmt.Sprintf("%s %s: %s", l.API, l.Kernel, usText(l.Call.Dur())))
+		if l.Load != nil {
+			stroke := "none"
+			if l.WaitedOn != "" {
+				stroke = "#d00"
+			}
+			bar(*l.Load, h, 4, "#f0a030", stroke, fmt.Sprintf("lazy load of %s: %s", l.Kernel, usText(l.Load.Dur())))
+		}
+		if l.Run == nil {
+			continue
+		}
+		s := rowOf[fmt.Sprint("s", l.Stream)]
+		fill = "#6cbf6c"
+		title := fmt.Sprintf("%s ran %s", l.Kernel, usText(l.Run.Dur()))
+		if l.WaitedOn != "" {
+			fill = "#e04040"
+			title += fmt.Sprintf("; started %s after its launch, when %s ended", usText(l.WaitNS), l.WaitedOn)
+			// An arrow from the launch's end to the kernel's start.
+			fmt.Fprintf(w, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#d00" stroke-width="1.5" stroke-dasharray="4,2"/>`+"\n",
+				left+ax.x(l.Call.End), top+rowH*float64(h)+rowH/2, left+ax.x(l.Run.Start), top+rowH*float64(s)+rowH/2)
+		}
+		bar(*l.Run, s, 6, fill, "none", title)
+		name := shortName(l.Kernel)
+		if !labelled[fmt.Sprint(l.Stream, name)] {
+			labelled[fmt.Sprint(l.Stream, name)] = true
+			fmt.Fprintf(w, `<text x="%.1f" y="%.1f" font-size="10">%s</text>`+"\n", left+ax.x(l.Run.Start)+2, top+rowH*float64(s)+rowH-1, html.EscapeString(name))
+		}
+	}
+	ly := top + rowH*float64(len(rows)) + 32
+	for i, it := range []struct{ fill, text string }{{"#7aa6da", "launch call (host)"}, {"#f0a030", "lazy load"}, {"#6cbf6c", "kernel run (GPU)"}, {"#e04040", "kernel that waited for another stream's kernel (load blocked)"}} {
+		x := left + float64(i)*190
+		fmt.Fprintf(w, `<rect x="%.0f" y="%.0f" width="12" height="12" fill="%s"/><text x="%.0f" y="%.0f">%s</text>`+"\n", x, ly, it.fill, x+16, ly+10, it.text)
+	}
+	_, err := fmt.Fprintln(w, "</svg>")
+	return err
+}
+
+// shortName is a kernel's name without its parameter list, for labels.
+func shortName(k string) string {
+	if i := strings.IndexByte(k, '('); i > 0 {
+		return k[:i]
+	}
+	return k
+}
