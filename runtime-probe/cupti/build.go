@@ -49,8 +49,8 @@ func FindToolkit() (Toolkit, error) {
 		}
 	}
 	if nvcc, err := exec.LookPath("nvcc"); err == nil {
-		if real, err := filepath.EvalSymlinks(nvcc); err == nil {
-			nvcc = real
+		if resolved, err := filepath.EvalSymlinks(nvcc); err == nil {
+			nvcc = resolved
 		}
 		homes = append(homes, filepath.Dir(filepath.Dir(nvcc)))
 	}
@@ -127,7 +127,7 @@ func Build(ctx context.Context, tk Toolkit, cacheDir string) (string, error) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("building the injection library with %s: %v: %s", cc, err, strings.TrimSpace(firstLines(stderr.String(), 20)))
+		return "", fmt.Errorf("building the injection library with %s: %w: %s", cc, err, strings.TrimSpace(firstLines(stderr.String(), 20)))
 	}
 	if err := os.Rename(tmp, lib); err != nil {
 		return "", err

@@ -73,7 +73,9 @@ func Run(ctx context.Context, o RunOptions) (*Result, error) {
 		err = <-done
 	case <-ctx.Done():
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
+		if waitErr := <-done; waitErr != nil {
+			return nil, fmt.Errorf("%w (the program was stopped: %w)", ctx.Err(), waitErr)
+		}
 		return nil, ctx.Err()
 	}
 	res.WallMS = float64(time.Since(start).Microseconds()) / 1000
