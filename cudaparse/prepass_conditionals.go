@@ -75,14 +75,23 @@ func (p *prepass) resolveConditionals() {
 // `_CCCL_COMPILER(GCC, >=, 8)`, which no expression grammar accepts.
 var compareArgument = regexp.MustCompile(`[(,]\s*(>=|<=|==|!=|<|>)\s*[,)]`)
 
+// alternativeOperator matches C++'s word spellings of operators
+// (`#if defined(A) and not defined(B)`), which the grammar's preprocessor
+// expressions do not accept.
+var alternativeOperator = regexp.MustCompile(`(^|[^A-Za-z0-9_])(and|or|not|bitand|bitor|xor|compl|not_eq)([^A-Za-z0-9_]|$)`)
+
 // simplifyCondition replaces the condition of an #if or #elif that passes
-// operators as macro arguments by `1` and spaces: the condition means
-// nothing to rules, and left in, it is an ERROR node.
+// operators as macro arguments, or spells operators as words, by `1` and
+// spaces: the condition means nothing to rules, and left in, it is an
+// ERROR node.
 func (p *prepass) simplifyCondition(d int) {
 	t := p.toks[d]
 	text := p.src[t.start:t.end]
 	name := directiveName(text)
-	if name != "if" && name != "elif" || !compareArgument.Match(text) {
+	if name != "if" && name != "elif" {
+		return
+	}
+	if cond := text[bytes.Index(text, []byte(name))+len(name):]; !compareArgument.Match(text) && !alternativeOperator.Match(cond) {
 		return
 	}
 	at := bytes.Index(text, []byte(name)) + len(name)

@@ -108,6 +108,7 @@ func TestNeutralizedCodeParsesCleanly(t *testing.T) {
 		"class C {\n MY_SEMI_PRIVATE:\n  int x;\n};\n",
 		"template <class T>\nstruct B { using T2 = T; };\ntemplate <class T>\nstruct D : B<T> { using typename B<T>::T2; };\n",
 		"#if MY_COMPILER(GCC, >=, 8)\nint a;\n#endif\n",
+		"#if defined(USE_GPU) and not defined(NO_CUDA)\nint b;\n#elif A or B\nint c;\n#endif\n",
 		"using Policy MY_DEPRECATED(\"use X\") = int;\n",
 		"void CUDART_CB callback(void *data) {}\n",
 		"__global__ void k(Params NCCL_GRID_CONSTANT const p) {}\n",
