@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,6 +46,7 @@ type checkOptions struct {
 	noCache       bool
 	project       string
 	noProject     bool
+	failOn        string
 	includeDirs   []string
 	compileDB     string
 }
@@ -77,6 +80,7 @@ be read or parsed (the other files are still checked and reported).`,
 	f.IntVar(&o.maxParseMiB, "max-parse-mib", engine.DefaultMaxParseBytes>>20, "largest file parsed, in MiB (0: no limit); larger files that need a parse are reported as not checked")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file instead of stdout")
 	f.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when there are findings (file errors still exit 2)")
+	f.StringVar(&o.failOn, "fail-on", "warning", "lowest severity that fails the run (exit 1): info, warning or error; findings below it are reported but exit 0")
 	f.BoolVar(&o.reportUnused, "report-unused-suppressions", false, "report suppression comments that name lazylint but silence no finding (LL000)")
 	f.BoolVar(&o.confirm, "confirm", false, "run the program after -- under LAZY and EAGER and mark each finding confirmed or not")
 	o.probe.register(f, "confirm-")
@@ -106,6 +110,19 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	if !contains(colorModes, o.color) {
 		return usage("bad --color %q (want %s)", o.color, strings.Join(colorModes, ", "))
 	}
+	failOn, err := rule.ParseSeverity(o.failOn)
+	if err != nil {
+		return usage("bad --fail-on %q (want info, warning or error)", o.failOn)
+	}
+	if o.workers < 0 {
+		return usage("bad --jobs %d (want a positive number, or 0 for one per core)", o.workers)
+	}
+	switch {
+	case o.diff && cmd.Flags().Changed("format"):
+		return usage("--diff prints a unified diff; it cannot be combined with --format")
+	case o.diff && o.writeBaseline != "":
+		return usage("--diff writes nothing; it cannot be combined with --write-baseline")
+	}
 	sel, err := flagSelection(o.enable, o.disable, o.ruleOptions)
 	if err != nil {
 		return usage("%v", err)
@@ -113,6 +130,9 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	cfg, err := o.config.load()
 	if err != nil {
 		return usage("%v", err)
+	}
+	if cfg != nil && cfg.FailOn != nil && !cmd.Flags().Changed("fail-on") {
+		failOn = *cfg.FailOn
 	}
 	var command []string
 	if dash := cmd.ArgsLenAtDash(); dash >= 0 {
@@ -135,6 +155,9 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	}
 	var base *baseline.Baseline
 	if o.baseline != "" {
+		if _, err := os.Stat(o.baseline); errors.Is(err, fs.ErrNotExist) {
+			return usage("baseline file %s does not exist; create it with --write-baseline %s", o.baseline, o.baseline)
+		}
 		if base, err = baseline.Read(o.baseline); err != nil {
 			return usage("%v", err)
 		}
@@ -146,6 +169,11 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	engineOptions := o.engineOptions(cmd, paths, wd, cfg, sel)
 	runEngine := o.runner(cmd)
 	res := runEngine(engineOptions)
+	if res.Stats.Files == 0 && len(res.Errors) == 0 {
+		// Not an error (a hook on a commit without sources), but never
+		// silent: a mistyped folder would otherwise pass.
+		fmt.Fprintf(cmd.ErrOrStderr(), "lazylint: no C, C++, CUDA or cgo files to check in %s\n", strings.Join(paths, ", "))
+	}
 	if o.writeBaseline != "" {
 		if err := baseline.Write(o.writeBaseline, res.Findings, wd); err != nil {
 			return usage("cannot write the baseline: %v", err)
@@ -194,7 +222,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	switch {
 	case len(res.Errors) > 0:
 		return exitError{ExitFailure}
-	case len(res.Findings) > 0 && !o.exitZero:
+	case !o.exitZero && failing(res.Findings, failOn):
 		return exitError{ExitFindings}
 	}
 	return nil
@@ -413,4 +441,14 @@ func openCache(cmd *cobra.Command) *cache.Cache {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "lazylint: running without the cache: %v\n", err)
 	return nil
+}
+
+// failing reports whether a finding is at least as severe as failOn.
+func failing(fs []engine.Finding, failOn rule.Severity) bool {
+	for _, f := range fs {
+		if f.Severity >= failOn {
+			return true
+		}
+	}
+	return false
 }

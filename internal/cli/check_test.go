@@ -494,3 +494,55 @@ func TestGoNolint(t *testing.T) {
 		t.Errorf("exit %d, doc %+v", code, doc)
 	}
 }
+
+// --fail-on (and fail-on in the config) sets the lowest severity that
+// fails a run; silent successes and impossible combinations say so.
+func TestFailOnAndUsage(t *testing.T) {
+	dir := t.TempDir()
+	info := "__managed__ int counter;\n__global__ void k() { counter++; }\n" // LL008 (info)
+	if err := os.WriteFile(filepath.Join(dir, "m.cu"), []byte(info), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := run(t, dir, "check", "--no-config", "m.cu"); code != 0 || !strings.Contains(out, "LL008") {
+		t.Errorf("an info finding under the default --fail-on warning: exit %d, output %q", code, out)
+	}
+	if code, _, _ := run(t, dir, "check", "--no-config", "--fail-on", "info", "m.cu"); code != ExitFindings {
+		t.Errorf("--fail-on info: exit %d, want %d", code, ExitFindings)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".lazylint.yml"), []byte("fail-on: info\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := run(t, dir, "check", "m.cu"); code != ExitFindings {
+		t.Errorf("fail-on: info in the config: exit %d, want %d", code, ExitFindings)
+	}
+	if code, _, _ := run(t, dir, "check", "--fail-on", "error", "m.cu"); code != 0 {
+		t.Errorf("--fail-on error over the config's info: exit %d, want %d", code, 0)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".lazylint.yml"), []byte("fail-on: fatal\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, dir, "check", "m.cu"); code != ExitFailure || !strings.Contains(errs, ".lazylint.yml:1:") {
+		t.Errorf("a bad fail-on: exit %d, stderr %q", code, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "--no-config", "--fail-on", "fatal", "m.cu"}, "bad --fail-on"},
+		{[]string{"check", "--no-config", "-j", "-3", "m.cu"}, "bad --jobs -3"},
+		{[]string{"check", "--no-config", "--diff", "-f", "json", "m.cu"}, "cannot be combined with --format"},
+		{[]string{"check", "--no-config", "--diff", "--write-baseline", "b.json", "m.cu"}, "cannot be combined with --write-baseline"},
+		{[]string{"check", "--no-config", "--baseline", "missing.json", "m.cu"}, "baseline file missing.json does not exist; create it with --write-baseline"},
+	} {
+		if code, _, errs := run(t, dir, c.args...); code != ExitFailure || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errs, c.want)
+		}
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, dir, "check", "--no-config", "empty"); code != 0 || !strings.Contains(errs, "no C, C++, CUDA or cgo files to check in empty") {
+		t.Errorf("an empty folder: exit %d, stderr %q", code, errs)
+	}
+}

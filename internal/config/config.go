@@ -13,6 +13,7 @@
 //	    disable: [LL002]
 //	report-unused-suppressions: true
 //	low-confidence: false
+//	fail-on: warning                   # lowest severity that fails a run (info, warning, error)
 //	include-dirs: [include, third_party/cub]  # where #include "..." is looked for, relative to this file
 //	compile-commands: build/compile_commands.json  # -I flags from a compile database
 package config
@@ -55,6 +56,8 @@ type Config struct {
 	// them.
 	ReportUnusedSuppressions *bool
 	LowConfidence            *bool
+	// FailOn is the lowest severity that fails a run, when a file set it.
+	FailOn *rule.Severity
 	// IncludeDirs are the include folders the files name (absolute), in
 	// file order; CompileCommands the compile databases they name.
 	IncludeDirs     []string
@@ -354,6 +357,14 @@ func (l *loader) load(abs string, from *Error, depth int) {
 			l.cfg.ReportUnusedSuppressions = &b
 		}
 	}
+	if n := fields["fail-on"]; n != nil {
+		sev, err := rule.ParseSeverity(n.Value)
+		if n.Kind != yaml.ScalarNode || err != nil {
+			l.errorf(abs, n, "fail-on wants info, warning or error, not %q", n.Value)
+		} else {
+			l.cfg.FailOn = &sev
+		}
+	}
 	for _, key := range []string{"include-dirs", "compile-commands"} {
 		n := fields[key]
 		if n == nil {
@@ -402,7 +413,7 @@ func (l *loader) load(abs string, from *Error, depth int) {
 
 var (
 	selectionKeys = []string{"enable", "disable", "severity", "options"}
-	topKeys       = append([]string{"extends", "exclude", "overrides", "report-unused-suppressions", "low-confidence", "include-dirs", "compile-commands"}, selectionKeys...)
+	topKeys       = append([]string{"extends", "exclude", "overrides", "report-unused-suppressions", "low-confidence", "include-dirs", "compile-commands", "fail-on"}, selectionKeys...)
 	overrideKeys  = append([]string{"files"}, selectionKeys...)
 )
 
