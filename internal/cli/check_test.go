@@ -87,8 +87,14 @@ func TestExitCodes(t *testing.T) {
 	if code, _, _ := run(t, dir, "check", "--disable", "LL001", "bad.cu"); code != ExitClean {
 		t.Errorf("disabled rule: exit %d", code)
 	}
-	if code, _, _ := run(t, dir, "check", "--rule-option", "LL001.threshold=1.5", "bad.cu"); code != ExitFindings {
+	if code, _, _ := run(t, dir, "check", "--rule-option", "LL001.threshold=1", "bad.cu"); code != ExitFindings {
 		t.Errorf("whole free memory is reported whatever the threshold: exit %d", code)
+	}
+	if code, _, errs := run(t, dir, "check", "--rule-option", "LL001.threshold=1.5", "bad.cu"); code != ExitFailure || !strings.Contains(errs, "wants a number in (0, 1], not 1.5") {
+		t.Errorf("threshold out of range: exit %d, %q", code, errs)
+	}
+	if code, _, errs := run(t, dir, "check", "--rule-option", "LL001.min-headroom-mib=-4", "bad.cu"); code != ExitFailure || !strings.Contains(errs, "wants a number in [0, 1.048576e+06], not -4") {
+		t.Errorf("negative headroom: exit %d, %q", code, errs)
 	}
 	if code, _, errs := run(t, dir, "check", "--rule-option", "LL001.threshold=most", "bad.cu"); code != ExitFailure || !strings.Contains(errs, "wants a number") {
 		t.Errorf("non-numeric option: exit %d, %q", code, errs)

@@ -164,6 +164,7 @@ low-confidence: maybe
 		"cycle-b.yml": "extends: cycle-a.yml\n",
 		"list.yml":    "- LL001\n",
 		"twice.yml":   "disable: [LL001]\ndisable: [LL002]\n",
+		"range.yml":   "options:\n  LL001: {threshold: 2, min-headroom-mib: -1}\nfail-on: fatal\n",
 	})
 	cases := map[string][]string{
 		"bad.yml": {
@@ -177,7 +178,12 @@ low-confidence: maybe
 			"bad.yml:10:13: \"!negated\" is not a path pattern",
 			"bad.yml:11:17: low-confidence wants true or false",
 		},
-		"syntax.yml":  {"syntax.yml:1: did not find expected"},
+		"syntax.yml": {"syntax.yml:1: did not find expected"},
+		"range.yml": {
+			"range.yml:2:22: LL001: option threshold wants a number in (0, 1], not 2",
+			"range.yml:2:43: LL001: option min-headroom-mib wants a number in [0, 1.048576e+06], not -1",
+			"range.yml:3:10: fail-on wants info, warning or error",
+		},
 		"cycle-a.yml": {"cycle-b.yml:1:10: extends", "in a cycle"},
 		"list.yml":    {"list.yml:1:1: want a mapping"},
 		"twice.yml":   {"twice.yml:2:1: disable is set twice"},

@@ -45,15 +45,36 @@ type Option struct {
 	Name    string
 	Default string
 	Doc     string
-	// Numeric options must parse as numbers (checked when they are set).
+	// Numeric options must parse as numbers (checked when they are set),
+	// within Range when it is set.
 	Numeric bool
+	Range   *Range
+}
+
+// Range bounds a numeric option: Min < value when MinOpen, else Min <=
+// value; value <= Max.
+type Range struct {
+	Min, Max float64
+	MinOpen  bool
+}
+
+func (r *Range) String() string {
+	open := "["
+	if r.MinOpen {
+		open = "("
+	}
+	return fmt.Sprintf("%s%g, %g]", open, r.Min, r.Max)
 }
 
 // Check reports whether value is acceptable for the option.
 func (o Option) Check(value string) error {
 	if o.Numeric {
-		if _, err := strconv.ParseFloat(value, 64); err != nil {
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
 			return fmt.Errorf("option %s wants a number, not %q", o.Name, value)
+		}
+		if r := o.Range; r != nil && (v > r.Max || v < r.Min || r.MinOpen && v == r.Min || v != v) {
+			return fmt.Errorf("option %s wants a number in %s, not %s", o.Name, r, value)
 		}
 	}
 	return nil

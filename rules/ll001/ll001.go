@@ -26,8 +26,8 @@ var Rule = &rule.Rule{
 	Summary:  "device allocation takes (nearly) all free or total memory, leaving none for kernels loaded later",
 	Doc:      doc,
 	Options: []rule.Option{
-		{Name: "threshold", Default: "0.9", Doc: "share of free or total memory (0-1) from which an allocation is reported", Numeric: true},
-		{Name: "min-headroom-mib", Default: "256", Doc: "an allocation of free or total memory minus less than this many MiB is reported", Numeric: true},
+		{Name: "threshold", Default: "0.9", Doc: "share of free or total memory (0-1) from which an allocation is reported", Numeric: true, Range: &rule.Range{Min: 0, Max: 1, MinOpen: true}},
+		{Name: "min-headroom-mib", Default: "256", Doc: "an allocation of free or total memory minus less than this many MiB is reported", Numeric: true, Range: &rule.Range{Min: 0, Max: 1 << 20}},
 	},
 	Triggers: []string{
 		"MemGetInfo", "GetMemoryInfo", "totalGlobalMem", "TotalMem", "available_device_memory", "percent_of_free_device_memory",
