@@ -17,21 +17,26 @@ import (
 // Project-wide analysis, in three steps (docs/project.md):
 //
 //  1. Each file is checked alone, as before. A file that was parsed
-//     exports its summary (cudaparse.FileSummary). Two more things are
-//     noted cheaply, from the text: whether the file spells a kernel launch
-//     or preload (it may define a function that loads kernels), and whether
-//     some rule could fire on it only with the help of another file (its
-//     prefilter passes once the file is taken to call a project loader).
-//     Of those files, and only those, the names they define and call are
-//     scanned without a parse (cudaparse.ScanNames).
-//  2. Link: a file that defines a name the parsed or candidate files call,
-//     and spells a launch or preload, is parsed for its summary; its own
-//     calls may pull in more files (at most maxLinkRounds rounds). The
-//     summaries are linked into a cudaparse.Project.
+//     exports its summary (cudaparse.FileSummary), and is kept for step 3
+//     when a function of it measures and calls out of the file. From the
+//     text, without a parse: whether the file spells a launch, preload or
+//     clock read, and which of its functions do (cudaparse.LoaderDefinitions);
+//     whether some rule could fire on it only with another file's help, and
+//     then which names it calls (between two clock reads:
+//     cudaparse.TimedCalls); its directives; a name filter. With a cache,
+//     this waits until the project memo has missed (noteAll).
+//  2. Link: the files defining what the files of step 1 call where it
+//     matters (in functions that measure) are summarized from their text
+//     (cudaparse.LexicalSummary), and what those call in turn, at most
+//     maxLinkRounds rounds. The summaries are linked into a
+//     cudaparse.Project; calls see only headers they include and files of
+//     their own program (visibleFrom).
 //  3. The files whose result can change with the project's facts are
-//     checked again with them: those that call a function of another file
-//     that launches or preloads kernels, and those with findings in a
-//     function whose known callers load kernels before calling it.
+//     checked again with them: a function that measures calls a loader of
+//     another file, a header macro renames a call, a timer helper of
+//     another file reads the clock, or a finding sits in a function whose
+//     callers may load its kernels first (those callers are looked for by
+//     name filter and call scan, parsed, and the project linked again).
 
 // maxLinkRounds bounds how many times the link step pulls in files that
 // define what the files before them call.
