@@ -299,19 +299,7 @@ func (p *Project) kernelsOf(fn *ProjectFunction) *KernelFacts {
 	p.kernels[fn] = nil
 	out := &KernelFacts{}
 	for i := range fn.Summary.Steps {
-		st := &fn.Summary.Steps[i]
-		switch st.Kind {
-		case StepLaunch:
-			out.Launched = appendNew(out.Launched, st.Keys...)
-		case StepPreload:
-			out.Preloaded = appendNew(out.Preloaded, st.Keys...)
-		case StepPreloadAll:
-			out.All = true
-		case StepCall:
-			if callee := p.resolveStep(fn, st); callee != nil && callee != fn {
-				out.add(p.kernelsOf(callee))
-			}
-		}
+		p.addLoads(out, fn, &fn.Summary.Steps[i])
 	}
 	p.kernels[fn] = out
 	return out
@@ -337,19 +325,7 @@ func (p *Project) loadedBefore(fn *ProjectFunction, i int) (k *KernelFacts, entr
 		if j < from {
 			continue
 		}
-		b := &fn.Summary.Steps[j]
-		switch b.Kind {
-		case StepLaunch:
-			k.Launched = appendNew(k.Launched, b.Keys...)
-		case StepPreload:
-			k.Preloaded = appendNew(k.Preloaded, b.Keys...)
-		case StepPreloadAll:
-			k.All = true
-		case StepCall:
-			if callee := p.resolveStep(fn, b); callee != nil && callee != fn {
-				k.add(p.kernelsOf(callee))
-			}
-		}
+		p.addLoads(k, fn, &fn.Summary.Steps[j])
 	}
 	return k, entryHolds
 }
@@ -653,4 +629,21 @@ func (p *Project) Callers(fn *ProjectFunction) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.callersOf(fn)
+}
+
+// addLoads adds to k what step st of fn loads: its launches and preloads,
+// or what the function it calls loads.
+func (p *Project) addLoads(k *KernelFacts, fn *ProjectFunction, st *SummaryStep) {
+	switch st.Kind {
+	case StepLaunch:
+		k.Launched = appendNew(k.Launched, st.Keys...)
+	case StepPreload:
+		k.Preloaded = appendNew(k.Preloaded, st.Keys...)
+	case StepPreloadAll:
+		k.All = true
+	case StepCall:
+		if callee := p.resolveStep(fn, st); callee != nil && callee != fn {
+			k.add(p.kernelsOf(callee))
+		}
+	}
 }
