@@ -93,9 +93,10 @@ func (p *prepass) rewriteConceptMacros() {
 	}
 }
 
-// rewriteAsmOperands makes the output operands of inline asm parse: the
-// grammar takes only a plain name there, so `"=r"(v.x)` becomes
-// `"=r"(v_x)` (same length; the asm template string is left as it is).
+// rewriteAsmOperands makes the operands of inline asm parse: the grammar
+// takes only a plain name as an output, so `"=r"(v.x)` becomes `"=r"(v_x)`,
+// and only a string as a constraint, so `MACRO(p)` becomes `"l"  (p)`
+// (same lengths; the asm template string is left as it is).
 func (p *prepass) rewriteAsmOperands() {
 	for i := 0; i < len(p.toks); i++ {
 		if !p.isIdent(i) {
@@ -117,9 +118,21 @@ func (p *prepass) rewriteAsmOperands() {
 		section := 0
 		depth := 0
 		for k := open + 1; k < end; k++ {
+			constraintMacro := false
+			if depth == 0 && (section == 1 || section == 2) && p.isIdent(k) && p.isPunct(k+1, '(') &&
+				(p.isPunct(k-1, ':') || p.isPunct(k-1, ',')) && p.toks[k].end-p.toks[k].start >= 3 {
+				// A constraint spelled as a macro, _CG_ASM_PTR_CONSTRAINT(p)
+				// of cooperative groups ("l" or "r" by pointer size): a
+				// string of the same length, so the operand parses.
+				t := p.toks[k]
+				copy(p.out[t.start:t.end], bytes.Repeat([]byte{' '}, int(t.end-t.start)))
+				copy(p.out[t.start:], `"l"`)
+				constraintMacro = true
+				k++
+			}
 			switch {
 			case p.isPunct(k, '('):
-				if depth == 0 && section == 1 && p.toks[k-1].kind == tokString {
+				if depth == 0 && section == 1 && (p.toks[k-1].kind == tokString || constraintMacro) {
 					if e, ok := p.balancedParensAcross(k); ok && e > k+2 {
 						p.flattenToName(int(p.toks[k+1].start), int(p.toks[e-1].end))
 					}

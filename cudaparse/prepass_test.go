@@ -48,6 +48,8 @@ func TestNeutralizeRewrites(t *testing.T) {
 		{"digit separator", "int n = 1'000'000; __device__ int x;", "int n = 1'000'000;            int x;"},
 		{"target macro", "NV_IF_TARGET(NV_IS_DEVICE, (x = 1;), (x = 2;));", "             NV_IS_DEVICE; {x = 1;}; {x = 2;} ;"},
 		{"asm output operand", `asm volatile("mov.u32 %0, 1;" : "=r"(v.x));`, `asm volatile("mov.u32 %0, 1;" : "=r"(v_x));`},
+		{"asm constraint macro", `asm volatile("st.u32 [%0], %1;" :: PTR_CONSTRAINT(p), "r"(v) : "memory");`, `asm volatile("st.u32 [%0], %1;" :: "l"           (p), "r"(v) : "memory");`},
+		{"asm constraint macro of an output", `asm("ld %0;" : OUT_C(s.v));`, `asm("ld %0;" : "l"  (s_v));`},
 		{"stray semicolon after namespace", "namespace a {\nint x;\n}; // namespace a", "namespace a {\nint x;\n}  // namespace a"},
 	}
 	for _, tt := range tests {
