@@ -391,3 +391,64 @@ func (f *File) ReturnValues(fn *Function) []Node {
 	})
 	return out
 }
+
+// Exclusive reports whether a and b can never both run in one pass through
+// their function: they lie in the two branches of one `if`, the two arms of
+// one `?:`, or two cases of one switch where the earlier case does not fall
+// through into the later. (Two launches under `if (push) ... else ...` are
+// never one after the other.)
+func Exclusive(a, b Node) bool {
+	if !a.Valid() || !b.Valid() || a.File() != b.File() {
+		return false
+	}
+	via := map[int32]Node{} // ancestor of a -> the child of it on the way to a
+	from := a
+	for p := a.Parent(); p.Valid(); from, p = p, p.Parent() {
+		via[p.i] = from
+	}
+	from = b
+	for p := b.Parent(); p.Valid(); from, p = p, p.Parent() {
+		fromA, common := via[p.i]
+		if !common {
+			continue
+		}
+		if fromA == from {
+			return false // one contains the other
+		}
+		switch {
+		case p.Is("if_statement", "conditional_expression"):
+			sides := fromA.Field() + "/" + from.Field()
+			return sides == "consequence/alternative" || sides == "alternative/consequence"
+		case p.Is("compound_statement") && p.Parent().Is("switch_statement") &&
+			fromA.Is("case_statement") && from.Is("case_statement"):
+			first := fromA
+			if from.Start() < first.Start() {
+				first = from
+			}
+			return !fallsThrough(first)
+		}
+		return false
+	}
+	return false
+}
+
+// fallsThrough reports whether a case statement can run on into the next
+// case: its last statement does not leave the switch.
+func fallsThrough(caseStmt Node) bool {
+	stmts := caseStmt.NamedChildren()
+	for i := len(stmts) - 1; i >= 0; i-- {
+		s := stmts[i]
+		if s.Field() == "value" || s.Is("comment") {
+			continue
+		}
+		for s.Is("compound_statement") {
+			inner := s.NamedChildren()
+			if len(inner) == 0 {
+				return true
+			}
+			s = inner[len(inner)-1]
+		}
+		return !s.Is("break_statement", "return_statement", "continue_statement", "throw_statement", "goto_statement")
+	}
+	return true
+}

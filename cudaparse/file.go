@@ -3,6 +3,8 @@ package cudaparse
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -93,8 +95,12 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 	if bytes.Contains(src, []byte("define")) {
 		own, _ := ScanDirectives(src)
 		var relevant []Macro
+		shared := map[string]bool{}
+		for _, m := range SharedMacros(own) {
+			shared[m.Name] = true
+		}
 		for _, m := range own {
-			if m.RenamesCall() || m.Relevant() {
+			if m.RenamesCall() || shared[m.Name] {
 				relevant = append(relevant, m)
 			}
 		}
@@ -305,11 +311,21 @@ type Launch struct {
 	Args       []Node // the kernel's arguments (for <<<>>>), or the API call's
 	API        string // "" for <<<>>>, else the launch function's name
 	Func       *Function
+	// ViaMacro names the macro of the file the launch is written in, when
+	// it is a call of one (KernelExpr is then the macro's name, Config and
+	// Args are empty, and KernelKey comes from the macro's body).
+	ViaMacro string
+	key      string
 }
 
 // KernelKey identifies the launched kernel: its name with template
 // arguments, so that k<float> and k<double> differ.
-func (l *Launch) KernelKey() string { return KernelKeyOf(l.KernelExpr) }
+func (l *Launch) KernelKey() string {
+	if l.key != "" {
+		return l.key
+	}
+	return KernelKeyOf(l.KernelExpr)
+}
 
 func compactSpace(s string) string { return strings.Join(strings.Fields(s), "") }
 
@@ -349,6 +365,7 @@ func (f *File) buildFacts() {
 	}
 	configCalls := map[int32]bool{}
 	var calls []int32
+	launchMacros := map[string]launchMacro{}
 	for i := int32(0); i < int32(len(f.nodes)); i++ {
 		r := &f.nodes[i]
 		if r.flags&flagError != 0 {
@@ -361,6 +378,10 @@ func (f *File) buildFacts() {
 			f.addDeclaration(Node{f, i})
 		case "call_expression":
 			calls = append(calls, i)
+		case "preproc_function_def":
+			if m, ok := parseLaunchMacro(Node{f, i}); ok {
+				launchMacros[m.name] = m
+			}
 		}
 	}
 	// Keep only the outermost ERROR nodes.
@@ -420,7 +441,141 @@ func (f *File) buildFacts() {
 			f.Launches = append(f.Launches, l)
 		}
 	}
+	if len(launchMacros) > 0 {
+		f.addMacroLaunches(launchMacros)
+	}
 	sort.SliceStable(f.Launches, func(a, b int) bool { return f.Launches[a].Node.Start() < f.Launches[b].Node.Start() })
+}
+
+// addMacroLaunches adds a launch for each use of a launch macro in a
+// function. The use is found by its name, not as a call: `LAUNCH(float,
+// p);` parses as a declaration when an argument is a type.
+func (f *File) addMacroLaunches(macros map[string]launchMacro) {
+	g := grammar()
+	for i := int32(0); i < int32(len(f.nodes)); i++ {
+		if k := g.symbol(f.nodes[i].symbol); k != "identifier" && k != "type_identifier" {
+			continue
+		}
+		n := Node{f, i}
+		m, ok := macros[n.Text()]
+		if !ok || n.Ancestor("preproc_function_def").Valid() {
+			continue
+		}
+		args, end, ok := macroArgs(f.Src, n.End())
+		if !ok {
+			continue
+		}
+		stmt := n
+		for p := n.Parent(); p.Valid() && !p.Is("compound_statement", "case_statement", "translation_unit"); p = p.Parent() {
+			stmt = p
+		}
+		if stmt.IsError() && stmt.Start() == n.Start() && stmt.End() <= end {
+			// `LAUNCH(float, p);` is an ERROR to the grammar only because
+			// a macro's argument is a type: explained, not a guess.
+			f.nodes[stmt.i].flags &^= flagError
+			f.errorNodes = slices.DeleteFunc(f.errorNodes, func(e int32) bool { return e == stmt.i })
+		}
+		fn := f.enclosingFunction(n)
+		if fn == nil {
+			continue
+		}
+		f.Launches = append(f.Launches, m.launchAt(n, stmt, fn, args))
+	}
+}
+
+// macroArgs reads the argument texts of a macro call whose name ends at
+// offset from: `(float, a + b)` gives float and a+b, and the offset after
+// the closing parenthesis.
+func macroArgs(src []byte, from int) ([]string, int, bool) {
+	i := from
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	if i >= len(src) || src[i] != '(' {
+		return nil, 0, false
+	}
+	var args []string
+	depth, start := 0, i+1
+	for j := i; j < len(src); j++ {
+		switch src[j] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				if a := compactSpace(string(src[start:j])); a != "" || len(args) > 0 {
+					args = append(args, a)
+				}
+				return args, j + 1, true
+			}
+		case ',':
+			if depth == 1 {
+				args = append(args, compactSpace(string(src[start:j])))
+				start = j + 1
+			}
+		case ';':
+			return nil, 0, false
+		}
+	}
+	return nil, 0, false
+}
+
+// launchMacro is a function-like macro of the file whose body launches a
+// kernel with <<<>>>: `#define LAUNCH(T) k<T><<<g, b, 0, s>>>(x)`. The
+// grammar leaves a macro's body unparsed; its calls are launches.
+type launchMacro struct {
+	name   string
+	params []string
+	kernel string // the kernel expression as written in the body: k<T>
+}
+
+// launchInMacro finds the kernel of a launch in a macro body.
+var launchInMacro = regexp.MustCompile(`([A-Za-z_][\w:]*(?:\s*<[^<>;{}()]*>)?)\s*<<<`)
+
+func parseLaunchMacro(def Node) (launchMacro, bool) {
+	body := def.ChildByField("value").Text()
+	if !strings.Contains(body, "<<<") {
+		return launchMacro{}, false
+	}
+	m := launchInMacro.FindStringSubmatch(body)
+	if m == nil {
+		return launchMacro{}, false
+	}
+	lm := launchMacro{name: def.ChildByField("name").Text(), kernel: compactSpace(m[1])}
+	for _, p := range def.ChildByField("parameters").NamedChildren() {
+		lm.params = append(lm.params, p.Text())
+	}
+	return lm, true
+}
+
+// launchAt is the launch a use of the macro makes: the kernel with the
+// use's arguments for the macro's parameters (LAUNCH(float) launches
+// k<float>). name is the macro's name where it is used, stmt the statement
+// that holds the use.
+func (m launchMacro) launchAt(name, stmt Node, fn *Function, args []string) *Launch {
+	key := m.kernel
+	if len(args) == len(m.params) {
+		key = substituteParams(key, m.params, args)
+	}
+	key = compactSpace(strings.TrimPrefix(key, "::"))
+	kernel := key
+	if i := strings.IndexByte(kernel, '<'); i >= 0 {
+		kernel = kernel[:i]
+	}
+	if i := strings.LastIndex(kernel, "::"); i >= 0 {
+		kernel = kernel[i+2:]
+	}
+	return &Launch{Kernel: kernel, KernelExpr: name, Node: stmt, Func: fn, ViaMacro: m.name, key: key}
+}
+
+// VolatileAccessMacro reports whether name is a macro visible to the file
+// that accesses its first argument through a volatile lvalue (READ_ONCE,
+// ACCESS_ONCE), and whether it writes it (WRITE_ONCE).
+func (f *File) VolatileAccessMacro(name string) (write, ok bool) {
+	if len(f.macros) == 0 {
+		return false, false
+	}
+	return f.macros.VolatileAccess(name)
 }
 
 // applyMacros names a call spelled through a macro after what the macro

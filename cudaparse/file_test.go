@@ -222,3 +222,57 @@ func TestKernelFirstInFile(t *testing.T) {
 		t.Errorf("not a kernel: %+v", f.Functions)
 	}
 }
+
+func TestExclusive(t *testing.T) {
+	f := parse(t, `void run(int m, bool push) {
+  if (push) { a(); } else if (m) { b(); } else { c(); }
+  switch (m) {
+  case 0: d(); break;
+  case 1: e();
+  case 2: { g(); return; }
+  default: h();
+  }
+  int x = push ? i() : j();
+  k(); l();
+}
+`)
+	call := map[string]Node{}
+	for _, c := range f.Calls {
+		call[c.Name] = c.Node
+	}
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"a", "b", true}, {"b", "c", true}, {"a", "c", true}, {"a", "d", false},
+		{"d", "e", true}, {"e", "g", false}, {"g", "h", true}, {"d", "h", true},
+		{"i", "j", true}, {"k", "l", false}, {"i", "k", false},
+	} {
+		if got := Exclusive(call[tt.a], call[tt.b]); got != tt.want {
+			t.Errorf("Exclusive(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+		if got := Exclusive(call[tt.b], call[tt.a]); got != tt.want {
+			t.Errorf("Exclusive(%s, %s) = %v, want %v", tt.b, tt.a, got, tt.want)
+		}
+	}
+}
+
+func TestLaunchesThroughMacros(t *testing.T) {
+	f := parse(t, `template <typename T> __global__ void k(T *x) {}
+void run(float *a, double *b, cudaStream_t s) {
+#define LAUNCH(T, p) \
+  k<T><<<1, 32, 0, s>>>(p)
+  LAUNCH(float, a);
+  LAUNCH(double, b);
+#define NOT_A_LAUNCH(x) ((x) << 2)
+  int y = NOT_A_LAUNCH(3);
+}
+`)
+	var got []string
+	for _, l := range f.Launches {
+		got = append(got, l.KernelKey()+"/"+l.Kernel+"/"+l.ViaMacro+"/"+l.Func.Name)
+	}
+	if want := "k<float>/k/LAUNCH/run k<double>/k/LAUNCH/run"; strings.Join(got, " ") != want {
+		t.Errorf("launches:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+}

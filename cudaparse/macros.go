@@ -354,3 +354,105 @@ func (m Macro) RenamesCall() bool {
 	_, ok := t.CalleeName(m.Name)
 	return ok || m.FunctionLike && strings.Contains(m.Body, "##")
 }
+
+// accessesVolatile reports whether a function-like macro reads or writes
+// its argument through a volatile lvalue, as the kernel-style access
+// macros do: `#define ACCESS_ONCE(x) (*(volatile typeof(x) *)&(x))`.
+func (m Macro) accessesVolatile() bool {
+	return m.FunctionLike && len(m.Params) > 0 && strings.Contains(m.Body, "volatile")
+}
+
+// VolatileAccess reports whether a call of the macro name accesses its
+// first argument through a volatile lvalue, directly or through another
+// such macro (`#define READ_ONCE(x) ACCESS_ONCE(x)`), and whether it
+// writes it (`#define WRITE_ONCE(x, v) (ACCESS_ONCE(x) = (v))`).
+func (t MacroTable) VolatileAccess(name string) (write, ok bool) {
+	return t.volatileAccess(name, 0)
+}
+
+func (t MacroTable) volatileAccess(name string, depth int) (write, ok bool) {
+	if depth > maxExpansionDepth {
+		return false, false
+	}
+	for _, m := range t[name] {
+		if !m.FunctionLike || len(m.Params) == 0 {
+			continue
+		}
+		via := m.accessesVolatile()
+		for _, callee := range calledNames(m.Body) {
+			if via {
+				break
+			}
+			if callee != name {
+				_, via = t.volatileAccess(callee, depth+1)
+			}
+		}
+		if via {
+			return assigns(m.Body), true
+		}
+	}
+	return false, false
+}
+
+// calledNames returns the names in body that are followed by '('.
+func calledNames(body string) []string {
+	var out []string
+	for i := 0; i < len(body); {
+		if !isIdentStart(body[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(body) && isIdentByte(body[j]) {
+			j++
+		}
+		k := j
+		for k < len(body) && body[k] == ' ' {
+			k++
+		}
+		if k < len(body) && body[k] == '(' {
+			out = append(out, body[i:j])
+		}
+		i = j
+	}
+	return out
+}
+
+// assigns reports whether an expression holds a plain assignment (`=`,
+// not `==`, `!=`, `<=` or `>=`).
+func assigns(body string) bool {
+	for i := 0; i < len(body); i++ {
+		if body[i] != '=' {
+			continue
+		}
+		if i+1 < len(body) && body[i+1] == '=' {
+			i++
+			continue
+		}
+		if i > 0 && strings.IndexByte("=!<>", body[i-1]) >= 0 {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// SharedMacros returns the macros of a header that matter to the files
+// including it: those that can rename a call to a CUDA API (Relevant), and
+// volatile access macros with the macros of the same header that reach
+// them (READ_ONCE through ACCESS_ONCE), which make a spin read.
+func SharedMacros(ms []Macro) []Macro {
+	t := MacroTable{}
+	t.Add(ms...)
+	var out []Macro
+	for _, m := range ms {
+		if m.Relevant() {
+			out = append(out, m)
+			continue
+		}
+		if _, ok := t.VolatileAccess(m.Name); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}

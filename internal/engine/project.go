@@ -147,11 +147,7 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 	if text.Contains("#") {
 		macros, includes := cudaparse.ScanDirectives(text.Src)
 		ff.includes = includes
-		for _, m := range macros {
-			if m.Relevant() {
-				ff.macros = append(ff.macros, m)
-			}
-		}
+		ff.macros = cudaparse.SharedMacros(macros)
 	}
 }
 
@@ -979,6 +975,15 @@ func (pr *projectRun) callsHeaderMacro(i int) bool {
 	for _, name := range pr.calledNames(i) {
 		if len(t[name]) > 0 {
 			return true
+		}
+	}
+	// Device code is not summarized: a READ_ONCE of a header in a kernel
+	// shows only in the file's names.
+	if ff := &pr.facts[i]; ff.filter != nil {
+		for name := range t {
+			if _, ok := t.VolatileAccess(name); ok && ff.filter.MayContain(name) {
+				return true
+			}
 		}
 	}
 	return false

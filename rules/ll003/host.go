@@ -41,6 +41,9 @@ func (a *analysis) checkHost(p *rule.Pass, waiting map[string]waiter) {
 				continue
 			}
 			for _, later := range events[i+1:] {
+				if cudaparse.Exclusive(e.node, later.node) {
+					continue // if (push) launch(a) else launch(b): never both
+				}
 				if later.sync {
 					break
 				}

@@ -44,6 +44,10 @@ func prefilter(text *rule.Text) bool {
 			"atomic_ref", "atomic<", "atomic_flag", "atomic_load", "__atomic_load", "ld.acquire", "ld.volatile", "ld.relaxed") {
 		return true
 	}
+	// READ_ONCE/ACCESS_ONCE-style macros hide the volatile in a header.
+	if text.Contains("_ONCE(") {
+		return true
+	}
 	if !text.Contains("volatile") {
 		return false
 	}
@@ -63,6 +67,10 @@ type analysis struct {
 	volatileGlobals map[string]bool
 	volatileMembers map[string]bool
 	atomicMembers   map[string]bool
+	// systemWritten are the locations device code of the file writes with
+	// a system-scope operation (atomicAdd_system, st.release.sys,
+	// red.sys): the way a GPU signals a peer GPU or the host.
+	systemWritten map[string]bool
 }
 
 type reader struct {
@@ -92,7 +100,7 @@ func run(p *rule.Pass) {
 				waitingKernels[k.Name] = w
 			}
 		}
-		if len(kernels) > 0 && allPreloaded(a, kernels) {
+		if len(kernels) > 0 && (allPreloaded(a, kernels) || a.allQuiet(p, kernels)) {
 			continue
 		}
 		names := make([]string, 0, len(kernels))
@@ -123,6 +131,17 @@ func allPreloaded(a *analysis, kernels []*cudaparse.Function) bool {
 	return true
 }
 
+// allQuiet reports whether nothing launches while any of the kernels
+// waits: see quietWhileWaiting.
+func (a *analysis) allQuiet(p *rule.Pass, kernels []*cudaparse.Function) bool {
+	for _, k := range kernels {
+		if !a.quietWhileWaiting(p, k.Name) {
+			return false
+		}
+	}
+	return true
+}
+
 func describe(r spinRead) string {
 	if r.key != "" {
 		return r.key
@@ -138,6 +157,7 @@ func newAnalysis(f *cudaparse.File) *analysis {
 		volatileGlobals: map[string]bool{},
 		volatileMembers: map[string]bool{},
 		atomicMembers:   map[string]bool{},
+		systemWritten:   map[string]bool{},
 	}
 	for _, d := range f.NodesOfKind("declaration", "field_declaration") {
 		typ := d.ChildByField("type").Text()
@@ -173,6 +193,9 @@ func newAnalysis(f *cudaparse.File) *analysis {
 		}
 	}
 	for _, fn := range f.Functions {
+		if fn.Space&(cudaparse.SpaceDevice|cudaparse.SpaceGlobal) != 0 {
+			a.noteSystemWrites(fn)
+		}
 		if fn.Space&(cudaparse.SpaceDevice|cudaparse.SpaceGlobal) == 0 || fn.IsKernel() {
 			continue
 		}
@@ -226,7 +249,10 @@ func (a *analysis) waiters() []waiter {
 func (a *analysis) loopReads(n cudaparse.Node, fn *cudaparse.Function) []spinRead {
 	cond := n.ChildByField("condition")
 	if cond.Valid() && !isConstantTrue(cond) {
-		return a.spinReadsIn(cond, fn)
+		if reads := a.spinReadsIn(cond, fn); len(reads) > 0 {
+			return reads
+		}
+		return a.copiedReads(cond, n.ChildByField("body"), fn)
 	}
 	// while (true) / for (;;): the reads in the tests of its exits.
 	var out []spinRead
@@ -255,6 +281,36 @@ func (a *analysis) loopReads(n cudaparse.Node, fn *cudaparse.Function) []spinRea
 			return nil
 		}
 	}
+	return out
+}
+
+// copiedReads returns the spin reads a loop's condition sees through a
+// local the body assigns them to: `do { v = *flag; } while (v != want);`.
+func (a *analysis) copiedReads(cond, body cudaparse.Node, fn *cudaparse.Function) []spinRead {
+	tested := map[string]bool{}
+	cond.Descendants(func(x cudaparse.Node) bool {
+		if x.Is("identifier") {
+			tested[x.Text()] = true
+		}
+		return true
+	})
+	var out []spinRead
+	body.Descendants(func(x cudaparse.Node) bool {
+		if x.Is("while_statement", "do_statement", "for_statement", "lambda_expression") {
+			return false
+		}
+		var value cudaparse.Node
+		switch {
+		case x.Is("assignment_expression") && tested[x.ChildByField("left").Unparen().Text()]:
+			value = x.ChildByField("right")
+		case x.Is("init_declarator") && tested[declName(x)]:
+			value = x.ChildByField("value")
+		default:
+			return true
+		}
+		out = append(out, a.spinReadsIn(value, fn)...)
+		return false
+	})
 	return out
 }
 
@@ -299,6 +355,9 @@ func (a *analysis) writes(n cudaparse.Node, key string) bool {
 			}
 			name := x.ChildByField("function").Name()
 			args := x.ChildByField("arguments").NamedChildren()
+			if write, ok := a.file.VolatileAccessMacro(name); ok && write && len(args) > 0 && resolvedKey(args[0]) == key {
+				found = true // WRITE_ONCE(*flag, 1)
+			}
 			for _, k := range a.writers[name] {
 				if k < len(args) && resolvedKey(args[k]) == key {
 					found = true
@@ -387,7 +446,119 @@ func (a *analysis) selfReleased(w waiter, kernels []*cudaparse.Function) bool {
 			return true
 		}
 	}
-	return a.peerProtocol(code, w.read.key)
+	return a.peerProtocol(code, w.read.key) || a.symmetricAcrossDevices(code, kernels)
+}
+
+// symmetricAcrossDevices reports whether the waiting kernels are launched
+// once per device (in a loop that makes each device current) and signal
+// through memory themselves: every GPU runs the same kernel, writes its
+// own slot and waits for the others' (arrival_mine / arrival_other). The
+// releasers are the same kernel on the other GPUs, which loading on this
+// one does not hold up (measured on H100/H200).
+func (a *analysis) symmetricAcrossDevices(code map[*cudaparse.Function]bool, kernels []*cudaparse.Function) bool {
+	if len(kernels) == 0 {
+		return false
+	}
+	for _, k := range kernels {
+		if !a.launchedPerDevice(k.Name) {
+			return false
+		}
+	}
+	for fn := range code {
+		if a.signals(fn.Body) {
+			return true
+		}
+	}
+	return false
+}
+
+// launchedPerDevice reports whether the file launches kernel, and every
+// launch is in a loop whose body makes another device current.
+func (a *analysis) launchedPerDevice(kernel string) bool {
+	launched := false
+	for _, l := range a.file.Launches {
+		if l.Kernel != kernel {
+			continue
+		}
+		launched = true
+		loop := l.Node.Ancestor("for_statement", "while_statement", "do_statement", "for_range_loop")
+		if !loop.Valid() || !a.switchesDevice(loop.ChildByField("body"), map[string]bool{}) {
+			return false
+		}
+	}
+	return launched
+}
+
+// switchesDevice reports whether n calls cudaSetDevice or the like,
+// directly, through a function of the file, or through a wrapper whose
+// name says so (ggml_cuda_set_device).
+func (a *analysis) switchesDevice(n cudaparse.Node, seen map[string]bool) bool {
+	found := false
+	n.Descendants(func(x cudaparse.Node) bool {
+		if found || !x.Is("call_expression") {
+			return !found
+		}
+		name := x.ChildByField("function").Name()
+		lower := strings.ToLower(name)
+		switch {
+		case cudaparse.IsDeviceSwitch(name) || strings.Contains(lower, "setdevice") || strings.Contains(lower, "set_device"):
+			found = true
+		case !seen[name]:
+			seen[name] = true
+			if fn := a.file.FunctionNamed(name); fn != nil && a.switchesDevice(fn.Body, seen) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// signals reports whether n stores to memory other agents watch: through
+// a volatile lvalue, an atomic, a writer helper of the file, a volatile
+// access macro, or a PTX store, reduction or atomic.
+func (a *analysis) signals(n cudaparse.Node) bool {
+	found := false
+	n.Descendants(func(x cudaparse.Node) bool {
+		switch x.Kind() {
+		case "assignment_expression":
+			if _, ok := a.volatileBase(x.ChildByField("left").Unparen(), nil); ok {
+				found = true
+			}
+		case "call_expression":
+			name := x.ChildByField("function").Name()
+			if write, ok := a.file.VolatileAccessMacro(name); ok && write || atomicWrites[name] && !isNoOp(a, x) || len(a.writers[name]) > 0 {
+				found = true
+			}
+		case "gnu_asm_expression":
+			t := strings.ToLower(x.ChildByField("assembly_code").Text())
+			found = strings.Contains(t, "st.") || strings.Contains(t, "red.") || strings.Contains(t, "atom.")
+		}
+		return !found
+	})
+	return found
+}
+
+// noteSystemWrites records the locations fn writes with system scope.
+func (a *analysis) noteSystemWrites(fn *cudaparse.Function) {
+	fn.Body.Descendants(func(x cudaparse.Node) bool {
+		switch x.Kind() {
+		case "call_expression":
+			name := x.ChildByField("function").Name()
+			args := x.ChildByField("arguments").NamedChildren()
+			if atomicWrites[name] && strings.HasSuffix(name, "_system") && len(args) > 0 {
+				a.systemWritten[resolvedKey(args[0])] = true
+			}
+		case "gnu_asm_expression":
+			t := strings.ToLower(x.ChildByField("assembly_code").Text())
+			if strings.Contains(t, ".sys") && (strings.Contains(t, "st.") || strings.Contains(t, "red.") || strings.Contains(t, "atom.")) {
+				for _, addr := range asmAddressOperands(x) {
+					a.systemWritten[resolvedKey(addr)] = true
+				}
+			}
+		}
+		return true
+	})
 }
 
 // peerName matches names of multi-GPU protocols: ranks, peers, multicast.
@@ -404,7 +575,11 @@ var peerName = regexp.MustCompile(`(?i)^(peer|peers|remote|rank|ranks|nranks|n_r
 // kernel of the collective is what signals.
 func (a *analysis) peerProtocol(code map[*cudaparse.Function]bool, key string) bool {
 	names, signals := false, false
-	if peerName.MatchString(key) || peerName.MatchString(key[strings.LastIndexByte(key, '.')+1:]) {
+	if peerName.MatchString(key) || peerName.MatchString(key[strings.LastIndexByte(key, '.')+1:]) || len(a.systemWritten) > 0 {
+		// A peer-named location, or a file whose device code signals with
+		// system scope (a sending kernel's atomicAdd_system on the flag
+		// that the receiving kernel, on the other GPU, waits on; the two
+		// name it differently).
 		signals = true
 	}
 	for fn := range code {

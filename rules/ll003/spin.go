@@ -101,6 +101,10 @@ func (a *analysis) spinReadAt(x cudaparse.Node, fn *cudaparse.Function) (spinRea
 			if a.isAtomicObject(obj, fn) {
 				return spinRead{node: x, key: resolvedKey(obj), how: "atomic " + name}, true
 			}
+		case len(args) >= 1 && a.volatileMacroReads(name):
+			// READ_ONCE(*flag), ACCESS_ONCE(x): a macro of the file or its
+			// headers that reads through a volatile lvalue.
+			return spinRead{node: x, key: resolvedKey(args[0]), how: "volatile read in " + name}, true
 		case a.readers[name] != nil:
 			// A device helper of this file that spin-reads its parameter.
 			h := a.readers[name]
@@ -118,6 +122,11 @@ func (a *analysis) spinReadAt(x cudaparse.Node, fn *cudaparse.Function) (spinRea
 		}
 	}
 	return spinRead{}, false
+}
+
+func (a *analysis) volatileMacroReads(name string) bool {
+	write, ok := a.file.VolatileAccessMacro(name)
+	return ok && !write
 }
 
 // asmAddress matches an operand used as an address in PTX: [%1], [%1+4].
