@@ -105,6 +105,10 @@ func isTableElement(n Node) bool {
 		if d.Op == DefRange {
 			return true
 		}
+		// void *fn = kernels[k]; cudaFuncGetAttributes(&attr, fn);
+		if (d.Op == DefInit || d.Op == DefAssign) && d.Value.Valid() && d.Value.Unparen().Is("subscript_expression") {
+			return true
+		}
 	}
 	return false
 }

@@ -91,7 +91,7 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int) []SummaryStep {
 			}
 		case isPreloadAPI(n):
 			if k, ok := preloadAPIs[n]; ok && k < len(args) {
-				if tableElement(body, args[k]) {
+				if strings.HasPrefix(n, "cuda") && tableElement(body, args[k]) {
 					steps = append(steps, SummaryStep{Kind: StepPreloadAll, Line: line(pos)})
 				} else if key := lexicalKernel(args[k]); key != "" {
 					steps = append(steps, SummaryStep{Kind: StepPreload, Keys: []string{key}, Line: line(pos)})
@@ -253,7 +253,40 @@ func tableElement(body []byte, arg string) bool {
 	if name == "" || !isIdentifier(name) {
 		return false
 	}
-	return rangeForVar(body, name)
+	return rangeForVar(body, name) || subscriptCopy(body, name)
+}
+
+// subscriptCopy reports whether body sets name from an element of an
+// array: `void *fn = kernels[k];`.
+func subscriptCopy(body []byte, name string) bool {
+	for i := 0; ; {
+		k := bytes.Index(body[i:], []byte(name))
+		if k < 0 {
+			return false
+		}
+		start, end := i+k, i+k+len(name)
+		i = end
+		if start > 0 && isIdentByte(body[start-1]) || end < len(body) && isIdentByte(body[end]) {
+			continue
+		}
+		j := end
+		for j < len(body) && isBlank(body[j]) {
+			j++
+		}
+		if j+1 >= len(body) || body[j] != '=' || body[j+1] == '=' {
+			continue
+		}
+		j++
+		for j < len(body) && isBlank(body[j]) {
+			j++
+		}
+		for j < len(body) && (isIdentByte(body[j]) || body[j] == '.' || body[j] == '>' || body[j] == '-' || body[j] == ':') {
+			j++
+		}
+		if j < len(body) && body[j] == '[' {
+			return true
+		}
+	}
 }
 
 // rangeForVar reports whether body has `for (... name : ...)`.

@@ -567,6 +567,30 @@ func (p *Project) Names() []string {
 
 // Kernels returns what fn launches and preloads, itself or through the
 // functions it calls, transitively and across files.
+// PreloadsEveryKernel reports whether a function of the project that file
+// from can see (a header it includes, a source of its program) runs a
+// preload loop over a kernel table, as a library's start-up does (NCCL's
+// cudaFuncGetAttributes over its kernel list): lazylint takes that as
+// loading every kernel of the program.
+func (p *Project) PreloadsEveryKernel(from string) bool {
+	if p == nil {
+		return false
+	}
+	for _, fns := range p.byName {
+		for _, fn := range fns {
+			if p.visible != nil && fn.File != from && !p.visible(from, fn.File) {
+				continue
+			}
+			for _, st := range fn.Summary.Steps {
+				if st.Kind == StepPreloadAll {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 func (p *Project) Kernels(fn *ProjectFunction) *KernelFacts {
 	if p == nil || fn == nil {
 		return &KernelFacts{}

@@ -143,7 +143,9 @@ func (f *File) Summary() *FileSummary {
 		}
 		for _, p := range preloads[fn] {
 			st := SummaryStep{Kind: StepPreload, Keys: p.Keys}
-			if p.All {
+			if p.All && strings.HasPrefix(p.Call.Name, "cuda") {
+				// A loop over CUfunction handles (cuFuncSetAttribute)
+				// touches kernels cuModuleGetFunction loaded already.
 				st = SummaryStep{Kind: StepPreloadAll}
 			}
 			steps = append(steps, placed{st, p.Call.Node})

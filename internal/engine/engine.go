@@ -325,7 +325,11 @@ func Run(opts Options) Result {
 		if memoize {
 			pr.noteAll(checkedSources)
 		}
-		project := pr.link()
+		wantPreloads := false
+		for i := range results {
+			wantPreloads = wantPreloads || usesProjectPreloads(results[i].Findings)
+		}
+		project := pr.link(wantPreloads)
 		current := func() []FileResult {
 			out := make([]FileResult, len(results))
 			for i := range results {

@@ -57,6 +57,9 @@ type fileFacts struct {
 	// function that loads kernels; clockDefiner: it spells a host clock
 	// read: it may define a timer helper.
 	loader, clockDefiner bool
+	// preloader: the file spells a preload API (cudaFuncGetAttributes):
+	// it may run a preload loop over the project's kernel table.
+	preloader bool
 	// candidate: a rule may fire on it with project facts that does not
 	// without them (or it was parsed); loadCandidate: once it is taken to
 	// call a launcher of another file; clockCandidate: a timer helper.
@@ -72,6 +75,9 @@ type fileFacts struct {
 }
 
 // kernelLoadSpellings are literals every launch or preload contains.
+// preloadSpellings are the calls that load a kernel without launching it.
+var preloadSpellings = cudaparse.PreloadAPINames()
+
 var kernelLoadSpellings = func() []string {
 	out := []string{"<<<"}
 	for name := range cudaparse.LaunchAPIs {
@@ -118,6 +124,7 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 	ff.summary = sum
 	ff.parsed = how != skipped && sum != nil
 	ff.loader = text.ContainsAny(kernelLoadSpellings...)
+	ff.preloader = ff.loader && text.ContainsAny(preloadSpellings...)
 	ff.clockDefiner = text.ContainsAny(hostClockSpellings...)
 	without := len(firingRules(s.Rules, text))
 	text.CallsProjectLoader = true
@@ -190,7 +197,10 @@ type projectRun struct {
 // driven by demand: the calls made by functions that measure (Timed), and
 // what the functions they reach call in turn; never every call of a file,
 // which on a template library pulls in most of its headers.
-func (pr *projectRun) link() *cudaparse.Project {
+//
+// wantPreloads asks for the files that may preload the project's kernel
+// table too (a finding of a rule that such a preload silences exists).
+func (pr *projectRun) link(wantPreloads bool) *cudaparse.Project {
 	pr.definedBy = map[string][]int{}
 	pr.clockDefinedBy = map[string][]int{}
 	for i := range pr.facts {
@@ -247,6 +257,13 @@ func (pr *projectRun) link() *cudaparse.Project {
 		for _, i := range pr.clockDefinedBy[name] {
 			if !pr.requested(i) {
 				clockTodo = append(clockTodo, i)
+			}
+		}
+	}
+	if wantPreloads {
+		for i := range pr.facts {
+			if pr.facts[i].preloader && !pr.requested(i) {
+				candidates = append(candidates, i)
 			}
 		}
 	}
@@ -515,6 +532,7 @@ func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int 
 			continue
 		}
 		if pr.timedCallsLoader(p, i) || usesCallerFacts(results[i].Findings) && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
+			usesProjectPreloads(results[i].Findings) && p.PreloadsEveryKernel(pr.shown[i]) ||
 			len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 {
 			out = append(out, i)
 		}
@@ -597,6 +615,7 @@ func (pr *projectRun) digest(p *cudaparse.Project, i int) [32]byte {
 			}
 		}
 	}
+	fmt.Fprintf(h, "preloads every kernel %v\n", p.PreloadsEveryKernel(pr.shown[i]))
 	names := make([]string, 0, len(pr.visibleMacros(i)))
 	for name := range pr.visibleMacros(i) {
 		names = append(names, name)
@@ -1163,6 +1182,17 @@ func (in *interner) intern(names []string) []nameID {
 func usesCallerFacts(fs []Finding) bool {
 	for _, f := range fs {
 		if f.Rule.UsesCallerFacts {
+			return true
+		}
+	}
+	return false
+}
+
+// usesProjectPreloads reports whether a finding comes from a rule that a
+// program-wide preload can silence (Rule.UsesProjectPreloads).
+func usesProjectPreloads(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Rule.UsesProjectPreloads {
 			return true
 		}
 	}

@@ -112,7 +112,7 @@ func TestProjectFileVanishes(t *testing.T) {
 	if err := os.Remove(sources[1]); err != nil {
 		t.Fatal(err)
 	}
-	project := pr.link()
+	project := pr.link(false)
 	if project.Defines("launch_k") {
 		t.Error("the vanished file's function was linked")
 	}

@@ -102,7 +102,12 @@ type Rule struct {
 	// callers load before calling it can remove (Pass.Project's
 	// LoadedOnEntry): the engine then looks for those callers.
 	UsesCallerFacts bool
-	Run             func(*Pass)
+	// UsesProjectPreloads is set for rules whose findings a preload of
+	// every kernel elsewhere in the project removes
+	// (Pass.Project.PreloadsEveryKernel): the engine then checks a file
+	// with such a finding again when the project has one.
+	UsesProjectPreloads bool
+	Run                 func(*Pass)
 }
 
 // DocsBaseURL is where the rule pages of docs/rules/ are published.

@@ -27,7 +27,10 @@ var Rule = &rule.Rule{
 	Summary:   "a kernel spins until another kernel, copy or the host releases it; a releaser that still has to load deadlocks",
 	Doc:       doc,
 	Prefilter: prefilter,
-	Run:       run,
+	// A library that preloads its kernel table at start-up (NCCL) has
+	// nothing left to load while its kernels wait on its proxy threads.
+	UsesProjectPreloads: true,
+	Run:                 run,
 }
 
 // prefilter: a file needs device code and a way to wait. `volatile` counts
@@ -86,6 +89,11 @@ type waiter struct {
 }
 
 func run(p *rule.Pass) {
+	if p.Project.PreloadsEveryKernel(p.File.Path) {
+		// Every kernel of the project is loaded before any can wait:
+		// nothing that releases a waiter has to load.
+		return
+	}
 	a := newAnalysis(p.File)
 	waiters := a.waiters()
 	// Kernels whose code (or whose device callees) spin, and the loop.
