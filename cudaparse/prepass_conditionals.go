@@ -61,6 +61,19 @@ func (p *prepass) resolveConditionals() {
 			p.blankBetween(g.dirs[0], g.dirs[1])
 			continue
 		}
+		// Branches compiled for AMD GPUs only are not CUDA code: blanked
+		// like #if 0 (the group is left as it is otherwise).
+		amd := false
+		for k := 0; k+1 < len(g.dirs); k++ {
+			d := p.text(g.dirs[k])
+			if amdOnlyCondition.Match(d) || k == 1 && directiveName(d) == "else" && notAMDCondition.Match(p.text(g.dirs[0])) {
+				p.blankBetween(g.dirs[k], g.dirs[k+1])
+				amd = true
+			}
+		}
+		if amd {
+			continue
+		}
 		if p.groupParses(g.dirs, depthAt) {
 			continue
 		}

@@ -48,6 +48,8 @@ func TestNeutralizeRewrites(t *testing.T) {
 		{"digit separator", "int n = 1'000'000; __device__ int x;", "int n = 1'000'000;            int x;"},
 		{"target macro", "NV_IF_TARGET(NV_IS_DEVICE, (x = 1;), (x = 2;));", "             NV_IS_DEVICE; {x = 1;}; {x = 2;} ;"},
 		{"asm output operand", `asm volatile("mov.u32 %0, 1;" : "=r"(v.x));`, `asm volatile("mov.u32 %0, 1;" : "=r"(v_x));`},
+		{"AMD-only branch", "#ifdef __HIP_PLATFORM_AMD__\nhipMalloc(&p, n);\n#else\ncudaMalloc(&p, n);\n#endif", "#ifdef __HIP_PLATFORM_AMD__\n                 \n#else\ncudaMalloc(&p, n);\n#endif"},
+		{"AMD-only else branch", "#if !defined(USE_ROCM)\ncudaFree(p);\n#else\nhipFree(p);\n#endif", "#if !defined(USE_ROCM)\ncudaFree(p);\n#else\n           \n#endif"},
 		{"asm constraint macro", `asm volatile("st.u32 [%0], %1;" :: PTR_CONSTRAINT(p), "r"(v) : "memory");`, `asm volatile("st.u32 [%0], %1;" :: "l"           (p), "r"(v) : "memory");`},
 		{"asm constraint macro of an output", `asm("ld %0;" : OUT_C(s.v));`, `asm("ld %0;" : "l"  (s_v));`},
 		{"stray semicolon after namespace", "namespace a {\nint x;\n}; // namespace a", "namespace a {\nint x;\n}  // namespace a"},

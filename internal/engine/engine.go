@@ -535,7 +535,13 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Opti
 
 // firingRules returns the rules that may fire on the text (the others need
 // no parse): each prefilter runs once per file.
+//
+// HIP code written for AMD GPUs alone gets none: CUDA's lazy loading does
+// not apply to it (docs/parsing.md).
 func firingRules(rules []*rule.Rule, text *rule.Text) []*rule.Rule {
+	if cudaparse.HIPOnly(text.Src) {
+		return nil
+	}
 	var out []*rule.Rule
 	for _, r := range rules {
 		if mayFire(r, text) {
