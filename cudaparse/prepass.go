@@ -274,6 +274,7 @@ func neutralizeRound(src []byte, deadline time.Time) ([]byte, Rewrites, bool) {
 		p.rewriteTargetMacros,
 		p.rewriteConceptMacros,
 		p.rewriteAsmOperands,
+		p.rewriteStatementMacros,
 		p.rewriteQualifiers,
 		p.blankExpressionTypename,
 		p.rewriteKeywordCasts,

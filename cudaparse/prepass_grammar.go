@@ -339,3 +339,154 @@ func (p *prepass) afterAssignment(i int) bool {
 	}
 	return false
 }
+
+// rewriteStatementMacros turns a macro call whose arguments hold
+// statements into a block, so that the statements parse as statements:
+//
+//	TYPE_SWITCH(dtype, T, launch<T>(x); n++;);  ->  {                 launch<T>(x); n++;};
+//
+// Only a macro can take statements as arguments (a `;` directly inside the
+// parentheses, or a last argument that is a `{...}` block). The leading
+// arguments that are plain names or member accesses (the switched value,
+// the type name it binds) are blanked with the macro's name; the first
+// argument that is not is where the statements start. Type-dispatch macros
+// of ML libraries (TRANSFORMER_ENGINE_TYPE_SWITCH_ALL, DISPATCH_*) are the
+// common case; nested ones are rewritten too.
+func (p *prepass) rewriteStatementMacros() {
+	startsStatement := map[int]bool{}
+	for i := 0; i+1 < len(p.toks); i++ {
+		if !p.isIdent(i) || p.blanked[i] || !p.isPunct(i+1, '(') || statementKeywords[string(p.text(i))] {
+			continue
+		}
+		if prev := p.prevCode(i); !startsStatement[i] && prev >= 0 && !p.isPunct(prev, ';') && !p.isPunct(prev, '{') &&
+			!p.isPunct(prev, '}') && !p.isPunct(prev, ':') && !p.isPunct(prev, ')') {
+			continue
+		}
+		open := i + 1
+		end, ok := p.balancedParensAcross(open)
+		if !ok {
+			continue
+		}
+		// The top-level arguments, and whether any holds a statement.
+		var commas []int
+		statements := false
+		depth := 0
+		for k := open + 1; k < end; k++ {
+			if p.toks[k].kind != tokPunct {
+				continue
+			}
+			switch p.src[p.toks[k].start] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth--
+			case ',':
+				if depth == 0 {
+					commas = append(commas, k)
+				}
+			case ';':
+				if depth == 0 {
+					statements = true
+				}
+			}
+		}
+		lastArg := open + 1
+		if len(commas) > 0 {
+			lastArg = commas[len(commas)-1] + 1
+		}
+		for lastArg < end && p.toks[lastArg].kind == tokComment {
+			lastArg++
+		}
+		block := len(commas) > 0 && p.isPunct(lastArg, '{') && p.closingBrace(lastArg) == end-1 && p.holdsSemicolon(lastArg, end)
+		if !statements && !block {
+			continue // f(a, {1, 2}) passes an initializer list
+		}
+		// The statements are the last argument when it is a block;
+		// otherwise they start at the first argument that is not a plain
+		// name or member access.
+		body := open + 1
+		if block {
+			body = lastArg
+		} else {
+			for _, c := range commas {
+				if !p.plainArgument(body, c) {
+					break
+				}
+				body = c + 1
+			}
+		}
+		p.blank(int(p.toks[i].start), int(p.toks[body-1].end))
+		p.out[p.toks[open].start] = '{'
+		p.out[p.toks[end].start] = '}'
+		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i].start), int(p.toks[body-1].end)})
+		for b := body; b < end && p.toks[b].kind == tokComment; b++ {
+			body = b + 1
+		}
+		startsStatement[body] = true
+	}
+}
+
+// statementKeywords take `;` inside their parentheses (`for (;;)`, C++17's
+// `if (auto x = f(); x)`), or are no macros.
+var statementKeywords = map[string]bool{
+	"for": true, "if": true, "switch": true, "while": true, "catch": true, "return": true, "sizeof": true,
+	"decltype": true, "alignof": true, "alignas": true, "noexcept": true, "static_assert": true, "typeid": true, "requires": true,
+}
+
+// plainArgument reports whether tokens [from, to) are a name or member
+// access: a, a.b, a->b, ns::a.
+func (p *prepass) plainArgument(from, to int) bool {
+	n := 0
+	for k := from; k < to; k++ {
+		switch t := p.toks[k]; t.kind {
+		case tokComment:
+		case tokIdent, tokNumber:
+			n++
+		case tokPunct:
+			if c := p.src[t.start]; c != '.' && c != '-' && c != '>' && c != ':' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return n > 0
+}
+
+// holdsSemicolon reports whether tokens [from, to) hold a `;`.
+func (p *prepass) holdsSemicolon(from, to int) bool {
+	for k := from; k < to; k++ {
+		if p.isPunct(k, ';') {
+			return true
+		}
+	}
+	return false
+}
+
+// closingBrace returns the token index of the `}` matching the `{` at i,
+// or -1.
+func (p *prepass) closingBrace(i int) int {
+	depth := 0
+	for j := i; j < len(p.toks); j++ {
+		if p.isPunct(j, '{') {
+			depth++
+		} else if p.isPunct(j, '}') {
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// prevCode returns the index of the last token before i that is code (not
+// a comment or directive), or -1.
+func (p *prepass) prevCode(i int) int {
+	for i--; i >= 0; i-- {
+		if k := p.toks[i].kind; k != tokComment && k != tokDirective {
+			return i
+		}
+	}
+	return -1
+}

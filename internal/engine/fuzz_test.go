@@ -1,33 +1,64 @@
 package engine_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/engine"
+	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/rules"
 )
+
+// show lists findings one per line: rule, position, message.
+func show(fs []engine.Finding) string {
+	var b strings.Builder
+	for _, fd := range fs {
+		fmt.Fprintf(&b, "%s %d:%d %s\n", fd.Rule.ID, fd.Start.Line, fd.Start.Column, fd.Message)
+	}
+	return b.String()
+}
 
 // FuzzRules runs every rule, with low-confidence findings kept, on
 // arbitrary bytes: a rule may find nothing, but must not panic (the engine
 // would turn a panic into an "internal error" for the file, which fails
-// here) and must report inside the file.
+// here) and must report inside the file. Its prefilter must not hide a
+// finding: the rules run with every prefilter answering yes find the same.
+// The seeds (every fixture, project fixtures included, the GPU programs and
+// the examples) run as a test in every `go test`.
 func FuzzRules(f *testing.F) {
-	for _, pattern := range []string{"../../rules/*/testdata/*", "../../testdata/gpu/*.cu"} {
-		paths, _ := filepath.Glob(pattern)
-		for _, p := range paths {
-			if src, err := os.ReadFile(p); err == nil {
-				f.Add(src)
+	for _, root := range []string{"../../rules", "../../testdata/gpu", "../../examples"} {
+		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && cudaparse.IsSource(p) && !strings.HasSuffix(p, ".go") {
+				if src, err := os.ReadFile(p); err == nil {
+					f.Add(src)
+				}
 			}
-		}
+			return nil
+		})
 	}
 	checker := &engine.Checker{Rules: rules.All, LowConfidence: true}
+	unfiltered := &engine.Checker{LowConfidence: true}
+	for _, r := range rules.All {
+		always := *r
+		always.Prefilter = func(*rule.Text) bool { return true }
+		unfiltered.Rules = append(unfiltered.Rules, &always)
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		findings, err := checker.Check("fuzz.cu", src)
 		if err != nil && !isExpected(err.Error()) {
 			t.Fatalf("%v", err)
+		}
+		if err == nil {
+			all, err := unfiltered.Check("fuzz.cu", src)
+			if err == nil {
+				if got, want := show(findings), show(all); got != want {
+					t.Fatalf("a prefilter hides findings:\nwith prefilters:\n%s\nwithout:\n%s", got, want)
+				}
+			}
 		}
 		for _, fd := range findings {
 			if fd.Range.Start < 0 || fd.Range.End < fd.Range.Start || fd.Range.End > len(src) || fd.Start.Line < 1 {
