@@ -94,7 +94,8 @@ var compareArgument = regexp.MustCompile(`[(,]\s*(>=|<=|==|!=|<|>)\s*[,)]`)
 var alternativeOperator = regexp.MustCompile(`(^|[^A-Za-z0-9_])(and|or|not|bitand|bitor|xor|compl|not_eq)([^A-Za-z0-9_]|$)`)
 
 // simplifyCondition replaces the condition of an #if or #elif that passes
-// operators as macro arguments, or spells operators as words, by `1` and
+// operators as macro arguments, spells operators as words, or asks
+// `__has_include(<header>)`, by `1` and
 // spaces: the condition means nothing to rules, and left in, it is an
 // ERROR node.
 func (p *prepass) simplifyCondition(d int) {
@@ -104,7 +105,8 @@ func (p *prepass) simplifyCondition(d int) {
 	if name != "if" && name != "elif" {
 		return
 	}
-	if cond := text[bytes.Index(text, []byte(name))+len(name):]; !compareArgument.Match(text) && !alternativeOperator.Match(cond) {
+	if cond := text[bytes.Index(text, []byte(name))+len(name):]; !compareArgument.Match(text) && !alternativeOperator.Match(cond) &&
+		!bytes.Contains(cond, []byte("__has_include")) {
 		return
 	}
 	at := bytes.Index(text, []byte(name)) + len(name)

@@ -190,7 +190,8 @@ func (p *prepass) blankExpressionTypename() {
 
 // rewriteKeywordCasts turns functional casts to multi-word builtin types
 // written with one word, `unsigned(x)`, `signed(x)`, `long(x)`, which the
-// grammar rejects, into calls: `Unsigned(x)`.
+// grammar rejects, into calls: `Unsigned(x)`; and `decltype(x){}` into
+// `(x){}`.
 func (p *prepass) rewriteKeywordCasts() {
 	for i := 0; i+1 < len(p.toks); i++ {
 		if !p.isIdent(i) || !p.isPunct(i+1, '(') || !p.adjacent(i, i+1) {
@@ -198,6 +199,15 @@ func (p *prepass) rewriteKeywordCasts() {
 		}
 		switch string(p.text(i)) {
 		case "unsigned", "signed", "long", "short":
+		case "decltype":
+			// decltype(x){} builds a value of x's type, which the grammar
+			// rejects; (x){} parses (as a compound literal).
+			prev := p.prevToken(i)
+			trailingReturn := p.isPunct(prev, '>') && p.isPunct(prev-1, '-') && p.adjacent(prev-1, prev) // -> decltype(x) { body }
+			if end, ok := p.balancedParens(i + 1); ok && p.isPunct(end+1, '{') && !trailingReturn {
+				p.blankRecorded(i, i)
+			}
+			continue
 		default:
 			continue
 		}
@@ -278,6 +288,8 @@ func (p *prepass) blankStraySemicolons() {
 				kind = braceNamespace
 			case p.isPunct(prev, ')') && !p.closesLambdaOrStatementHead(prev):
 				kind = braceFunction
+			case p.afterFunctionQualifiers(prev):
+				kind = braceFunction // f() const { ... }; in a class
 			}
 			stack = append(stack, kind)
 		case p.isPunct(i, '}'):
@@ -451,6 +463,31 @@ func (p *prepass) plainArgument(from, to int) bool {
 		}
 	}
 	return n > 0
+}
+
+// afterFunctionQualifiers reports whether token i ends the qualifiers
+// after a function's parameter list: `) const`, `) const noexcept`,
+// `) override`, `) &`.
+func (p *prepass) afterFunctionQualifiers(i int) bool {
+	seen := false
+	for ; i >= 0; i = p.prevToken(i) {
+		switch {
+		case p.isIdent(i):
+			switch string(p.text(i)) {
+			case "const", "noexcept", "override", "final", "volatile":
+				seen = true
+				continue
+			}
+			return false
+		case p.isPunct(i, '&'):
+			seen = true
+			continue
+		case p.isPunct(i, ')'):
+			return seen && !p.closesLambdaOrStatementHead(i)
+		}
+		return false
+	}
+	return false
 }
 
 // holdsSemicolon reports whether tokens [from, to) hold a `;`.

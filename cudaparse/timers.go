@@ -226,6 +226,26 @@ func TimerMethodSpellings() []string {
 		".tic(", ".toc(", ".elapsed", ".Elapsed", "->elapsed", "->Elapsed", ".record(", ".Record("}
 }
 
+// ClockReadSpellings are literals one of which every call ClockOf takes
+// for a clock read contains (but a project's own timer helper, which the
+// engine knows from the project): the host clocks, CUDA event records,
+// timer functions (StartTimer, timer_stop: "imer"), and the methods of
+// timer objects in their usual cases (t.start(), sw->Elapsed()). Prefilters
+// are built from it, so that they never skip a file ClockOf would time.
+func ClockReadSpellings() []string {
+	out := append(HostClockSpellings(), "EventRecord", "imer", "IMER")
+	for _, m := range timerMethodNames {
+		for _, name := range []string{m, strings.ToUpper(m[:1]) + m[1:]} {
+			out = append(out, "."+name+"(", "->"+name+"(")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// timerMethodNames are timerMethod's names, in lower case.
+var timerMethodNames = []string{"start", "stop", "begin", "end", "tic", "toc", "elapsed", "elapsed_ms", "elapsedmillis", "record", "restart", "lap", "split"}
+
 // knownClockName reports whether a free function of the name is a clock
 // read by its name alone.
 func knownClockName(name string) bool {

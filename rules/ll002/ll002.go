@@ -31,13 +31,15 @@ var Rule = &rule.Rule{
 // prefilter: a file needs a clock and a launch; either may be a call of a
 // function another file of the project defines (a timer helper, a
 // launcher).
+//
+// Its clock words are cudaparse.ClockReadSpellings, what the recognizer
+// (cudaparse.ClockOf) accepts, and a benchmark state loop's `state)`.
 func prefilter(text *rule.Text) bool {
-	// "clock" also finds clock_gettime, "wtime" and "Wtime" omp_get_wtime
-	// and MPI_Wtime.
-	return (text.ContainsAny("EventRecord", "::now", "gettimeofday",
-		"QueryPerformanceCounter", "Timer", "timer", "clock", "state)", "wtime", "Wtime") || text.CallsProjectClock) &&
+	return (text.ContainsAny(clockSpellings...) || text.Contains("state)") || text.CallsProjectClock) &&
 		(text.ContainsAny("<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch") || text.CallsProjectLoader)
 }
+
+var clockSpellings = cudaparse.ClockReadSpellings()
 
 // kernelUse is something a function does to kernels at one place: launch
 // them, preload them, or call a function of the file that does.

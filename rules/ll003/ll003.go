@@ -40,11 +40,12 @@ func prefilter(text *rule.Text) bool {
 	if !text.ContainsAny("_global", "_device", "DEVICE", "GLOBAL", "KERNEL") {
 		return false
 	}
-	// Every atomic or load spelling below holds "atomic", "__ld" or "ld.":
-	// three questions for a file that has none, instead of sixteen.
-	if text.ContainsAny("atomic", "__ld", "ld.") &&
-		text.ContainsAny("atomicAdd", "atomicOr", "atomicXor", "atomicSub", "atomicCAS", "__ldcv", "__ldcg", "__ldlu",
-			"atomic_ref", "atomic<", "atomic_flag", "atomic_load", "__atomic_load", "ld.acquire", "ld.volatile", "ld.relaxed") {
+	// The recognizer's words (spin.go): no-op atomics, atomic objects and
+	// loads, cache-bypassing intrinsics, PTX loads with an ordering.
+	if text.ContainsAny("atomic", "__ld") && text.ContainsAny(readWords...) {
+		return true
+	}
+	if text.Contains("ld.") && text.ContainsAny(ptxSpinMarkers...) {
 		return true
 	}
 	// READ_ONCE/ACCESS_ONCE-style macros hide the volatile in a header.
@@ -59,6 +60,20 @@ func prefilter(text *rule.Text) bool {
 		bytes.Count(text.Src, []byte("__asm__ __volatile__")) + bytes.Count(text.Src, []byte("asm  volatile"))
 	return volatiles > asmVolatile
 }
+
+// readWords are literals one of which every spin read of spin.go that is
+// not a volatile access or PTX contains.
+var readWords = func() []string {
+	out := []string{"atomicCAS", "atomic_", "atomic<", "atomic ", "atomic\t"}
+	for name := range noOpAtomics {
+		out = append(out, name)
+	}
+	for name := range volatileLoads {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}()
 
 type analysis struct {
 	file *cudaparse.File

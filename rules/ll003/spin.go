@@ -45,16 +45,24 @@ var volatileLoads = map[string]bool{
 // atomicObjectMethods read (or wait on) an atomic object.
 var atomicObjectMethods = map[string]bool{"load": true, "wait": true, "test": true}
 
-// spinAsm matches PTX loads that see other agents' writes.
+// spinAsm matches PTX loads that see other agents' writes: a load (ld.)
+// with an ordering or scope that makes it one (ld.global.acquire.gpu,
+// ld.volatile, ld.relaxed.sys). The prefilter uses the same words.
 func spinAsm(template string) bool {
 	t := strings.ToLower(template)
-	for _, op := range []string{"ld.acquire", "ld.volatile", "ld.relaxed", "ld.global.acquire", "ld.global.volatile", "ld.global.relaxed", "ld.sys", "ld.gpu"} {
-		if strings.Contains(t, op) {
+	if !strings.Contains(t, "ld.") {
+		return false
+	}
+	for _, m := range ptxSpinMarkers {
+		if strings.Contains(t, m) {
 			return true
 		}
 	}
-	return strings.Contains(t, "ld.") && (strings.Contains(t, ".acquire") || strings.Contains(t, ".volatile"))
+	return false
 }
+
+// ptxSpinMarkers qualify a PTX load as a spin read.
+var ptxSpinMarkers = []string{".acquire", ".volatile", ".relaxed", "ld.sys", "ld.gpu"}
 
 // spinReadsIn returns the spin reads inside n (a loop condition or body).
 func (a *analysis) spinReadsIn(n cudaparse.Node, fn *cudaparse.Function) []spinRead {
