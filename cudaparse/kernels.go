@@ -105,9 +105,15 @@ func isTableElement(n Node) bool {
 		if d.Op == DefRange {
 			return true
 		}
-		// void *fn = kernels[k]; cudaFuncGetAttributes(&attr, fn);
-		if (d.Op == DefInit || d.Op == DefAssign) && d.Value.Valid() && d.Value.Unparen().Is("subscript_expression") {
-			return true
+		// void *fn = kernels[k]; (or kernels[k].fn) cudaFuncGetAttributes(&attr, fn);
+		if (d.Op == DefInit || d.Op == DefAssign) && d.Value.Valid() {
+			v := d.Value.Unparen()
+			for v.Is("field_expression") {
+				v = v.ChildByField("argument").Unparen()
+			}
+			if v.Is("subscript_expression") {
+				return true
+			}
 		}
 	}
 	return false

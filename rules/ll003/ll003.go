@@ -469,7 +469,41 @@ func (a *analysis) selfReleased(w waiter, kernels []*cudaparse.Function) bool {
 			return true
 		}
 	}
-	return a.peerProtocol(code, w.read.key) || a.symmetricAcrossDevices(code, kernels)
+	return a.peerProtocol(code, w.read.key) || a.symmetricAcrossDevices(code, kernels) || peerIndexed(w.read.node, 0)
+}
+
+// peerIndexed reports whether the memory a read waits on is picked by a
+// rank or peer index, directly or through the locals it comes from
+// (`flag = barrier_ptrs[remote_rank] + i`): another GPU's memory, which
+// that GPU's kernels signal, and launches there are not serialized by
+// loading here.
+func peerIndexed(n cudaparse.Node, depth int) bool {
+	if depth > 4 || !n.Valid() {
+		return false
+	}
+	found := false
+	n.Descendants(func(x cudaparse.Node) bool {
+		if found {
+			return false
+		}
+		switch {
+		case x.Is("subscript_expression"):
+			x.ChildByField("indices").Descendants(func(ix cudaparse.Node) bool {
+				if ix.Is("identifier", "field_identifier") && (peerName.MatchString(ix.Text()) || peerIndexName.MatchString(ix.Text())) {
+					found = true
+				}
+				return !found
+			})
+		case x.Is("identifier") && depth < 4:
+			for _, d := range x.File().ReachingDefs(x) {
+				if (d.Op == cudaparse.DefInit || d.Op == cudaparse.DefAssign) && d.Value.Valid() && !d.Value.Contains(x) && peerIndexed(d.Value, depth+1) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // symmetricAcrossDevices reports whether the waiting kernels are launched
@@ -586,6 +620,10 @@ func (a *analysis) noteSystemWrites(fn *cudaparse.Function) {
 
 // peerName matches names of multi-GPU protocols: ranks, peers, multicast.
 var peerName = regexp.MustCompile(`(?i)^(peer|peers|remote|rank|ranks|nranks|n_ranks|num_ranks|nRanks|myrank|my_rank|local_rank|world_size|npes|mype|my_pe)$|^(peer|remote|mc|uc)_|_(peer|mc|uc|remote)$|multimem`)
+
+// peerIndexName matches indexes that pick a GPU's memory: peerName's, and
+// src_rank, dst_rank, target_pe.
+var peerIndexName = regexp.MustCompile(`(?i)_rank$|^rank_|_pe$`)
 
 // peerProtocol reports whether code is one side of a multi-GPU protocol:
 // it names ranks or peers and signals through memory itself (an atomic, a

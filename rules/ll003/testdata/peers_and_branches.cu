@@ -143,3 +143,27 @@ void exchange_typed_all(void **bufs, int **arrivals, int token, int type, cudaSt
 #undef LAUNCH_EXCHANGE
   }
 }
+
+// A consumer waits on a flag in the memory of the rank that produces its
+// tile; that rank's GEMM kernel sets it.
+__device__ __forceinline__ int load_acquire_sys(const int *p) {
+  int v;
+  asm volatile("ld.global.acquire.sys.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+__global__ void gather_tiles(int **flags_by_rank, int src_rank, int tiles, float *out) {
+  int *flags = flags_by_rank[src_rank];
+  for (int t = threadIdx.x; t < tiles; t += blockDim.x) {
+    while (load_acquire_sys(flags + t) != 1) {  // ok: another GPU's memory, set by that GPU's kernel
+    }
+    out[t] = 1.0f;
+  }
+}
+
+__global__ void gather_local(int **flags_by_slot, int slot, float *out) {
+  int *flags = flags_by_slot[slot];
+  while (load_acquire_sys(flags) != 1) {  // want LL003 "kernel gather_local spins on flags_by_slot"
+  }
+  out[0] = 1.0f;
+}
