@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -77,13 +78,19 @@ func runLL001(pass *analysis.Pass) (any, error) {
 				if v.s.total {
 					what = "total"
 				}
-				left := fmt.Sprintf("%.0f%% of it", 100*(1-v.s.frac))
+				left := fmt.Sprintf("%.0f%% of it (under 256 MiB whenever less than %.1f GiB is %s)", 100*(1-v.s.frac), (ll001Headroom-v.s.minus)/(1-v.s.frac)/(1<<30), what)
+				fix := "subtract a fixed headroom of at least 256 MiB"
 				if v.s.frac >= 1 {
-					left = fmt.Sprintf("%.0f MiB", v.s.minus/(1<<20))
+					left = fmt.Sprintf("only %.0f MiB", v.s.minus/(1<<20))
+					fix = "leave at least 256 MiB"
+				}
+				preload := "preload every kernel (cudaFuncGetAttributes on each, or CUDA_MODULE_LOADING=EAGER)"
+				if strings.HasPrefix(name, "cu") && !strings.HasPrefix(name, "cuda") {
+					preload = "load every kernel first (cuModuleGetFunction or cuLibraryGetKernel on each, or CUDA_MODULE_LOADING=EAGER)"
 				}
 				pass.Report(diagnostic("LL001", c.Pos(), c.End(), fmt.Sprintf(
-					"%s takes %.0f%% of the %s memory reported by %s, leaving %s for kernels that load lazily later; leave at least 256 MiB of headroom, use cudaMallocAsync, or preload every kernel before this allocation",
-					name, 100*v.s.frac, what, v.s.api, left)))
+					"%s takes %.0f%% of the %s memory reported by %s, leaving %s for kernels that load lazily later; %s, or %s before this allocation",
+					name, 100*v.s.frac, what, v.s.api, left, fix, preload)))
 			}
 		}
 	}

@@ -54,6 +54,11 @@ var allocators = map[string]allocator{
 	"cuMemAllocPitch_v2": {sizeArgs: []int{2, 3}},
 	"cuMemAllocManaged":  {sizeArgs: []int{1}},
 	"cuMemCreate":        {sizeArgs: []int{1}},
+	// Stream-ordered and pool allocations take memory like any other.
+	"cudaMallocAsync":         {sizeArgs: []int{1}},
+	"cudaMallocFromPoolAsync": {sizeArgs: []int{1}},
+	"cuMemAllocAsync":         {sizeArgs: []int{1}},
+	"cuMemAllocFromPoolAsync": {sizeArgs: []int{1}},
 }
 
 func run(p *rule.Pass) {
@@ -74,13 +79,22 @@ func run(p *rule.Pass) {
 	}
 	for _, c := range p.File.Calls {
 		if al, ok := a.allocatorOf(c); ok {
+			if !al.wrapper && (expectsOutOfMemory(c) || a.freedBeforeLoading(c)) {
+				continue
+			}
 			if s, ok := a.sizeShare(c, al); ok && a.hazardous(s) {
+				if loop, ok := allocatesUntilSuccess(c); ok {
+					report(c.Callee, fmt.Sprintf("%s retries with smaller sizes until an allocation succeeds, starting from %s of the %s: it takes whatever is free, leaving nothing for kernels that load lazily later; %s",
+						c.Name, formatShare(s), memoryWord(s), a.fixAdvice(c.Name, s)), rule.Related(s.query, "memory queried here"), rule.Related(loop, "loop"))
+					continue
+				}
 				report(c.Callee, a.message(c.Name, s), rule.Related(s.query, "memory queried here"))
 				continue
 			}
 			if !al.wrapper {
 				if loop, ok := allocatesUntilFailure(c); ok {
-					report(c.Callee, fmt.Sprintf("%s runs in a loop until allocation fails, taking all free memory and leaving none for kernels that load lazily later; allocate a fixed budget with headroom, use cudaMallocAsync, or preload every kernel before this loop", c.Name),
+					report(c.Callee, fmt.Sprintf("%s runs in a loop until allocation fails, taking all free memory and leaving none for kernels that load lazily later; allocate a fixed budget that leaves at least %s free, or %s before this loop",
+						c.Name, formatBytes(a.headroom), preloadAdvice(c.Name)),
 						rule.Related(loop, "loop"))
 				}
 			}
@@ -200,27 +214,58 @@ func (a *analysis) hazardous(s share) bool {
 
 var headroomName = regexp.MustCompile(`(?i)reserve|headroom|margin|slack|spare|safety|overhead|leave|keep|pad|guard|buffer_?space|free_?target|min_?free`)
 
-func (a *analysis) message(alloc string, s share) string {
-	what := "free memory"
+func memoryWord(s share) string {
 	if s.total {
-		what = "total memory"
+		return "total memory"
 	}
-	var left string
+	return "free memory"
+}
+
+// message says what the allocation leaves and how to fix it. A share
+// leaves an amount that depends on the GPU: the message says below which
+// free (or total) memory that amount falls under the headroom, rather than
+// asking for a headroom the share may well leave on a large GPU.
+func (a *analysis) message(alloc string, s share) string {
+	var left, note string
 	switch {
 	case s.frac >= 1 && s.minus <= 0:
 		left = "nothing"
 	case s.frac >= 1:
 		left = "only " + formatBytes(s.minus)
-	case s.minus > 0:
-		left = fmt.Sprintf("%.0f%% of it plus %s", 100*(1-s.frac), formatBytes(s.minus))
 	default:
 		left = fmt.Sprintf("%.0f%% of it", 100*(1-s.frac))
+		if s.minus > 0 {
+			left = fmt.Sprintf("%.0f%% of it plus %s", 100*(1-s.frac), formatBytes(s.minus))
+		}
+		// (1-frac)*m + minus < headroom  <=>  m < (headroom-minus)/(1-frac)
+		below := (a.headroom - s.minus) / (1 - s.frac)
+		note = fmt.Sprintf(" (under %s whenever less than %s is %s)", formatBytes(a.headroom), formatBytes(below), strings.TrimSuffix(memoryWord(s), " memory"))
 	}
 	if s.total && !(s.frac >= 1 && s.minus <= 0) {
-		left += ", less whatever is already in use"
+		left += ", less whatever is already in use,"
 	}
-	return fmt.Sprintf("%s takes %s of the %s reported by %s, leaving %s for kernels that load lazily later; leave at least %s of headroom, use cudaMallocAsync, or preload every kernel before this allocation",
-		alloc, formatShare(s), what, s.api, left, formatBytes(a.headroom))
+	return fmt.Sprintf("%s takes %s of the %s reported by %s, leaving %s for kernels that load lazily later%s; %s",
+		alloc, formatShare(s), memoryWord(s), s.api, left, note, a.fixAdvice(alloc, s))
+}
+
+// fixAdvice is the fix, in the allocation's own API: a fixed headroom
+// rather than a share, or a preload of every kernel first. A stream-ordered
+// allocator is no fix: it takes the same memory.
+func (a *analysis) fixAdvice(alloc string, s share) string {
+	size := fmt.Sprintf("subtract a fixed headroom of at least %s from the %s", formatBytes(a.headroom), memoryWord(s))
+	if s.frac >= 1 {
+		size = fmt.Sprintf("leave at least %s", formatBytes(a.headroom))
+	}
+	return fmt.Sprintf("%s, or %s before this allocation", size, preloadAdvice(alloc))
+}
+
+// preloadAdvice names the preload of the allocation's API: the driver's
+// for cu* calls, the runtime's otherwise.
+func preloadAdvice(alloc string) string {
+	if strings.HasPrefix(alloc, "cu") && !strings.HasPrefix(alloc, "cuda") {
+		return "load every kernel first (cuModuleGetFunction or cuLibraryGetKernel on each, or CUDA_MODULE_LOADING=EAGER)"
+	}
+	return "preload every kernel (cudaFuncGetAttributes on each, or CUDA_MODULE_LOADING=EAGER)"
 }
 
 func formatShare(s share) string {
@@ -236,6 +281,9 @@ func formatShare(s share) string {
 }
 
 func formatBytes(b float64) string {
+	if b >= 1<<30 {
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", b/(1<<30)), ".0") + " GiB"
+	}
 	if b >= mib {
 		return fmt.Sprintf("%.0f MiB", b/mib)
 	}
@@ -484,7 +532,8 @@ func sizeofConst(t string) (float64, bool) {
 // isPoolName reports whether a type or callee names a memory pool or arena
 // that takes its memory up front (RAPIDS pool_memory_resource,
 // arena_memory_resource, or a project's own pool class). Stream-ordered
-// pools of cudaMallocAsync are the recommended fix, not a hazard.
+// pools (cudaMemPool, RMM's cuda_async_memory_resource) grow on demand and
+// are judged by their allocations, not here.
 func isPoolName(s string) bool {
 	l := strings.ToLower(s)
 	if strings.Contains(l, "mempool") || strings.Contains(l, "async") {

@@ -152,3 +152,34 @@ func breaksOut(n cudaparse.Node) bool {
 	}
 	return false
 }
+
+// allocatesUntilSuccess reports whether the allocation c runs in a loop
+// that ends once an allocation succeeds and otherwise retries (with a
+// smaller size): `while (cudaMalloc(&p, size) != cudaSuccess) size -= step;`
+// or `for (;;) { if (cudaMalloc(&p, size) == cudaSuccess) break; size /= 2; }`.
+// Started from free memory, it takes whatever is free.
+func allocatesUntilSuccess(c *cudaparse.Call) (cudaparse.Node, bool) {
+	loop := c.Node.Ancestor("while_statement", "for_statement", "do_statement", "function_definition", "lambda_expression")
+	if !loop.Is("while_statement", "for_statement", "do_statement") {
+		return cudaparse.Node{}, false
+	}
+	result := resultVariable(c)
+	tests := func(n cudaparse.Node) bool {
+		n = n.Unparen()
+		return n == c.Node || result != "" && cudaparse.VarKey(n) == result
+	}
+	if cond := loop.ChildByField("condition"); cond.Valid() && testsFailure(cond, tests) {
+		return loop, true
+	}
+	found := false
+	loop.ChildByField("body").Descendants(func(n cudaparse.Node) bool {
+		if found || n.Is("while_statement", "for_statement", "do_statement", "switch_statement", "lambda_expression") {
+			return false
+		}
+		if n.Is("if_statement") && continuesOnSuccess(n.ChildByField("condition"), tests) && breaksOut(n.ChildByField("consequence")) {
+			found = true
+		}
+		return true
+	})
+	return loop, found
+}

@@ -14,17 +14,33 @@
 constexpr int kStreams = 4;
 constexpr size_t kStreamBytes = 16u << 20;
 
-// Probe how much managed memory fits by taking it step by step.
+// Probe how much managed memory fits by taking it step by step, and give
+// it all back before anything launches.
 size_t probe_capacity(size_t step) {
+  std::vector<void *> held;
+  for (;;) {
+    void *p = nullptr;
+    if (cudaMallocManaged(&p, step) != cudaSuccess) break;  // ok: freed again before any launch
+    held.push_back(p);
+  }
+  size_t capacity = held.size() * step;
+  for (void *p : held) cudaFree(p);
+  return capacity;
+}
+
+__global__ void touch(void *p) {}
+
+// The same probe that launches while it still holds the memory.
+size_t probe_and_touch(size_t step) {
   std::vector<void *> held;
   for (;;) {
     void *p = nullptr;
     if (cudaMallocManaged(&p, step) != cudaSuccess) break;  // want LL001 "until allocation fails"
     held.push_back(p);
   }
-  size_t capacity = held.size() * step;
+  touch<<<1, 1>>>(held[0]);
   for (void *p : held) cudaFree(p);
-  return capacity;
+  return held.size() * step;
 }
 
 // hazard: keeps allocating until the driver reports out of memory

@@ -76,7 +76,7 @@ void safe_variants(float **out) {
   void *pinned;
   CUDA_CHECK(cudaMallocHost(&pinned, free_b));  // ok: pinned host memory is not device memory
   void *stream_ordered;
-  CUDA_CHECK(cudaMallocAsync(&stream_ordered, free_b, 0));  // ok: cudaMallocAsync is the recommended fix
+  CUDA_CHECK(cudaMallocAsync(&stream_ordered, free_b, 0));  // want LL001 "cudaMallocAsync takes all of the free memory"
   void *headroom;
   CUDA_CHECK(cudaMalloc(&headroom, free_b - SAFE_HEADROOM));  // ok: 1 GiB of headroom
   void *fixed;

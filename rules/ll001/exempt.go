@@ -1,0 +1,111 @@
+package ll001
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse"
+)
+
+// Allocations that take the memory but cannot starve a lazy load.
+
+// outOfMemory matches the spellings of an allocation failure.
+var outOfMemory = regexp.MustCompile(`cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|out_of_memory|bad_alloc|OutOfMemory|OUT_OF_MEMORY`)
+
+// assertion matches test assertions: EXPECT_EQ, ASSERT_NE, REQUIRE,
+// CHECK_THROWS_AS, EXPECT_THROW.
+var assertion = regexp.MustCompile(`^(?i:expect|assert|require|check)`)
+
+// expectsOutOfMemory reports whether the code expects the allocation to
+// fail, as a test of out-of-memory handling does: an assertion holding the
+// allocation and a failure code (EXPECT_EQ(cudaMalloc(&p, free * 2),
+// cudaErrorMemoryAllocation)), or an assertion comparing its stored result
+// with one.
+func expectsOutOfMemory(c *cudaparse.Call) bool {
+	for p := c.Node.Parent(); p.Valid() && !p.Is("compound_statement", "function_definition"); p = p.Parent() {
+		if p.Is("call_expression") && assertion.MatchString(p.ChildByField("function").Name()) && outOfMemory.MatchString(p.Text()) {
+			return true
+		}
+	}
+	result := resultVariable(c)
+	if result == "" || c.Func == nil {
+		return false
+	}
+	for _, other := range c.Node.File().Calls {
+		if other.Func != c.Func || other.Node.Start() < c.Node.End() || !assertion.MatchString(other.Name) {
+			continue
+		}
+		mentions := false
+		for _, arg := range other.Args {
+			mentions = mentions || cudaparse.VarKey(arg) == result
+		}
+		if mentions && outOfMemory.MatchString(other.Node.Text()) {
+			return true
+		}
+	}
+	return false
+}
+
+// freeCalls free device memory, their pointer first.
+var freeCalls = map[string]bool{
+	"cudaFree": true, "cudaFreeAsync": true, "cuMemFree": true, "cuMemFree_v2": true, "cuMemFreeAsync": true,
+}
+
+// moduleLoads load code without launching it.
+var moduleLoads = regexp.MustCompile(`^(cuModuleLoad|cuLibraryLoad|cudaLibraryLoad)`)
+
+// freedBeforeLoading reports whether the function frees the allocation
+// again before it launches a kernel or loads a module (directly or through
+// a function of the file): a probe of how much fits, or a scratch buffer,
+// which is gone before anything has to load.
+func (a *analysis) freedBeforeLoading(c *cudaparse.Call) bool {
+	if c.Func == nil || len(c.Args) == 0 {
+		return false
+	}
+	ptr := addressedVar(c.Args[0])
+	if ptr == "" {
+		return false
+	}
+	for _, f := range a.file.Calls {
+		if f.Func != c.Func || !freeCalls[f.Name] || len(f.Args) == 0 || cudaparse.VarKey(f.Args[0]) != ptr ||
+			!cudaparse.OnTheWay(c.Node, f.Node) {
+			continue
+		}
+		return !a.loadsBetween(c.Func, c.Node.End(), f.Node.Start(), map[*cudaparse.Function]bool{})
+	}
+	return false
+}
+
+// addressedVar is the variable whose address an allocator receives:
+// p for &p, (void **)&p.
+func addressedVar(n cudaparse.Node) string {
+	n = n.Unparen()
+	if n.Is("pointer_expression") && strings.HasPrefix(strings.TrimSpace(n.Text()), "&") {
+		return cudaparse.VarKey(n.ChildByField("argument"))
+	}
+	return ""
+}
+
+// loadsBetween reports whether fn launches a kernel, loads a module or
+// calls a function of the file that does, between two offsets.
+func (a *analysis) loadsBetween(fn *cudaparse.Function, from, to int, seen map[*cudaparse.Function]bool) bool {
+	seen[fn] = true
+	for _, l := range a.file.Launches {
+		if l.Func == fn && l.Node.Start() >= from && l.Node.Start() < to {
+			return true
+		}
+	}
+	for _, c := range a.file.Calls {
+		if c.Func != fn || c.Node.Start() < from || c.Node.Start() >= to {
+			continue
+		}
+		if moduleLoads.MatchString(c.Name) {
+			return true
+		}
+		if callee := a.file.FunctionNamed(c.Name); callee != nil && !seen[callee] &&
+			a.loadsBetween(callee, callee.Node.Start(), callee.Node.End(), seen) {
+			return true
+		}
+	}
+	return false
+}
