@@ -101,6 +101,9 @@ type waiter struct {
 	fn   *cudaparse.Function
 	loop cudaparse.Node
 	read spinRead
+	// watchdog is the test that gives up waiting (a clock or a spin
+	// count), if the loop has one.
+	watchdog cudaparse.Node
 }
 
 func run(p *rule.Pass) {
@@ -135,8 +138,15 @@ func run(p *rule.Pass) {
 		if len(names) > 0 {
 			who = "kernel " + strings.Join(names, ", ")
 		}
-		p.Report(w.read.node, fmt.Sprintf("%s spins on %s (%s) until another kernel, a copy or the host releases it: under lazy loading a releaser that still has to load cannot run while the waiter occupies the device (measured on an H100: deadlock); preload every kernel that can run while it waits (cudaFuncGetAttributes), or run with CUDA_MODULE_LOADING=EAGER",
-			who, describe(w.read), w.read.how), rule.Related(w.loop, "wait loop"))
+		outcome := "deadlock"
+		opts := []rule.FindingOption{rule.Related(w.loop, "wait loop")}
+		if w.watchdog.Valid() {
+			// The loop gives up: lazy loading turns it into a timeout.
+			outcome = "the wait ends only by its watchdog, as a timeout"
+			opts = append(opts, rule.Related(w.watchdog, "watchdog"))
+		}
+		p.Report(w.read.node, fmt.Sprintf("%s spins on %s (%s) until another kernel, a copy or the host releases it: under lazy loading a releaser that still has to load cannot run while the waiter occupies the device (measured on an H100: %s); preload every kernel that can run while it waits (cudaFuncGetAttributes), or run with CUDA_MODULE_LOADING=EAGER",
+			who, describe(w.read), w.read.how, outcome), opts...)
 	}
 	if len(waitingKernels) > 0 {
 		a.checkHost(p, waitingKernels)
@@ -259,7 +269,7 @@ func (a *analysis) waiters() []waiter {
 				if r.key != "" && a.writes(n.ChildByField("body"), r.key) {
 					continue // the loop produces the value it waits for
 				}
-				out = append(out, waiter{fn: fn, loop: n, read: r})
+				out = append(out, waiter{fn: fn, loop: n, read: r, watchdog: watchdogOf(n)})
 				break
 			}
 			return true
@@ -335,6 +345,57 @@ func (a *analysis) copiedReads(cond, body cudaparse.Node, fn *cudaparse.Function
 		return false
 	})
 	return out
+}
+
+// watchdogOf returns the test in a wait loop that leaves it after a time
+// or a number of spins: `if (clock64() - t0 > budget) break;`,
+// `if (++spins > kMaxSpins) return;`, or the invalid node.
+func watchdogOf(loop cudaparse.Node) cudaparse.Node {
+	var out cudaparse.Node
+	counters := map[string]bool{}
+	loop.ChildByField("body").Descendants(func(x cudaparse.Node) bool {
+		if x.Is("update_expression") {
+			counters[cudaparse.VarKey(x.ChildByField("argument"))] = true
+		}
+		return true
+	})
+	var tests []cudaparse.Node
+	loopCond := loop.ChildByField("condition")
+	if loopCond.Valid() {
+		tests = append(tests, loopCond)
+	}
+	loop.ChildByField("body").Descendants(func(x cudaparse.Node) bool {
+		if x.Is("while_statement", "do_statement", "for_statement", "lambda_expression") {
+			return false
+		}
+		if x.Is("if_statement") && exits(x.ChildByField("consequence")) {
+			tests = append(tests, x.ChildByField("condition"))
+		}
+		return true
+	})
+	for _, t := range tests {
+		t.Descendants(func(x cudaparse.Node) bool {
+			switch {
+			case out.Valid():
+			case x.Is("call_expression") && clockReads[x.ChildByField("function").Name()],
+				x.Is("gnu_asm_expression") && strings.Contains(x.Text(), "globaltimer"):
+				out = t
+			case x.Is("update_expression") && counters[cudaparse.VarKey(x.ChildByField("argument"))] && x.Parent().Is("binary_expression"):
+				out = t // ++spins > limit
+			case x.Is("binary_expression") && strings.ContainsAny(x.ChildByField("operator").Text(), "<>=") && t != loopCond &&
+				(counters[cudaparse.VarKey(x.ChildByField("left"))] || counters[cudaparse.VarKey(x.ChildByField("right"))]):
+				out = t // spins > limit, with spins++ elsewhere in the loop
+			}
+			return !out.Valid()
+		})
+	}
+	return out
+}
+
+// clockReads are device clocks a watchdog reads.
+var clockReads = map[string]bool{
+	"clock": true, "clock64": true, "__globaltimer": true, "globaltimer": true, "read_globaltimer": true,
+	"query_globaltimer": true, "get_globaltimer": true,
 }
 
 func isConstantTrue(cond cudaparse.Node) bool {

@@ -73,3 +73,32 @@ __global__ void own_flag(unsigned *flag) {
   while (READ_ONCE(*flag) == 0) {  // ok: the kernel writes the flag itself
   }
 }
+
+// A wait that gives up: lazy loading turns it into a timeout.
+__global__ void wait_or_give_up(volatile int *flag, long long budget, int *timed_out) {
+  long long t0 = clock64();
+  while (*flag == 0) {  // want LL003 "kernel wait_or_give_up spins on flag .*the wait ends only by its watchdog, as a timeout"
+    if (clock64() - t0 > budget) {
+      *timed_out = 1;
+      break;
+    }
+  }
+}
+
+__global__ void wait_counted(volatile int *flag, int *timed_out) {
+  int spins = 0;
+  while (*flag == 0) {  // want LL003 "kernel wait_counted spins on flag .*as a timeout"
+    if (spins++ == 1000000) {
+      *timed_out = 1;
+      return;
+    }
+  }
+}
+
+// Work for a fixed number of rounds, leaving early when told: not a wait.
+__global__ void work_until_told(volatile int *stop, float *x, int rounds) {
+  for (int r = 0; r < rounds; ++r) {
+    x[threadIdx.x] += 1.0f;
+    if (*stop) break;  // ok: the loop ends after its rounds whatever the flag says
+  }
+}
