@@ -119,11 +119,56 @@ func (a *analysis) itemsIn(scope cudaparse.Node, fn *cudaparse.Function, from, t
 	}
 	var out []item
 	for _, it := range all {
-		if it.node.Start() >= from && it.node.End() <= to {
+		if it.node.Start() >= from && it.node.End() <= to && !inLeavingBranch(it.node, from) {
 			out = append(out, it)
 		}
 	}
 	return out
+}
+
+// inLeavingBranch reports whether n lies, after offset from, in a branch of
+// an if that leaves the function (return, throw, exit, abort): error
+// handling, which the path that reaches the second measurement never ran
+// (`if (r != CUDA_SUCCESS) { fprintf(stderr, "%s", strerror(errno)); return
+// 1; }`).
+func inLeavingBranch(n cudaparse.Node, from int) bool {
+	for p := n; p.Valid() && p.Start() >= from; p = p.Parent() {
+		parent := p.Parent()
+		if parent.Is("if_statement") && (p.Field() == "consequence" || p.Field() == "alternative") && leaves(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// leaves reports whether a statement ends by leaving the function.
+func leaves(stmt cudaparse.Node) bool {
+	for stmt.Is("compound_statement", "else_clause") {
+		kids := stmt.NamedChildren()
+		if len(kids) == 0 {
+			return false
+		}
+		stmt = kids[len(kids)-1]
+	}
+	switch {
+	case stmt.Is("return_statement", "throw_statement"):
+		return true
+	case stmt.Is("expression_statement"):
+		if call := firstNamedChild(stmt).Unparen(); call.Is("call_expression") {
+			switch call.ChildByField("function").Name() {
+			case "exit", "_exit", "abort", "quick_exit", "terminate":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func firstNamedChild(n cudaparse.Node) cudaparse.Node {
+	if kids := n.NamedChildren(); len(kids) > 0 {
+		return kids[0]
+	}
+	return cudaparse.Node{}
 }
 
 // constructedType returns the type of the object a declaration or new

@@ -144,7 +144,7 @@ func takesTime(name string) bool {
 // cheapCall matches calls of the C and C++ libraries that neither touch
 // the device nor take long: strings, containers, file reading, logging.
 var cheapCall = regexp.MustCompile(`^(printf|fprintf|sprintf|snprintf|vprintf|vfprintf|puts|fputs|putchar|perror|fflush|assert|abort|exit|_exit|` +
-	`strlen|strcmp|strncmp|strcpy|strncpy|strcat|strdup|memcpy|memmove|memset|memcmp|malloc|calloc|realloc|free|` +
+	`strerror|strlen|strcmp|strncmp|strcpy|strncpy|strcat|strdup|memcpy|memmove|memset|memcmp|malloc|calloc|realloc|free|` +
 	`fopen|fclose|fread|fwrite|fseek|ftell|rewind|feof|ferror|fgets|open|close|read|write|stat|fstat|mmap|munmap|` +
 	`seekg|tellg|getline|rdbuf|is_open|good|fail|c_str|data|size|length|empty|begin|end|cbegin|cend|push_back|emplace_back|` +
 	`reserve|resize|clear|insert|emplace|find|count|at|str|substr|append|to_string|move|forward|get|reset|release|` +

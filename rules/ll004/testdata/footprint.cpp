@@ -105,3 +105,32 @@ size_t query_elsewhere() {
   cuMemGetInfo(&free_b, &total);  // ok: a query with no load in this function
   return free_b;
 }
+
+extern void report_failure(const char *what, const char *why);
+extern void compile_and_upload(const char *path);
+
+// Error handling between the load and the second query runs only when the
+// load failed: it hides nothing on the path that measures.
+size_t footprint_with_error_branch(const char *path) {
+  size_t before, after, total;
+  cuMemGetInfo(&before, &total);
+  CUmodule m;
+  CUresult r = cuModuleLoad(&m, path);  // want LL004 "measured around cuModuleLoad"
+  if (r != CUDA_SUCCESS) {
+    report_failure(path, strerror(errno));
+    return 0;
+  }
+  cuMemGetInfo(&after, &total);
+  return before - after;
+}
+
+// Unknown work on the measured path itself may allocate: no finding.
+size_t footprint_with_unknown_work(const char *path) {
+  size_t before, after, total;
+  cuMemGetInfo(&before, &total);
+  CUmodule m;
+  cuModuleLoad(&m, path);  // ok: compile_and_upload may take device memory itself
+  compile_and_upload(path);
+  cuMemGetInfo(&after, &total);
+  return before - after;
+}
