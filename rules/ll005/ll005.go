@@ -65,6 +65,7 @@ func run(p *rule.Pass) {
 			p.Report(load.call.Callee, message(load, sw), related(load, sw)...)
 		}
 	}
+	checkCaches(p, a, reported)
 }
 
 // mainSwitch picks the switch to name: one that makes a context current
