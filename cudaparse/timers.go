@@ -205,6 +205,19 @@ func (f *File) benchmarkLoops(fn *Function) []TimedRegion {
 	return out
 }
 
+// IsBenchmarkLoop reports whether a timed region is a Google Benchmark
+// loop (`for (auto _ : state)`) rather than code between clock reads.
+func (r TimedRegion) IsBenchmarkLoop() bool {
+	return r.Start.Valid() && r.Start.Parent().Is("for_range_loop") && r.Start.Field() == "right"
+}
+
+// FixedIterations reports whether the file registers the Google Benchmark
+// function name with a fixed iteration count (`BENCHMARK(fn)->Iterations(n)`).
+func (f *File) FixedIterations(name string) bool {
+	re := regexp.MustCompile(`BENCHMARK\w*\(\s*` + regexp.QuoteMeta(name) + `\b[^;]*->\s*Iterations\s*\(`)
+	return re.Match(f.Src)
+}
+
 // HostClockSpellings are literals a call that reads a host clock contains:
 // a call of one of hostClockCalls (its name and the parenthesis, so that
 // `clock` does not match clock64 or a word in a comment), or std::chrono's

@@ -50,6 +50,17 @@ type kernelUse struct {
 	all       bool              // preloads every kernel (a loop over a table of kernels)
 	via       string            // the function called here that launches, when node is a call
 	launch    *cudaparse.Launch // the launch itself, when node is one
+	// runsAt is where the use runs when that is not where it is written:
+	// the call of a timing helper that runs the lambda holding it.
+	runsAt cudaparse.Node
+}
+
+// at is where the use runs.
+func (u kernelUse) at() cudaparse.Node {
+	if u.runsAt.Valid() {
+		return u.runsAt
+	}
+	return u.node
 }
 
 // summary is what a function of the file does to kernels, transitively.
@@ -67,25 +78,35 @@ type analysis struct {
 
 func run(p *rule.Pass) {
 	a := &analysis{pass: p, file: p.File, preloads: p.File.Preloads(), summaries: map[*cudaparse.Function]*summary{}}
+	helpers := a.timingHelpers()
 	for _, fn := range p.File.Functions {
 		if fn.Space&cudaparse.SpaceHost == 0 {
 			continue // device code times with clock64(); launches there are device-side
 		}
 		regions := p.File.TimedRegions(fn)
-		if len(regions) == 0 {
+		if len(regions) == 0 && len(helpers) == 0 {
 			continue
 		}
 		uses := a.uses(fn)
+		a.placeHelperLambdas(fn, helpers, uses)
 		// Kernels every known caller (in any file) loads before calling fn.
 		onEntry := p.Project.LoadedOnEntry(p.ProjectFunction(fn))
 		reported := map[int]bool{}
+		if len(helpers) > 0 {
+			a.checkHelperCalls(fn, helpers, uses, onEntry, reported)
+		}
 		for _, r := range regions {
+			if r.IsBenchmarkLoop() && !p.File.FixedIterations(fn.Name) {
+				// Google Benchmark runs the loop once to size the run and
+				// reports a later run: the loads fall in the discarded one.
+				continue
+			}
 			for i, u := range uses {
 				if !r.Contains(u.node) || reported[u.node.Start()] || warmedByEarlierIteration(r, u.node) {
 					continue
 				}
 				for _, key := range u.launched {
-					if onEntry.Loads(key) || warmedUp(uses[:i], u.node, key) {
+					if onEntry.Loads(key) || warmedUp(outsidePreloads(uses[:i], r), u.node, key) {
 						continue
 					}
 					reported[u.node.Start()] = true
@@ -123,11 +144,25 @@ func (a *analysis) findingOptions(key string, u kernelUse, r cudaparse.TimedRegi
 	return opts
 }
 
+// outsidePreloads drops the preloads made inside the timed region: a
+// cudaFuncSetAttribute or cudaFuncGetAttributes there loads the kernel
+// while the timer runs, which is the load the measurement should not hold.
+func outsidePreloads(uses []kernelUse, r cudaparse.TimedRegion) []kernelUse {
+	var out []kernelUse
+	for _, u := range uses {
+		if len(u.launched) == 0 && r.Contains(u.at()) {
+			continue
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
 // warmedUp reports whether one of the earlier uses launches or loads the
 // kernel on the way to at.
 func warmedUp(earlier []kernelUse, at cudaparse.Node, key string) bool {
 	for _, e := range earlier {
-		if !cudaparse.OnTheWay(e.node, at) {
+		if !cudaparse.OnTheWay(e.at(), at) {
 			continue
 		}
 		if e.all || containsKernel(e.launched, key) || containsKernel(e.preloaded, key) {
