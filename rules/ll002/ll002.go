@@ -5,6 +5,7 @@ package ll002
 import (
 	_ "embed"
 	"fmt"
+	"regexp"
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
@@ -96,7 +97,7 @@ func run(p *rule.Pass) {
 			a.checkHelperCalls(fn, helpers, uses, onEntry, reported)
 		}
 		for _, r := range regions {
-			if r.IsBenchmarkLoop() && !p.File.FixedIterations(fn.Name) {
+			if r.IsBenchmarkLoop() && !p.File.FixedIterations(fn.Name) || warmedByEarlierCall(p.File, fn, r) {
 				// Google Benchmark runs the loop once to size the run and
 				// reports a later run: the loads fall in the discarded one.
 				continue
@@ -289,6 +290,11 @@ func warmedByEarlierIteration(r cudaparse.TimedRegion, launch cudaparse.Node) bo
 			if !p.Contains(launch) {
 				return false
 			}
+			// A loop that runs warm-up iterations first:
+			// `for (it = 0; it < warmup_iters + iters; ++it)`.
+			if warmupBound.MatchString(p.ChildByField("condition").Text()) {
+				return true
+			}
 			// The start must be conditional on the loop's variable
 			// (`if (i == 0)`, `if (iter == warmup)`): a condition on
 			// anything else (`if (rank == 0)`) holds on the first
@@ -304,6 +310,33 @@ func warmedByEarlierIteration(r cudaparse.TimedRegion, launch cudaparse.Node) bo
 			}
 			return false
 		}
+	}
+	return false
+}
+
+// warmupBound matches a loop condition that counts warm-up iterations in:
+// `i < warmup + iters`, `it < kWarmupIters + kIters`.
+var warmupBound = regexp.MustCompile(`(?i)warm\w*\s*\+|\+\s*\w*warm`)
+
+// warmedByEarlierCall reports whether the timed region lies in a lambda
+// that the function first calls for nothing but its effect (`run(1);`, its
+// result dropped) and then again: the first call is the warm-up.
+func warmedByEarlierCall(f *cudaparse.File, fn *cudaparse.Function, r cudaparse.TimedRegion) bool {
+	lambda := r.Start.Ancestor("lambda_expression")
+	if !lambda.Valid() {
+		return false
+	}
+	for name, l := range f.LambdaVariables(fn) {
+		if l != lambda {
+			continue
+		}
+		var calls []*cudaparse.Call
+		for _, c := range f.Calls {
+			if c.Func == fn && c.Name == name && c.Callee.Is("identifier") && !lambda.Contains(c.Node) {
+				calls = append(calls, c)
+			}
+		}
+		return len(calls) >= 2 && calls[0].Node.Parent().Is("expression_statement")
 	}
 	return false
 }

@@ -51,3 +51,34 @@ float attribute_inside_timer(float *img, int n) {
   cudaEventElapsedTime(&ms, start, stop);
   return ms;
 }
+
+__global__ void reduce_step(float *img, int n) {}
+__global__ void scatter_step(float *img, int n) {}
+
+void perf_with_warmup_calls(float *img, int n, int warmup, int iters) {
+  auto run_iters = [&](int count) {
+    double total = 0;
+    for (int i = 0; i < count; ++i) {
+      auto t0 = std::chrono::steady_clock::now();
+      reduce_step<<<n / 256, 256>>>(img, n);  // ok: run_iters(warmup) ran it first, its result dropped
+      cudaDeviceSynchronize();
+      total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    return total;
+  };
+  run_iters(warmup);
+  double t = run_iters(iters);
+  (void)t;
+}
+
+double perf_with_warmup_iterations(float *img, int n, int warm_iters, int iters) {
+  double total = 0;
+  for (int it = 0; it < warm_iters + iters; ++it) {
+    auto t0 = std::chrono::steady_clock::now();
+    scatter_step<<<n / 256, 256>>>(img, n);  // ok: the loop's first warm_iters iterations warm it up
+    cudaDeviceSynchronize();
+    double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (it >= warm_iters) total += dt;
+  }
+  return total;
+}
