@@ -15,6 +15,7 @@
 //	low-confidence: false
 //	fail-on: warning                   # lowest severity that fails a run (info, warning, error)
 //	include-dirs: [include, third_party/cub]  # where #include "..." is looked for, relative to this file
+//	extensions: [.impl, .cuinc]              # more file endings to check as C/C++/CUDA
 //	compile-commands: build/compile_commands.json  # -I flags from a compile database
 package config
 
@@ -62,6 +63,9 @@ type Config struct {
 	// file order; CompileCommands the compile databases they name.
 	IncludeDirs     []string
 	CompileCommands []string
+	// Extensions are further file endings the files ask to check as C,
+	// C++ or CUDA (".impl", ".cuinc"), lower case with the dot.
+	Extensions []string
 
 	layers    []layer    // from the extended files to Path
 	overrides []override // in the order the files were read
@@ -365,6 +369,16 @@ func (l *loader) load(abs string, from *Error, depth int) {
 			l.cfg.FailOn = &sev
 		}
 	}
+	if n := fields["extensions"]; n != nil {
+		for _, e := range l.strings(abs, n) {
+			ext := strings.ToLower(strings.TrimSpace(e.Value))
+			if !strings.HasPrefix(ext, ".") || len(ext) < 2 || strings.ContainsAny(ext, `/\ *?`) {
+				l.errs = append(l.errs, &Error{Path: abs, Line: e.Line, Column: e.Column, Message: fmt.Sprintf("extensions: %q is not a file ending such as .impl", e.Value)})
+				continue
+			}
+			l.cfg.Extensions = append(l.cfg.Extensions, ext)
+		}
+	}
 	for _, key := range []string{"include-dirs", "compile-commands"} {
 		n := fields[key]
 		if n == nil {
@@ -413,7 +427,7 @@ func (l *loader) load(abs string, from *Error, depth int) {
 
 var (
 	selectionKeys = []string{"enable", "disable", "severity", "options"}
-	topKeys       = append([]string{"extends", "exclude", "overrides", "report-unused-suppressions", "low-confidence", "include-dirs", "compile-commands", "fail-on"}, selectionKeys...)
+	topKeys       = append([]string{"extends", "exclude", "overrides", "report-unused-suppressions", "low-confidence", "include-dirs", "compile-commands", "fail-on", "extensions"}, selectionKeys...)
 	overrideKeys  = append([]string{"files"}, selectionKeys...)
 )
 

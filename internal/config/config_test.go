@@ -165,6 +165,7 @@ low-confidence: maybe
 		"list.yml":    "- LL001\n",
 		"twice.yml":   "disable: [LL001]\ndisable: [LL002]\n",
 		"range.yml":   "options:\n  LL001: {threshold: 2, min-headroom-mib: -1}\nfail-on: fatal\n",
+		"ext.yml":     "extensions: [.impl, cuinc, \".a/b\"]\n",
 	})
 	cases := map[string][]string{
 		"bad.yml": {
@@ -187,6 +188,7 @@ low-confidence: maybe
 		"cycle-a.yml": {"cycle-b.yml:1:10: extends", "in a cycle"},
 		"list.yml":    {"list.yml:1:1: want a mapping"},
 		"twice.yml":   {"twice.yml:2:1: disable is set twice"},
+		"ext.yml":     {"ext.yml:1:21: extensions: \"cuinc\" is not a file ending", "ext.yml:1:28: extensions: \".a/b\" is not a file ending"},
 	}
 	for name, wants := range cases {
 		_, err := Load(filepath.Join(dir, name))
@@ -243,5 +245,17 @@ func TestNilConfigIsEveryRuleAtItsDefaults(t *testing.T) {
 	}
 	if e := c.Effective(""); len(e.Rules) != len(rules.All) || len(e.Disabled) != 0 {
 		t.Errorf("effective: %+v", e)
+	}
+}
+
+func TestExtensions(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"base.yml": "extensions: [.CUIMPL]\n", ".lazylint.yml": "extends: base.yml\nextensions: [.impl]\n"})
+	c, err := Load(filepath.Join(dir, ".lazylint.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.Extensions, " "); got != ".cuimpl .impl" {
+		t.Errorf("extensions = %q, want the extended file's and then this file's, in lower case", got)
 	}
 }

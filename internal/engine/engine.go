@@ -55,6 +55,9 @@ type Options struct {
 	// Exclude, when set, leaves out files and folders by absolute path,
 	// those named in Paths included (a config's exclude globs).
 	Exclude func(absPath string, isDir bool) bool
+	// Extensions are file endings to check beyond the usual ones (the
+	// configuration's extensions:, lower case with the dot).
+	Extensions []string
 	// Progress, when set, is called after each file is checked, from the
 	// worker goroutines, with the number done and the total.
 	Progress func(done, total int)
@@ -189,7 +192,7 @@ const binaryProbe = 8000
 // Run checks the files under opts.Paths.
 func Run(opts Options) Result {
 	start := time.Now()
-	walked := collect(opts.Paths, opts.Exclude)
+	walked := collect(opts.Paths, opts.Exclude, opts.Extensions...)
 	res := Result{Errors: walked.errors}
 	res.Stats.Excluded = walked.excluded
 	base := opts.BaseDir
@@ -215,7 +218,7 @@ func Run(opts Options) Result {
 	// Files of the project that are not checked still lend their facts.
 	checkedSources := len(sources)
 	if opts.ProjectRoot != "" && !opts.NoProject {
-		sources = append(sources, contextFiles(opts.ProjectRoot, sources, opts.Exclude)...)
+		sources = append(sources, contextFiles(opts.ProjectRoot, sources, opts.Exclude, opts.Extensions...)...)
 	}
 	res.Stats.Files = total
 	goRes := checkGo(goFiles, settingsFor, base, os.ReadFile, opts)

@@ -1011,13 +1011,13 @@ func (pr *projectRun) callsHeaderMacro(i int) bool {
 // contextFiles walks root for the C/C++/CUDA files that are not among
 // checked: they take part in project-wide analysis only. Walk errors there
 // are not the run's: those files were not asked for.
-func contextFiles(root string, checked []string, exclude func(string, bool) bool) []string {
+func contextFiles(root string, checked []string, exclude func(string, bool) bool, extensions ...string) []string {
 	seen := map[string]bool{}
 	for _, p := range checked {
 		seen[absPath(p)] = true
 	}
 	var out []string
-	for _, p := range collect([]string{root}, exclude).files {
+	for _, p := range collect([]string{root}, exclude, extensions...).files {
 		if !strings.HasSuffix(p, ".go") && !seen[absPath(p)] {
 			out = append(out, p)
 		}

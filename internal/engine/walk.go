@@ -154,11 +154,12 @@ type walkResult struct {
 // parallel, honouring .gitignore and skipping .git. exclude, when set, leaves
 // out files and folders by absolute path, named ones included. The result is
 // sorted and free of duplicates.
-func collect(paths []string, exclude func(abs string, isDir bool) bool) walkResult {
+func collect(paths []string, exclude func(abs string, isDir bool) bool, extra ...string) walkResult {
 	var (
 		mu  sync.Mutex
 		res walkResult
 	)
+	endings := newEndings(extra)
 	addErr := func(path string, err error) {
 		mu.Lock()
 		res.errors = append(res.errors, FileError{Path: path, Message: err.Error()})
@@ -183,7 +184,7 @@ func collect(paths []string, exclude func(abs string, isDir bool) bool) walkResu
 			continue
 		}
 		if !info.IsDir() {
-			if !isCheckable(root) {
+			if !isCheckable(root) && !endings.match(root) {
 				addErr(root, errors.New("not a C, C++, CUDA or Go source file (want one of "+strings.Join(cudaparse.Extensions, " ")+" .go)"))
 				continue
 			}
@@ -226,7 +227,7 @@ func collect(paths []string, exclude func(abs string, isDir bool) bool) walkResu
 			if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
 				return nil
 			}
-			if !isCheckable(path) || ign.ignored(absDir, abs, false) || excluded(abs, false) {
+			if !isCheckable(path) && !endings.match(path) || ign.ignored(absDir, abs, false) || excluded(abs, false) {
 				return nil
 			}
 			if d.Type()&fs.ModeSymlink != 0 {
@@ -252,6 +253,53 @@ func collect(paths []string, exclude func(abs string, isDir bool) bool) walkResu
 	res.files = dedupe(res.files)
 	sort.Slice(res.errors, func(i, j int) bool { return res.errors[i].Path < res.errors[j].Path })
 	return res
+}
+
+// endings decides the files checked for their ending beyond
+// cudaparse.Extensions: those the configuration names (extensions:), and
+// by default the include-style endings of CUDA code (.cuinc always; .inc,
+// .impl, .ipp, .tcc, .inl-like .cuinl) when their folder holds a .cu or
+// .cuh file.
+type endings struct {
+	extra map[string]bool
+	mu    sync.Mutex
+	cuda  map[string]bool // folder -> holds a .cu/.cuh file
+}
+
+// besideCUDA are the endings checked by default next to CUDA sources.
+var besideCUDA = map[string]bool{".inc": true, ".impl": true, ".ipp": true, ".tcc": true, ".cuinl": true}
+
+func newEndings(extra []string) *endings {
+	e := &endings{extra: map[string]bool{".cuinc": true}, cuda: map[string]bool{}}
+	for _, x := range extra {
+		e.extra[strings.ToLower(x)] = true
+	}
+	return e
+}
+
+func (e *endings) match(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	if e.extra[ext] {
+		return true
+	}
+	if !besideCUDA[ext] {
+		return false
+	}
+	dir := filepath.Dir(path)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	has, seen := e.cuda[dir]
+	if !seen {
+		entries, _ := os.ReadDir(dir)
+		for _, d := range entries {
+			if x := strings.ToLower(filepath.Ext(d.Name())); x == ".cu" || x == ".cuh" {
+				has = true
+				break
+			}
+		}
+		e.cuda[dir] = has
+	}
+	return has
 }
 
 // isCheckable reports whether lazylint checks files like path: C, C++ and
