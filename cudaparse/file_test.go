@@ -276,3 +276,36 @@ void run(float *a, double *b, cudaStream_t s) {
 		t.Errorf("launches:\n got %s\nwant %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestSummaryFarWarmup checks that a warm-up launch at the top of a long
+// function is on the way to a call hundreds of calls later (a long main of
+// printf calls used to use up the checks before reaching it).
+func TestSummaryFarWarmup(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("__global__ void k() {}\nvoid timed();\nint main() {\n  cudaSetDevice(0);\n  k<<<1, 1>>>();\n")
+	for i := 0; i < 400; i++ {
+		b.WriteString("  printf(\"x\");\n")
+	}
+	b.WriteString("  timed();\n  return 0;\n}\n")
+	f := parse(t, b.String())
+	var main *FunctionSummary
+	for i := range f.Summary().Functions {
+		if fs := &f.Summary().Functions[i]; fs.Name == "main" {
+			main = fs
+		}
+	}
+	if main == nil {
+		t.Fatal("no summary of main")
+	}
+	last := main.Steps[len(main.Steps)-1]
+	if last.Callee != "timed" {
+		t.Fatalf("last step %+v", last)
+	}
+	found := false
+	for _, j := range last.Far {
+		found = found || main.Steps[j].Kind == StepLaunch
+	}
+	if !found {
+		t.Errorf("the launch of k is not among the steps on the way to timed(): Far = %v", last.Far)
+	}
+}

@@ -72,8 +72,10 @@ type SummaryStep struct {
 	// the step k+1 places back. Kept for calls only.
 	Before uint16 `json:"b,omitempty"`
 	// Far are the steps further back than the mask reaches that also run
-	// on every path here: a warm-up at the top of main, a hundred calls
-	// before the benchmark.
+	// on every path here: a warm-up launch at the top of main, a hundred
+	// calls before the benchmark. Calls are looked for among the
+	// maxFarCalls steps beyond the mask; launches, preloads and device
+	// switches anywhere before.
 	Far []int `json:"f,omitempty"`
 }
 
@@ -84,12 +86,14 @@ type FileSummary struct {
 }
 
 // maxBefore is how many of the nearest earlier steps the Before mask
-// covers; maxFarChecks bounds, per function, the tree walks for steps
-// further back (Far): a function of thousands of calls would otherwise
-// cost millions.
+// covers; maxFarCalls how many calls further back Far looks at; and
+// maxFarStep and maxFarChecks bound the tree walks for Far per step and per
+// function: a function of thousands of calls would otherwise cost millions.
 const (
 	maxBefore    = 16
-	maxFarChecks = 256
+	maxFarCalls  = 48
+	maxFarStep   = 256
+	maxFarChecks = 1 << 16
 )
 
 // deviceSwitchAPIs make another device or context current.
@@ -199,7 +203,17 @@ func (f *File) Summary() *FileSummary {
 						st.Before |= 1 << (i - 1 - j)
 					}
 				}
-				for j := 0; j < i-maxBefore && farChecks < maxFarChecks; j++ {
+				// Further back: every launch, preload and device switch,
+				// and the calls among the maxFarCalls nearest, within a
+				// budget for the function. (A budget shared by all steps
+				// let a long main's printf calls use it up before the
+				// warm-up launch near its top was reached.)
+				stepChecks := 0
+				for j := 0; j < i-maxBefore && stepChecks < maxFarStep && farChecks < maxFarChecks; j++ {
+					if steps[j].step.Kind == StepCall && j < i-maxBefore-maxFarCalls {
+						continue
+					}
+					stepChecks++
 					farChecks++
 					if OnTheWay(steps[j].node, steps[i].node) {
 						st.Far = append(st.Far, j)

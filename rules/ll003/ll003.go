@@ -440,7 +440,7 @@ func (a *analysis) writes(n cudaparse.Node, key string) bool {
 			name := x.ChildByField("function").Name()
 			args := x.ChildByField("arguments").NamedChildren()
 			if write, ok := a.file.VolatileAccessMacro(name); ok && write && len(args) > 0 && resolvedKey(args[0]) == key {
-				found = true // WRITE_ONCE(*flag, 1)
+				found = true // a write through a write-once macro
 			}
 			for _, k := range a.writers[name] {
 				if k < len(args) && resolvedKey(args[k]) == key {

@@ -36,9 +36,8 @@ func (a *analysis) quietWhileWaiting(p *rule.Pass, kernel string) bool {
 // the way (branches that exclude l do not count).
 func (a *analysis) quietAfter(p *rule.Pass, l *cudaparse.Launch) bool {
 	type event struct {
-		at    int
-		quiet bool
-		sync  bool
+		at   int
+		sync bool
 	}
 	var events []event
 	for _, o := range a.file.Launches {
