@@ -1,10 +1,10 @@
 #!/bin/bash
 # Measures the first call of cuBLAS, cuFFT, thrust and CUB routines under
-# CUDA_MODULE_LOADING=LAZY and EAGER (testdata/gpu/ll002_libraries.cu); run
+# CUDA_MODULE_LOADING=LAZY and EAGER (testdata/measure/libraries.cu); run
 # on a machine with a GPU and nvcc: bash scripts/gpu-libraries.sh
 set -euo pipefail
 out="${OUT:-$(mktemp -d)}"
-nvcc -O2 -arch=sm_90 -std=c++17 -o "$out/libs" testdata/gpu/ll002_libraries.cu -lcublas -lcufft
+nvcc -O2 -arch=sm_90 -std=c++17 -o "$out/libs" testdata/measure/libraries.cu -lcublas -lcufft
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 nvcc --version | tail -n 1
 echo "routine            first    second     third  (ms, host clock around call + sync)"

@@ -30,7 +30,7 @@ func show(fs []engine.Finding) string {
 // The seeds (every fixture, project fixtures included, the GPU programs and
 // the examples) run as a test in every `go test`.
 func FuzzRules(f *testing.F) {
-	for _, root := range []string{"../../rules", "../../testdata/gpu", "../../examples"} {
+	for _, root := range []string{"../../rules", "../../testdata/gpu", "../../testdata/measure", "../../examples"} {
 		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && cudaparse.IsSource(p) && !strings.HasSuffix(p, ".go") {
 				if src, err := os.ReadFile(p); err == nil {

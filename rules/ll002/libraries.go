@@ -8,8 +8,8 @@ import (
 
 // CUB and thrust algorithms are templates: their kernels are instantiated
 // in the file that calls them and load at their first launch like the
-// file's own kernels. Measured on an H100 (driver 580, CUDA 13.0; testdata/
-// gpu/ll002_libraries.cu, three runs per mode): a first
+// file's own kernels. Measured on an H100 (driver 580, CUDA 13.0;
+// testdata/measure/libraries.cu, three runs per mode): a first
 // cub::DeviceReduce::Sum over 1M floats took 0.048-0.059 ms under LAZY and
 // 0.018-0.023 ms under EAGER (later calls 0.015); a first thrust::sort of
 // 1M ints 0.42-0.47 ms under LAZY and 0.32-0.45 ms under EAGER (later
