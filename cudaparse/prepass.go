@@ -276,6 +276,8 @@ func neutralizeRound(src []byte, deadline time.Time) ([]byte, Rewrites, bool) {
 		p.rewriteAsmOperands,
 		p.rewriteStatementMacros,
 		p.rewriteQualifiers,
+		p.blankPointerQualifierMacros,
+		p.capitalizeTypeArguments,
 		p.blankExpressionTypename,
 		p.rewriteKeywordCasts,
 		p.blankAttributesBeforeFriend,

@@ -527,3 +527,76 @@ func (p *prepass) prevCode(i int) int {
 	}
 	return -1
 }
+
+// blankPointerQualifierMacros blanks a macro standing where a pointer
+// qualifier goes, between `*` (or `&`) and the declared name:
+// `const float * GGML_CUDA_RESTRICT x = p;` (a project's spelling of
+// __restrict__, defined in a header the file does not show). Only an
+// upper-case name is taken, and only before a name that ends a declarator.
+func (p *prepass) blankPointerQualifierMacros() {
+	for i := 1; i+2 < len(p.toks); i++ {
+		if !p.isIdent(i) || p.blanked[i] || !isUpperName(p.text(i)) {
+			continue
+		}
+		prev, next := p.prevToken(i), p.nextToken(i)
+		if !p.isPunct(prev, '*') && !p.isPunct(prev, '&') || !p.isIdent(next) {
+			continue
+		}
+		after := p.nextToken(next)
+		if p.isPunct(after, '=') || p.isPunct(after, ',') || p.isPunct(after, ')') || p.isPunct(after, ';') || p.isPunct(after, '[') {
+			p.blankRecorded(i, i)
+		}
+	}
+}
+
+// isUpperName reports whether a name is written in capitals (and digits
+// and underscores) with at least one letter: a macro's spelling.
+func isUpperName(name []byte) bool {
+	letters := 0
+	for _, c := range name {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			letters++
+		case c >= '0' && c <= '9', c == '_':
+		default:
+			return false
+		}
+	}
+	return letters > 0
+}
+
+// capitalizeTypeArguments turns a builtin type passed alone as an argument
+// of an upper-case macro called as a statement into a name of the same
+// length (`RUN_APPEND(float, 32, v);` becomes `RUN_APPEND(Float, 32, v);`):
+// a type is no expression, and the call would be an ERROR.
+func (p *prepass) capitalizeTypeArguments() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		if !p.isIdent(i) || p.blanked[i] || !isUpperName(p.text(i)) || !p.isPunct(i+1, '(') {
+			continue
+		}
+		if prev := p.prevCode(i); prev >= 0 && !p.isPunct(prev, ';') && !p.isPunct(prev, '{') && !p.isPunct(prev, '}') && !p.isPunct(prev, ':') {
+			continue
+		}
+		end, ok := p.balancedParens(i + 1)
+		if !ok {
+			continue
+		}
+		start := i + 2
+		for k := i + 2; k <= end; k++ {
+			if !p.isPunct(k, ',') && k != end {
+				continue
+			}
+			if k == start+1 && p.isIdent(start) && builtinTypes[string(p.text(start))] {
+				c := p.out[p.toks[start].start]
+				p.out[p.toks[start].start] = c - 'a' + 'A'
+			}
+			start = k + 1
+		}
+	}
+}
+
+// builtinTypes are the one-word builtin types.
+var builtinTypes = map[string]bool{
+	"float": true, "double": true, "int": true, "char": true, "bool": true, "short": true, "long": true,
+	"unsigned": true, "signed": true, "void": true,
+}
