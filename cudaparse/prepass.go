@@ -278,6 +278,7 @@ func neutralizeRound(src []byte, deadline time.Time) ([]byte, Rewrites, bool) {
 		p.rewriteQualifiers,
 		p.blankPointerQualifierMacros,
 		p.capitalizeTypeArguments,
+		p.blankClassScopeMacroCalls,
 		p.blankExpressionTypename,
 		p.rewriteKeywordCasts,
 		p.blankAttributesBeforeFriend,

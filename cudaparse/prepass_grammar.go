@@ -600,3 +600,54 @@ var builtinTypes = map[string]bool{
 	"float": true, "double": true, "int": true, "char": true, "bool": true, "short": true, "long": true,
 	"unsigned": true, "signed": true, "void": true,
 }
+
+// blankClassScopeMacroCalls blanks an upper-case macro call that stands as
+// a member of a class body, `EP_STATIC_ASSERT(N == 8, "...");` or
+// `DECLARE_MEMBERS(float, x);`: a call is no member declaration, and its
+// arguments (types, keywords) parse as nothing. Rules look at no such
+// member.
+func (p *prepass) blankClassScopeMacroCalls() {
+	var classBody []bool
+	for i := 0; i < len(p.toks); i++ {
+		switch {
+		case p.isPunct(i, '{'):
+			classBody = append(classBody, p.opensClassBody(i))
+		case p.isPunct(i, '}'):
+			if n := len(classBody); n > 0 {
+				classBody = classBody[:n-1]
+			}
+		case len(classBody) > 0 && classBody[len(classBody)-1] && p.isIdent(i) && !p.blanked[i] && isUpperName(p.text(i)) && p.isPunct(i+1, '('):
+			prev := p.prevCode(i)
+			if !p.isPunct(prev, ';') && !p.isPunct(prev, '{') && !p.isPunct(prev, '}') && !p.isPunct(prev, ':') {
+				continue
+			}
+			end, ok := p.balancedParens(i + 1)
+			if !ok {
+				continue
+			}
+			if next := p.nextToken(end); p.isPunct(next, ';') {
+				p.blankRecorded(i, next)
+				i = next
+			}
+		}
+	}
+}
+
+// opensClassBody reports whether the `{` at i opens a struct, class or
+// union body: one of those keywords since the previous statement, and no
+// parenthesis or `=` (a function's or an initializer's brace).
+func (p *prepass) opensClassBody(i int) bool {
+	for k, n := p.prevToken(i), 0; k >= 0 && n < 64; k, n = p.prevToken(k), n+1 {
+		t := p.toks[k]
+		switch {
+		case t.kind == tokDirective || p.isPunct(k, ';') || p.isPunct(k, '{') || p.isPunct(k, '}') || p.isPunct(k, '(') || p.isPunct(k, ')') || p.isPunct(k, '='):
+			return false
+		case t.kind == tokIdent:
+			switch string(p.text(k)) {
+			case "struct", "class", "union":
+				return true
+			}
+		}
+	}
+	return false
+}
