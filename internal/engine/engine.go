@@ -558,6 +558,9 @@ func firingRules(rules []*rule.Rule, text *rule.Text) []*rule.Rule {
 func setSeverities(fs []Finding, s *Settings) {
 	for i := range fs {
 		fs[i].Severity = s.severity(fs[i].Rule)
+		if fs[i].Capped && fs[i].Severity > fs[i].Cap {
+			fs[i].Severity = fs[i].Cap
+		}
 	}
 }
 

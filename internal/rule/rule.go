@@ -209,6 +209,12 @@ func Related(n cudaparse.Node, msg string) FindingOption {
 	}
 }
 
+// AtMost caps the finding's severity, whatever the rule's or the
+// configuration's: a finding the rule itself judges of small consequence.
+func AtMost(sev Severity) FindingOption {
+	return func(f *Finding) { f.Capped, f.Cap = true, sev }
+}
+
 // WithFix adds a suggested fix.
 func WithFix(fix Fix) FindingOption { return func(f *Finding) { f.Fixes = append(f.Fixes, fix) } }
 
@@ -222,6 +228,9 @@ type Finding struct {
 	// LowConfidence is set when the finding's node lies inside code the
 	// parser did not understand (an ERROR node).
 	LowConfidence bool
+	// Capped findings are reported at Cap at most (AtMost).
+	Capped bool     `json:",omitempty"`
+	Cap    Severity `json:",omitempty"`
 }
 
 // RelatedLocation points at another place that explains a finding.

@@ -114,7 +114,13 @@ func run(p *rule.Pass) {
 						continue
 					}
 					reported[u.node.Start()] = true
-					p.Report(u.node, message(key, u, r), a.findingOptions(key, u, r)...)
+					opts := a.findingOptions(key, u, r)
+					msg := message(key, u, r)
+					if a.onlyTestBound(fn, r) {
+						opts = append(opts, rule.AtMost(rule.Info))
+						msg += "; the measurement only feeds a test's assertion, so this is reported as info"
+					}
+					p.Report(u.node, msg, opts...)
 					break
 				}
 			}

@@ -180,3 +180,32 @@ void stream_dependency(float *p, int n, cudaStream_t s1, cudaStream_t s2) {
   fill<<<n / 256, 256, 0, s2>>>(p, 1.0f, n);  // ok: events that order streams are not a timer
   cudaEventRecord(done, s2);
 }
+
+// A unit test with a coarse time bound.
+void TestAxpyIsFast(int n, const float *x, float *y) {
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  scale<<<n / 256, 256>>>(y, 2.0f, n);  // want LL002 "first launch of scale .*only feeds a test's assertion, so this is reported as info"
+  cudaEventRecord(stop);
+  cudaEventSynchronize(stop);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  EXPECT_LT(ms, 1000.0f);
+}
+
+// The same bound, but the time is printed too: a measurement someone reads.
+void TestAxpyIsFastAndSay(int n, const float *x, float *y) {
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  reduce<<<n / 256, 256>>>(y, y, n);  // want LL002 "first launch of reduce in this function is timed [(]CUDA events[)]: under lazy loading the measurement includes loading the kernel [(]20x a warm launch on an H100[)]; launch it once or preload it [(]cudaFuncGetAttributes[)] before the timer starts$"
+  cudaEventRecord(stop);
+  cudaEventSynchronize(stop);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  EXPECT_LT(ms, 1000.0f);
+  printf("reduce: %.3f ms\n", ms);
+}
