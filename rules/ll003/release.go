@@ -102,7 +102,14 @@ func (a *analysis) mayLaunch(p *rule.Pass, c *cudaparse.Call, seen map[string]bo
 		return !p.Project.Kernels(pf).Empty()
 	}
 	if p.Project != nil && p.Project.Defines(c.Name) {
-		return false // the project defines it, and nothing it reaches launches
+		// Defined more than once (or out of sight): any definition that
+		// launches counts.
+		for _, pf := range p.Project.Definitions(c.Name) {
+			if !p.Project.Kernels(pf).Empty() {
+				return true
+			}
+		}
+		return false
 	}
 	return launcherName.MatchString(c.Name)
 }
