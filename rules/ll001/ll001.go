@@ -91,6 +91,10 @@ func run(p *rule.Pass) {
 				report(c.Callee, a.message(c.Name, s), rule.Related(s.query, "memory queried here"))
 				continue
 			}
+			if s, loop, ok := a.loopTotal(c, al); ok && a.hazardous(s) {
+				report(c.Callee, "in a loop whose count comes from the memory query, "+a.message(c.Name, s), rule.Related(s.query, "memory queried here"), rule.Related(loop, "loop"))
+				continue
+			}
 			if !al.wrapper {
 				if loop, ok := allocatesUntilFailure(c); ok {
 					report(c.Callee, fmt.Sprintf("%s runs in a loop until allocation fails, taking all free memory and leaving none for kernels that load lazily later; allocate a fixed budget that leaves at least %s free, or %s before this loop",
@@ -345,6 +349,42 @@ func (a *analysis) sizeShare(c *cudaparse.Call, al allocator) (share, bool) {
 		v = combine("*", v, a.eval(c.Arg(k), nil, 0))
 	}
 	return v.s, v.isShare
+}
+
+// loopTotal judges an allocation of a fixed size made once per iteration
+// of a counted loop whose count comes from a memory query: `n = 0.9 * free
+// / chunk; for (i = 0; i < n; ++i) cuMemAlloc(&p[i], chunk);` takes
+// n * chunk, the same memory as one allocation of 90% of free memory.
+func (a *analysis) loopTotal(c *cudaparse.Call, al allocator) (share, cudaparse.Node, bool) {
+	loop := c.Node.Ancestor("for_statement", "while_statement", "function_definition", "lambda_expression")
+	if !loop.Is("for_statement", "while_statement") {
+		return share{}, cudaparse.Node{}, false
+	}
+	cond := loop.ChildByField("condition").Unparen()
+	for cond.Is("condition_clause") {
+		cond = cond.ChildByField("value").Unparen()
+	}
+	if !cond.Is("binary_expression") {
+		return share{}, cudaparse.Node{}, false
+	}
+	var count cudaparse.Node
+	switch strings.TrimSpace(cond.ChildByField("operator").Text()) {
+	case "<", "<=", "!=":
+		count = cond.ChildByField("right")
+	case ">", ">=":
+		count = cond.ChildByField("left")
+	default:
+		return share{}, cudaparse.Node{}, false
+	}
+	size := value{isConst: true, c: 1}
+	for _, k := range al.sizeArgs {
+		size = combine("*", size, a.eval(c.Arg(k), nil, 0))
+	}
+	if size.isShare {
+		return share{}, cudaparse.Node{}, false // judged as one allocation
+	}
+	v := combine("*", a.eval(count, nil, 0), size)
+	return v.s, loop, v.isShare
 }
 
 // checkConstruction looks at `pool_memory_resource<...> pool{up, size}` and

@@ -52,3 +52,21 @@ void driver_arena(CUdeviceptr *arena) {
   cuMemGetInfo(&free_b, &total_b);
   cuMemAlloc(arena, free_b - (16 << 20));  // want LL001 "all but 16 MiB .* load every kernel first [(]cuModuleGetFunction"
 }
+
+void chunked_arena(CUdeviceptr *chunks, size_t chunk) {
+  size_t free_b, total_b;
+  cuMemGetInfo(&free_b, &total_b);
+  size_t n = (size_t)(0.95 * free_b / chunk);
+  for (size_t i = 0; i < n; ++i) {
+    cuMemAlloc(&chunks[i], chunk);  // want LL001 "in a loop whose count comes from the memory query, cuMemAlloc takes 95% of the free memory"
+  }
+}
+
+void chunked_half(CUdeviceptr *chunks, size_t chunk) {
+  size_t free_b, total_b;
+  cuMemGetInfo(&free_b, &total_b);
+  size_t n = free_b / 2 / chunk;
+  for (size_t i = 0; i < n; ++i) {
+    cuMemAlloc(&chunks[i], chunk);  // ok: half of free memory in chunks leaves room
+  }
+}
