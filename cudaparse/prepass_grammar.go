@@ -282,9 +282,7 @@ func (p *prepass) blankStraySemicolons() {
 			kind := braceOther
 			prev := p.prevToken(i)
 			switch {
-			case p.isIdent(prev) && string(p.text(prev)) == "namespace",
-				p.isIdent(prev) && p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "namespace",
-				prev >= 0 && p.toks[prev].kind == tokString && p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "extern":
+			case p.opensNamespace(i):
 				kind = braceNamespace
 			case p.isPunct(prev, ')') && !p.closesLambdaOrStatementHead(prev):
 				kind = braceFunction

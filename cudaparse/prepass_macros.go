@@ -424,6 +424,26 @@ func (p *prepass) isClassHeadMacro(i int) bool {
 	return ok && p.isIdent(next)
 }
 
+// opensNamespace reports whether the `{` at i opens a namespace (`namespace
+// a {`, `namespace a::b {`, `namespace {`) or a linkage block (`extern "C"
+// {`).
+func (p *prepass) opensNamespace(i int) bool {
+	prev := p.prevToken(i)
+	if prev >= 0 && p.toks[prev].kind == tokString {
+		return p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "extern"
+	}
+	for k, n := prev, 0; k >= 0 && n < 16; k, n = p.prevToken(k), n+1 {
+		switch {
+		case p.isIdent(k) && string(p.text(k)) == "namespace":
+			return true
+		case p.isIdent(k), p.isPunct(k, ':'):
+		default:
+			return false
+		}
+	}
+	return false
+}
+
 // blankFileScopeMacroArguments blanks the arguments of macro invocations
 // that stand where only declarations can: at namespace scope, a macro-like
 // name with an argument list followed by a body or by `;`
@@ -436,10 +456,7 @@ func (p *prepass) blankFileScopeMacroArguments() {
 	for i := 0; i < len(p.toks); i++ {
 		switch {
 		case p.isPunct(i, '{'):
-			prev := p.prevToken(i)
-			ns := p.isIdent(prev) && string(p.text(prev)) == "namespace" ||
-				p.isIdent(prev) && p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "namespace" ||
-				prev >= 0 && p.toks[prev].kind == tokString && p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "extern"
+			ns := p.opensNamespace(i)
 			kinds = append(kinds, ns)
 			if !ns {
 				depth++

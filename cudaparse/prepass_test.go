@@ -65,6 +65,7 @@ func TestNeutralizeRewrites(t *testing.T) {
 		{"type argument of an expression untouched", "int n = COUNT(int, 3);", "int n = COUNT(int, 3);"},
 		{"macro call in a class body", "struct S {\n  int a;\n  CHECK_SIZE(N == 8, \"n\");\n};", "struct S {\n  int a;\n                          \n};"},
 		{"member function call untouched", "void f() {\n  S s{};\n  INIT(s);\n}", "void f() {\n  S s{};\n  INIT(s);\n}"},
+		{"macro arguments in a nested namespace", "namespace a::b {\nINSTANTIATE(float, int);\n}", "namespace a::b {\nINSTANTIATE(          );\n}"},
 		{"for header untouched", "void f() {\n  for (i = 0; i < n; i++) g();\n}", "void f() {\n  for (i = 0; i < n; i++) g();\n}"},
 		{"asm constraint macro", `asm volatile("st.u32 [%0], %1;" :: PTR_CONSTRAINT(p), "r"(v) : "memory");`, `asm volatile("st.u32 [%0], %1;" :: "l"           (p), "r"(v) : "memory");`},
 		{"asm constraint macro of an output", `asm("ld %0;" : OUT_C(s.v));`, `asm("ld %0;" : "l"  (s_v));`},
