@@ -283,7 +283,6 @@ func (o *checkOptions) projectOptions(cmd *cobra.Command, opts *engine.Options, 
 	if cfg != nil {
 		opts.IncludeDirs = append(opts.IncludeDirs, cfg.IncludeDirs...)
 		dbs = append(dbs, cfg.CompileCommands...)
-		opts.Extensions = append(opts.Extensions, cfg.Extensions...)
 	}
 	if o.compileDB != "" {
 		dbs = append(dbs, o.compileDB)

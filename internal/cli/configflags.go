@@ -53,6 +53,9 @@ func configOptions(cfg *config.Config, sel config.Selection) engine.Options {
 	if cfg != nil && cfg.ReportUnusedSuppressions != nil {
 		opts.ReportUnusedSuppressions = *cfg.ReportUnusedSuppressions
 	}
+	if cfg != nil {
+		opts.Extensions = cfg.Extensions
+	}
 	return opts
 }
 

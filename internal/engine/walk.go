@@ -302,6 +302,13 @@ func (e *endings) match(path string) bool {
 	return has
 }
 
+// Checkable reports whether a folder walk with the configuration's extra
+// file endings takes path: the usual endings, .go, and the endings of
+// CUDA code collect takes (.cuinc; .inc and the like beside .cu files).
+func Checkable(path string, extensions []string) bool {
+	return isCheckable(path) || newEndings(extensions).match(path)
+}
+
 // isCheckable reports whether lazylint checks files like path: C, C++ and
 // CUDA sources, and Go files (those that import "C" are checked).
 func isCheckable(path string) bool {

@@ -10,7 +10,6 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/engine"
 )
 
@@ -45,27 +44,35 @@ type checked struct {
 	diags    []protocol.Diagnostic // diags[i] is findings[i]'s; a file error's comes after them
 }
 
-// checkablePath returns the file of a URI the server checks: a file: URI
-// with a C, C++ or CUDA ending, or a .go file (for its cgo). The editor's
-// languageId does not matter (VS Code sends cuda-cpp for .cu files).
-func checkablePath(raw protocol.DocumentURI) (string, bool) {
+// filePath returns the file of a file: URI.
+func filePath(raw protocol.DocumentURI) (string, bool) {
 	u, err := uri.Parse(string(raw))
 	if err != nil || u.Scheme() != "file" {
 		return "", false
 	}
-	path := filepath.Clean(u.FsPath())
-	return path, cudaparse.IsSource(path) || strings.HasSuffix(path, ".go")
+	return filepath.Clean(u.FsPath()), true
 }
 
+// didOpen starts checking a document the server checks: one with a C, C++
+// or CUDA ending (the configuration's extensions: included), or a .go file
+// (for its cgo). The editor's languageId does not matter (VS Code sends
+// cuda-cpp for .cu files).
 func (s *server) didOpen(p *didOpenParams) {
-	path, ok := checkablePath(p.TextDocument.uri())
+	path, ok := filePath(p.TextDocument.uri())
 	if !ok {
 		return
 	}
 	s.mu.Lock()
 	warning := ""
-	if s.opts == nil {
+	// The workspace's settings are loaded when the first checkable file
+	// opens (a file that only the configuration's extensions: make
+	// checkable waits for one).
+	if s.opts == nil && engine.Checkable(path, nil) {
 		warning = s.loadOptionsLocked(filepath.Dir(path))
+	}
+	if s.opts == nil || !engine.Checkable(path, s.opts.Extensions) {
+		s.mu.Unlock()
+		return
 	}
 	if old := s.docs[p.TextDocument.uri()]; old != nil {
 		s.closeLocked(old)

@@ -287,3 +287,26 @@ func TestServeBrokenFraming(t *testing.T) {
 		}
 	}
 }
+
+// TestServeExtensions: a file ending that only the configuration's
+// extensions: make checkable gets diagnostics once the settings are loaded;
+// without it, none.
+func TestServeExtensions(t *testing.T) {
+	dir := workspace(t)
+	withExt := func(root string) (engine.Options, error) {
+		return engine.Options{Rules: rules.All, BaseDir: root, Extensions: []string{".cuimpl"}}, nil
+	}
+	p := serveInProcess(t, lsp.Config{Options: withExt})
+	p.initialize(dir)
+	p.diagnostics(p.open(filepath.Join(dir, "src", "mode.c"), "c", modeC))
+	d := p.open(filepath.Join(dir, "src", "arena.cuimpl"), "cuda-cpp", hazardCU)
+	findDiag(t, p.diagnostics(d), "LL001")
+
+	q := serveInProcess(t, lsp.Config{Options: allRules})
+	q.initialize(dir)
+	q.diagnostics(q.open(filepath.Join(dir, "src", "mode.c"), "c", modeC))
+	e := q.open(filepath.Join(dir, "src", "arena.cuimpl"), "cuda-cpp", hazardCU)
+	if got := q.publications(e.uri, 500*time.Millisecond); len(got) != 0 {
+		t.Errorf("a .cuimpl file was checked without extensions: %+v", got)
+	}
+}
