@@ -356,12 +356,11 @@ func (p *prepass) afterAssignment(i int) bool {
 //	TYPE_SWITCH(dtype, T, launch<T>(x); n++;);  ->  {                 launch<T>(x); n++;};
 //
 // Only a macro can take statements as arguments (a `;` directly inside the
-// parentheses, or a last argument that is a `{...}` block). The leading
-// arguments that are plain names or member accesses (the switched value,
-// the type name it binds) are blanked with the macro's name; the first
-// argument that is not is where the statements start. Type-dispatch macros
-// of ML libraries (TRANSFORMER_ENGINE_TYPE_SWITCH_ALL, DISPATCH_*) are the
-// common case; nested ones are rewritten too.
+// parentheses, a last argument that is a `{...}` block, or a last argument
+// that is such a macro call). The leading arguments (the switched value,
+// the type name it binds) are blanked with the macro's name. Type-dispatch
+// macros of ML libraries (TRANSFORMER_ENGINE_TYPE_SWITCH_ALL, DISPATCH_*)
+// are the common case; nested ones are rewritten too.
 func (p *prepass) rewriteStatementMacros() {
 	startsStatement := map[int]bool{}
 	for i := 0; i+1 < len(p.toks); i++ {
@@ -378,28 +377,8 @@ func (p *prepass) rewriteStatementMacros() {
 			continue
 		}
 		// The top-level arguments, and whether any holds a statement.
-		var commas []int
-		statements := false
-		depth := 0
-		for k := open + 1; k < end; k++ {
-			if p.toks[k].kind != tokPunct {
-				continue
-			}
-			switch p.src[p.toks[k].start] {
-			case '(', '[', '{':
-				depth++
-			case ')', ']', '}':
-				depth--
-			case ',':
-				if depth == 0 {
-					commas = append(commas, k)
-				}
-			case ';':
-				if depth == 0 {
-					statements = true
-				}
-			}
-		}
+		commas, firstSemi := p.topLevelSplit(open, end)
+		statements := firstSemi >= 0
 		lastArg := open + 1
 		if len(commas) > 0 {
 			lastArg = commas[len(commas)-1] + 1
@@ -408,22 +387,34 @@ func (p *prepass) rewriteStatementMacros() {
 			lastArg++
 		}
 		block := len(commas) > 0 && p.isPunct(lastArg, '{') && p.closingBrace(lastArg) == end-1 && p.holdsSemicolon(lastArg, end)
-		if !statements && !block {
+		// SWITCH(a, A, SWITCH(b, B, stmts;)): the last argument is itself
+		// a macro call taking statements.
+		nested := len(commas) > 0 && p.isIdent(lastArg) && p.isPunct(lastArg+1, '(') && func() bool {
+			inner, ok := p.balancedParensAcross(lastArg + 1)
+			_, semi := p.topLevelSplit(lastArg+1, inner)
+			return ok && inner == end-1 && semi >= 0
+		}()
+		if !statements && !block && !nested {
 			continue // f(a, {1, 2}) passes an initializer list
 		}
-		// The statements are the last argument when it is a block;
-		// otherwise they start at the first argument that is not a plain
-		// name or member access.
-		body := open + 1
-		if block {
+		// The statements are the last argument when it is a block or a
+		// nested statement macro; otherwise they start with the argument
+		// that holds the first `;`, or the one before it when that one
+		// opens a template argument list (`run<A, B>(x);` splits at its
+		// comma).
+		var body int
+		switch {
+		case block || nested:
 			body = lastArg
-		} else {
-			for _, c := range commas {
-				if !p.plainArgument(body, c) {
-					break
-				}
-				body = c + 1
+		default:
+			piece := 0
+			for piece < len(commas) && commas[piece] < firstSemi {
+				piece++
 			}
+			for piece > 0 && p.opensAngles(pieceStart(open, commas, piece-1), commas[piece-1]) {
+				piece--
+			}
+			body = pieceStart(open, commas, piece)
 		}
 		p.blank(int(p.toks[i].start), int(p.toks[body-1].end))
 		p.out[p.toks[open].start] = '{'
@@ -436,31 +427,61 @@ func (p *prepass) rewriteStatementMacros() {
 	}
 }
 
+// topLevelSplit returns the commas directly inside the parentheses from
+// open to end, and the first `;` directly inside them (or -1).
+func (p *prepass) topLevelSplit(open, end int) (commas []int, firstSemi int) {
+	firstSemi = -1
+	depth := 0
+	for k := open + 1; k < end; k++ {
+		if p.toks[k].kind != tokPunct {
+			continue
+		}
+		switch p.src[p.toks[k].start] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				commas = append(commas, k)
+			}
+		case ';':
+			if depth == 0 && firstSemi < 0 {
+				firstSemi = k
+			}
+		}
+	}
+	return commas, firstSemi
+}
+
+// pieceStart is the first token of the k-th top-level argument.
+func pieceStart(open int, commas []int, k int) int {
+	if k == 0 {
+		return open + 1
+	}
+	return commas[k-1] + 1
+}
+
+// opensAngles reports whether tokens [from, to) hold more `<` than `>`:
+// a template argument list that a comma split.
+func (p *prepass) opensAngles(from, to int) bool {
+	n := 0
+	for k := from; k < to; k++ {
+		switch {
+		case p.isPunct(k, '<'):
+			n++
+		case p.isPunct(k, '>'):
+			n--
+		}
+	}
+	return n > 0
+}
+
 // statementKeywords take `;` inside their parentheses (`for (;;)`, C++17's
 // `if (auto x = f(); x)`), or are no macros.
 var statementKeywords = map[string]bool{
 	"for": true, "if": true, "switch": true, "while": true, "catch": true, "return": true, "sizeof": true,
 	"decltype": true, "alignof": true, "alignas": true, "noexcept": true, "static_assert": true, "typeid": true, "requires": true,
-}
-
-// plainArgument reports whether tokens [from, to) are a name or member
-// access: a, a.b, a->b, ns::a.
-func (p *prepass) plainArgument(from, to int) bool {
-	n := 0
-	for k := from; k < to; k++ {
-		switch t := p.toks[k]; t.kind {
-		case tokComment:
-		case tokIdent, tokNumber:
-			n++
-		case tokPunct:
-			if c := p.src[t.start]; c != '.' && c != '-' && c != '>' && c != ':' {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return n > 0
 }
 
 // afterFunctionQualifiers reports whether token i ends the qualifiers

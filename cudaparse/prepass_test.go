@@ -53,6 +53,8 @@ func TestNeutralizeRewrites(t *testing.T) {
 		{"statements as macro arguments", "void f() {\n  SWITCH(t.dtype, T, run<T>(x); n++;);\n}", "void f() {\n        {            run<T>(x); n++;};\n}"},
 		{"block as the last macro argument", "void f() {\n  DISPATCH(kind, K, { go<K>(); });\n}", "void f() {\n          {         { go<K>(); }};\n}"},
 		{"block after an expression argument", "void f() {\n  DISPATCH(a / b, G, { go<G>(); });\n}", "void f() {\n          {          { go<G>(); }};\n}"},
+		{"statements after a call argument, template commas", "void f() {\n  SWITCH(x.dtype(), T, run<T, U>(y); n++;);\n}", "void f() {\n        {              run<T, U>(y); n++;};\n}"},
+		{"nested statement macros", "void f() {\n  OUTER(a.t(), A, INNER(b, B, go<A, B>();));\n}", "void f() {\n       {               {      go<A, B>();}};\n}"},
 		{"initializer list argument untouched", "void f() {\n  call(a, {1, 2});\n}", "void f() {\n  call(a, {1, 2});\n}"},
 		{"if with an initializer untouched", "void f() {\n  if (auto e = g(); e) h();\n}", "void f() {\n  if (auto e = g(); e) h();\n}"},
 		{"semicolon after a const member function", "struct S {\n  int get() const { return v; };\n  int v;\n};", "struct S {\n  int get() const { return v; } \n  int v;\n};"},
