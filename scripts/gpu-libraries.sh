@@ -11,3 +11,11 @@ echo "routine            first    second     third  (ms, host clock around call 
 for mode in LAZY EAGER LAZY EAGER LAZY EAGER; do
   CUDA_MODULE_LOADING=$mode "$out/libs"
 done 2>&1 | tee "$out/libraries.txt"
+
+# The detailed program: setup times, and later cuBLAS routines on a used
+# handle (testdata/measure/libraries_detail.cu), the modes interleaved.
+nvcc -O2 -arch=sm_90 -o "$out/libs_detail" testdata/measure/libraries_detail.cu -lcublas -lcufft
+for mode in LAZY EAGER LAZY EAGER LAZY EAGER; do
+  echo "== CUDA_MODULE_LOADING=$mode"
+  CUDA_MODULE_LOADING=$mode "$out/libs_detail"
+done 2>&1 | tee "$out/libraries_detail.txt"

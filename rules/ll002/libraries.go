@@ -15,8 +15,11 @@ import (
 // 1M ints 0.42-0.47 ms under LAZY and 0.32-0.45 ms under EAGER (later
 // 0.24-0.34). cuBLAS and cuFFT kernels live in the libraries' own modules:
 // a first cufftExecC2C was as fast under LAZY as under EAGER (the plan loads
-// them), and a first 256x256 cublasSgemm took 79-181 ms in both modes (the
-// library's own first-call work), so neither is reported.
+// them), and a first 256x256 cublasSgemm took 79-191 ms in both modes (the
+// library's own first-call work). Later first calls of other cuBLAS
+// routines do pay a LAZY-only load (+0.15 ms to +3.5 ms), but which call is
+// a routine's first cannot be told from the source: neither library is
+// reported.
 
 // libraryLaunch returns the kernel key a call of a CUB device algorithm or
 // a thrust algorithm on the device launches: "cub::DeviceReduce::Sum",
