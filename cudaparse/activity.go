@@ -27,6 +27,10 @@ var (
 	// CheckWrapper matches the error-checking macros and helpers projects
 	// name like the API (cudaCheck, cudaSafeCall, cuCheck, cudaErrCheck).
 	CheckWrapper = regexp.MustCompile(`Check|Chk|Assert|Safe|Verify|^cuda?(Err|Try|Call|Ok|Die|Handle)`)
+	// TestAssertion matches the assertion macros of C++ test frameworks
+	// (GoogleTest's EXPECT_EQ and ASSERT_NE, Catch2's REQUIRE and CHECK,
+	// doctest's), whose arguments a test expects to hold.
+	TestAssertion = regexp.MustCompile(`^(EXPECT|ASSERT|REQUIRE|CHECK)(_|$)`)
 	// LibraryInitializer matches the handle constructors of CUDA
 	// libraries, which initialize the runtime: cublasCreate, cufftPlan1d,
 	// ncclCommInitRank.

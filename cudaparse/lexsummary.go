@@ -364,20 +364,7 @@ func containsWord(b []byte, w string) bool {
 func TimedCalls(src []byte, clocks [][]byte) []string {
 	var out []string
 	seen := map[string]bool{}
-	EachName(src, func(name []byte, def bool) {
-		if !def {
-			return
-		}
-		at := cap(src) - cap(name)
-		open := at + len(name)
-		for open < len(src) && src[open] != '(' {
-			open++
-		}
-		start := bodyAfter(src, open)
-		if start < 0 {
-			return
-		}
-		body := src[start:matchingBrace(src, start)]
+	eachDefinition(src, func(_, body []byte) {
 		first, last := -1, -1
 		for _, c := range clocks {
 			if i := bytes.Index(body, c); i >= 0 && (first < 0 || i < first) {

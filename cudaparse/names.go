@@ -170,8 +170,26 @@ closed:
 func LoaderDefinitions(src []byte, literals [][]byte) []string {
 	var out []string
 	seen := map[string]bool{}
+	eachDefinition(src, func(name, body []byte) {
+		if seen[string(name)] {
+			return
+		}
+		for _, lit := range literals {
+			if bytes.Contains(body, lit) {
+				seen[string(name)] = true
+				out = append(out, string(name))
+				return
+			}
+		}
+	})
+	return out
+}
+
+// eachDefinition calls fn with the name and the body (by brace matching,
+// braces included) of each function src seems to define.
+func eachDefinition(src []byte, fn func(name, body []byte)) {
 	EachName(src, func(name []byte, def bool) {
-		if !def || seen[string(name)] {
+		if !def {
 			return
 		}
 		// name is a slice of src: find its parameter list, then its body.
@@ -184,16 +202,8 @@ func LoaderDefinitions(src []byte, literals [][]byte) []string {
 		if start < 0 {
 			return
 		}
-		end := matchingBrace(src, start)
-		for _, lit := range literals {
-			if bytes.Contains(src[start:end], lit) {
-				seen[string(name)] = true
-				out = append(out, string(name))
-				return
-			}
-		}
+		fn(name, src[start:matchingBrace(src, start)])
 	})
-	return out
 }
 
 // matchingBrace returns the offset just past the '}' that closes the '{'

@@ -13,6 +13,17 @@ import (
 	"github.com/lazylint/lazylint/rules"
 )
 
+// withoutPrefilters returns copies of rs whose prefilters always say yes.
+func withoutPrefilters(rs []*rule.Rule) []*rule.Rule {
+	out := make([]*rule.Rule, len(rs))
+	for i, r := range rs {
+		always := *r
+		always.Prefilter = func(*rule.Text) bool { return true }
+		out[i] = &always
+	}
+	return out
+}
+
 // show lists findings one per line: rule, position, message.
 func show(fs []engine.Finding) string {
 	var b strings.Builder
@@ -41,12 +52,7 @@ func FuzzRules(f *testing.F) {
 		})
 	}
 	checker := &engine.Checker{Rules: rules.All, LowConfidence: true}
-	unfiltered := &engine.Checker{LowConfidence: true}
-	for _, r := range rules.All {
-		always := *r
-		always.Prefilter = func(*rule.Text) bool { return true }
-		unfiltered.Rules = append(unfiltered.Rules, &always)
-	}
+	unfiltered := &engine.Checker{Rules: withoutPrefilters(rules.All), LowConfidence: true}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		findings, err := checker.Check("fuzz.cu", src)
 		if err != nil && !isExpected(err.Error()) {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/engine"
-	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/rules"
 )
 
@@ -23,12 +22,7 @@ func TestPrefiltersOnCorpus(t *testing.T) {
 		t.Skip("LAZYLINT_CORPUS is not set")
 	}
 	checker := &engine.Checker{Rules: rules.All}
-	unfiltered := &engine.Checker{}
-	for _, r := range rules.All {
-		always := *r
-		always.Prefilter = func(*rule.Text) bool { return true }
-		unfiltered.Rules = append(unfiltered.Rules, &always)
-	}
+	unfiltered := &engine.Checker{Rules: withoutPrefilters(rules.All)}
 	files, differ := 0, 0
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, walkErr error) error {
 		if walkErr != nil || d.IsDir() || !cudaparse.IsSource(p) || strings.HasSuffix(p, ".go") {

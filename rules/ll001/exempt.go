@@ -12,10 +12,6 @@ import (
 // outOfMemory matches the spellings of an allocation failure.
 var outOfMemory = regexp.MustCompile(`cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|out_of_memory|bad_alloc|OutOfMemory|OUT_OF_MEMORY`)
 
-// assertion matches test assertions: EXPECT_EQ, ASSERT_NE, REQUIRE,
-// CHECK_THROWS_AS, EXPECT_THROW.
-var assertion = regexp.MustCompile(`^(?i:expect|assert|require|check)`)
-
 // expectsOutOfMemory reports whether the code expects the allocation to
 // fail, as a test of out-of-memory handling does: an assertion holding the
 // allocation and a failure code (EXPECT_EQ(cudaMalloc(&p, free * 2),
@@ -23,7 +19,7 @@ var assertion = regexp.MustCompile(`^(?i:expect|assert|require|check)`)
 // with one.
 func expectsOutOfMemory(c *cudaparse.Call) bool {
 	for p := c.Node.Parent(); p.Valid() && !p.Is("compound_statement", "function_definition"); p = p.Parent() {
-		if p.Is("call_expression") && assertion.MatchString(p.ChildByField("function").Name()) && outOfMemory.MatchString(p.Text()) {
+		if p.Is("call_expression") && cudaparse.TestAssertion.MatchString(p.ChildByField("function").Name()) && outOfMemory.MatchString(p.Text()) {
 			return true
 		}
 	}
@@ -32,7 +28,7 @@ func expectsOutOfMemory(c *cudaparse.Call) bool {
 		return false
 	}
 	for _, other := range c.Node.File().Calls {
-		if other.Func != c.Func || other.Node.Start() < c.Node.End() || !assertion.MatchString(other.Name) {
+		if other.Func != c.Func || other.Node.Start() < c.Node.End() || !cudaparse.TestAssertion.MatchString(other.Name) {
 			continue
 		}
 		mentions := false

@@ -10,6 +10,14 @@ import (
 // only ends when an allocation fails: the loop condition continues while
 // the allocation succeeds, or the loop breaks out when it fails.
 func allocatesUntilFailure(c *cudaparse.Call) (cudaparse.Node, bool) {
+	return loopEndsOn(c, continuesOnSuccess, testsFailure)
+}
+
+// loopEndsOn finds the loop around allocation c and reports whether it
+// runs while keeps(condition) holds, or leaves through `if (cond) break;`
+// with leaves(cond): both asked of the allocation's result (the call
+// itself, through a checking macro, or the variable it is stored in).
+func loopEndsOn(c *cudaparse.Call, keeps, leaves func(cudaparse.Node, func(cudaparse.Node) bool) bool) (cudaparse.Node, bool) {
 	loop := c.Node.Ancestor("while_statement", "for_statement", "do_statement", "function_definition", "lambda_expression")
 	if !loop.Is("while_statement", "for_statement", "do_statement") {
 		return cudaparse.Node{}, false
@@ -29,17 +37,15 @@ func allocatesUntilFailure(c *cudaparse.Call) (cudaparse.Node, bool) {
 		}
 		return n == c.Node || result != "" && cudaparse.VarKey(n) == result
 	}
-	cond := loop.ChildByField("condition")
-	if cond.Valid() && continuesOnSuccess(cond, tests) {
+	if cond := loop.ChildByField("condition"); cond.Valid() && keeps(cond, tests) {
 		return loop, true
 	}
-	// if (cudaMalloc(...) != cudaSuccess) break;
 	found := false
 	loop.ChildByField("body").Descendants(func(n cudaparse.Node) bool {
 		if found || n.Is("while_statement", "for_statement", "do_statement", "switch_statement", "lambda_expression") {
 			return false
 		}
-		if n.Is("if_statement") && testsFailure(n.ChildByField("condition"), tests) && breaksOut(n.ChildByField("consequence")) {
+		if n.Is("if_statement") && leaves(n.ChildByField("condition"), tests) && breaksOut(n.ChildByField("consequence")) {
 			found = true
 		}
 		return true
@@ -159,27 +165,5 @@ func breaksOut(n cudaparse.Node) bool {
 // or `for (;;) { if (cudaMalloc(&p, size) == cudaSuccess) break; size /= 2; }`.
 // Started from free memory, it takes whatever is free.
 func allocatesUntilSuccess(c *cudaparse.Call) (cudaparse.Node, bool) {
-	loop := c.Node.Ancestor("while_statement", "for_statement", "do_statement", "function_definition", "lambda_expression")
-	if !loop.Is("while_statement", "for_statement", "do_statement") {
-		return cudaparse.Node{}, false
-	}
-	result := resultVariable(c)
-	tests := func(n cudaparse.Node) bool {
-		n = n.Unparen()
-		return n == c.Node || result != "" && cudaparse.VarKey(n) == result
-	}
-	if cond := loop.ChildByField("condition"); cond.Valid() && testsFailure(cond, tests) {
-		return loop, true
-	}
-	found := false
-	loop.ChildByField("body").Descendants(func(n cudaparse.Node) bool {
-		if found || n.Is("while_statement", "for_statement", "do_statement", "switch_statement", "lambda_expression") {
-			return false
-		}
-		if n.Is("if_statement") && continuesOnSuccess(n.ChildByField("condition"), tests) && breaksOut(n.ChildByField("consequence")) {
-			found = true
-		}
-		return true
-	})
-	return loop, found
+	return loopEndsOn(c, testsFailure, continuesOnSuccess)
 }

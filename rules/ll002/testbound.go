@@ -10,10 +10,8 @@ import (
 // (`EXPECT_LT(ms, 1000.0f)`) misleads nobody much: a first launch in it is
 // reported as info at most.
 
-var (
-	assertionCall = regexp.MustCompile(`^(EXPECT|ASSERT|REQUIRE|CHECK)_?`)
-	reportingCall = regexp.MustCompile(`(?i)print|^(puts|fputs|write|log|record|report|emplace_back|push_back)`)
-)
+// reportingCall matches calls that show or keep a measurement.
+var reportingCall = regexp.MustCompile(`(?i)print|^(puts|fputs|write|log|record|report|emplace_back|push_back)`)
 
 // onlyTestBound reports whether what region r measures is used only in
 // test assertions of fn: the variables its stop read (or the
@@ -54,7 +52,7 @@ func (a *analysis) onlyTestBound(fn *cudaparse.Function, r cudaparse.TimedRegion
 				reported = true
 			case p.Is("call_expression"):
 				name := p.ChildByField("function").Name()
-				if assertionCall.MatchString(name) {
+				if cudaparse.TestAssertion.MatchString(name) {
 					asserted = true
 				} else if reportingCall.MatchString(name) {
 					reported = true
