@@ -23,21 +23,12 @@ func TestGoVetWithCgoHeaders(t *testing.T) {
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("cgo needs a C compiler")
 	}
-	dir := t.TempDir()
-	tool := filepath.Join(dir, "lazylint-vet")
-	if out, err := exec.Command("go", "build", "-o", tool, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	dir, tool := buildVetTool(t)
 	include := filepath.Join(dir, "cuda-stubs")
 	if _, err := cgoheaders.Write(include); err != nil {
 		t.Fatal(err)
 	}
-	mod := filepath.Join(dir, "mod")
-	if err := os.MkdirAll(mod, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.26\n",
+	mod := writeModule(t, dir, map[string]string{
 		"m.go": `package m
 
 /*
@@ -114,12 +105,7 @@ func Names() {
 	C.cuMemFree(ptr)
 }
 `,
-	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(mod, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	vet := func(cflags string) string {
 		cmd := exec.Command("go", "vet", "-vettool="+tool, "./...")
 		cmd.Dir = mod

@@ -14,17 +14,8 @@ func TestGoVet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs go vet")
 	}
-	dir := t.TempDir()
-	tool := filepath.Join(dir, "lazylint-vet")
-	if out, err := exec.Command("go", "build", "-o", tool, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	mod := filepath.Join(dir, "mod")
-	if err := os.MkdirAll(mod, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.26\n",
+	dir, tool := buildVetTool(t)
+	mod := writeModule(t, dir, map[string]string{
 		"m.go": `package m
 
 /*
@@ -39,12 +30,7 @@ func Mode() C.CUmoduleLoadingMode {
 	return m
 }
 `,
-	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(mod, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	cmd := exec.Command("go", "vet", "-vettool="+tool, "./...")
 	cmd.Dir = mod
 	out, err := cmd.CombinedOutput()
@@ -54,4 +40,33 @@ func Mode() C.CUmoduleLoadingMode {
 	if !strings.Contains(string(out), "m.go:11:2: LL006 cuModuleGetLoadingMode before cuInit") {
 		t.Errorf("go vet output:\n%s", out)
 	}
+}
+
+// buildVetTool builds lazylint-vet into a new temporary folder and returns
+// the folder and the tool's path.
+func buildVetTool(t *testing.T) (dir, tool string) {
+	t.Helper()
+	dir = t.TempDir()
+	tool = filepath.Join(dir, "lazylint-vet")
+	if out, err := exec.Command("go", "build", "-o", tool, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return dir, tool
+}
+
+// writeModule writes a Go module example.com/m of the files under dir/mod
+// and returns its folder.
+func writeModule(t *testing.T, dir string, files map[string]string) string {
+	t.Helper()
+	mod := filepath.Join(dir, "mod")
+	if err := os.MkdirAll(mod, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files["go.mod"] = "module example.com/m\n\ngo 1.26\n"
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return mod
 }
