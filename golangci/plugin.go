@@ -6,6 +6,8 @@
 package golangci
 
 import (
+	"strings"
+
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
@@ -31,8 +33,31 @@ func New(settings any) (register.LinterPlugin, error) {
 	return &plugin{}, nil
 }
 
-// BuildAnalyzers returns lazylint's analyzers.
-func (*plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) { return analyzers.All, nil }
+// BuildAnalyzers returns lazylint's analyzers, their messages without the
+// leading rule ID: golangci-lint already prints the analyzer's name (the
+// ID) before a plugin's message, and go vet, which does not, keeps it.
+func (*plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
+	out := make([]*analysis.Analyzer, len(analyzers.All))
+	for i, a := range analyzers.All {
+		out[i] = withoutIDPrefix(a)
+	}
+	return out, nil
+}
+
+// withoutIDPrefix is a copy of a whose diagnostics do not start with
+// a.Name.
+func withoutIDPrefix(a *analysis.Analyzer) *analysis.Analyzer {
+	b := *a
+	b.Run = func(pass *analysis.Pass) (any, error) {
+		p := *pass
+		p.Report = func(d analysis.Diagnostic) {
+			d.Message = strings.TrimPrefix(d.Message, a.Name+" ")
+			pass.Report(d)
+		}
+		return a.Run(&p)
+	}
+	return &b
+}
 
 // GetLoadMode asks for syntax only: the analyzers re-parse the raw cgo files
 // and need no types, so they run even where CUDA headers are missing.

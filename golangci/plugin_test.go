@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/golangci/plugin-module-register/register"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/lazylint/lazylint/analyzers"
 	_ "github.com/lazylint/lazylint/golangci"
 )
 
@@ -39,9 +41,35 @@ func TestPlugin(t *testing.T) {
 	if len(as) == 0 {
 		t.Fatal("no analyzers")
 	}
-	for _, a := range as {
+	for i, a := range as {
 		t.Run(a.Name, func(t *testing.T) {
-			analysistest.Run(t, testdata, a, strings.ToLower(a.Name))
+			// The fixtures' expectations start with the ID, as go vet
+			// prints it; the plugin's diagnostics must be the same ones
+			// without it, since golangci-lint prints the analyzer's name
+			// before them ("LL006: LL006 ..." otherwise).
+			original := diagnostics(analysistest.Run(t, testdata, analyzers.All[i], strings.ToLower(a.Name)))
+			plugin := diagnostics(analysistest.Run(ignored{}, testdata, a, strings.ToLower(a.Name)))
+			if len(original) == 0 || len(plugin) != len(original) {
+				t.Fatalf("%d diagnostics from the plugin, %d from the analyzer", len(plugin), len(original))
+			}
+			for k, d := range plugin {
+				if strings.HasPrefix(d.Message, a.Name) || a.Name+" "+d.Message != original[k].Message || d.Category != a.Name {
+					t.Errorf("plugin diagnostic %q (category %q) for %q", d.Message, d.Category, original[k].Message)
+				}
+			}
 		})
 	}
+}
+
+// ignored is an analysistest.Testing that ignores unmet expectations.
+type ignored struct{}
+
+func (ignored) Errorf(string, ...any) {}
+
+func diagnostics(results []*analysistest.Result) []analysis.Diagnostic {
+	var out []analysis.Diagnostic
+	for _, r := range results {
+		out = append(out, r.Diagnostics...)
+	}
+	return out
 }

@@ -49,6 +49,7 @@ type checkOptions struct {
 	failOn        string
 	includeDirs   []string
 	compileDB     string
+	statistics    bool
 }
 
 func newCheckCommand() *cobra.Command {
@@ -91,6 +92,7 @@ be read or parsed (the other files are still checked and reported).`,
 	f.StringVar(&o.color, "color", "auto", "color the text report: auto (on a terminal, unless NO_COLOR is set), always or never")
 	f.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache of per-file results (in $LAZYLINT_CACHE_DIR, default the user cache folder's lazylint/)")
 	f.BoolVar(&o.noProgress, "no-progress", false, "draw no progress bar (one is drawn on stderr for long runs on a terminal, never in CI)")
+	f.BoolVar(&o.statistics, "statistics", false, "count the findings per rule (after the text report; on stderr with other formats)")
 	f.BoolVar(&o.diff, "diff", false, "print the suggested fixes as a unified diff instead of a report; exit 1 when there are any")
 	f.StringVar(&o.project, "project", "", "folder whose other files lend their facts (launchers, warm-ups, header macros) without being checked (default: the folders checked; when only files are named, their repository)")
 	f.BoolVar(&o.noProject, "no-project", false, "check each file alone, without the facts of the project's other files")
@@ -207,7 +209,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		res = runEngine(engineOptions) // report what is left
 		res.Errors = append(res.Errors, errs...)
 	}
-	extras := report.Extras{ToolVersion: version.Version, Baseline: filter(&res)}
+	extras := report.Extras{ToolVersion: version.Version, Baseline: filter(&res), BaseDir: wd, Root: sourceRoot(wd), Statistics: o.statistics}
 	if o.confirm {
 		rep, err := o.probe.run(cmd, command)
 		if err != nil {
@@ -346,7 +348,12 @@ func (o *checkOptions) writeReport(cmd *cobra.Command, res engine.Result, extras
 		file, out = f, f
 	}
 	extras.Color = useColor(o.color, out)
+	extras.Source = sourceReader(extras.BaseDir)
+	extras.Width = terminalWidth(out)
 	err := report.Write(out, cmd.ErrOrStderr(), o.format, res, extras)
+	if err == nil && o.statistics && o.format != "text" && o.format != "concise" {
+		report.Statistics(cmd.ErrOrStderr(), res) // the report's format has no place for them
+	}
 	if file != nil {
 		if cerr := file.Close(); err == nil {
 			err = cerr
@@ -451,4 +458,34 @@ func failing(fs []engine.Finding, failOn rule.Severity) bool {
 		}
 	}
 	return false
+}
+
+// sourceRoot is the folder that project-relative report paths start from:
+// the repository that holds wd, or wd itself outside any repository.
+func sourceRoot(wd string) string {
+	if root := engine.RepositoryRoot(wd); root != "" {
+		return root
+	}
+	return wd
+}
+
+// sourceReader returns the text of reported files, for code frames: read
+// once each, decoded as the rules saw it (BOM dropped, UTF-16 decoded).
+func sourceReader(baseDir string) func(string) []byte {
+	texts := map[string][]byte{}
+	return func(path string) []byte {
+		if text, ok := texts[path]; ok {
+			return text
+		}
+		full := path
+		if !filepath.IsAbs(full) {
+			full = filepath.Join(baseDir, path)
+		}
+		text, err := engine.ReadSource(full)
+		if err != nil {
+			text = nil
+		}
+		texts[path] = text
+		return text
+	}
 }

@@ -72,8 +72,9 @@ func TestExitCodes(t *testing.T) {
 	if code != ExitFindings {
 		t.Errorf("finding: exit %d", code)
 	}
-	if want := "bad.cu:4:3: LL001 "; !strings.HasPrefix(out, want) || !strings.Contains(out, "(whole-vram-allocation)") {
-		t.Errorf("text output %q, want prefix %q", out, want)
+	if !strings.HasPrefix(out, "bad.cu:4:3: warning: cudaMalloc takes all") || !reported(out, "bad.cu:4:3:", "LL001", "cudaMalloc") ||
+		!strings.Contains(out, "= LL001 whole-vram-allocation: ") || !strings.HasSuffix(out, "\n1 warning in 1 file (1 file checked)\n") {
+		t.Errorf("text output %q", out)
 	}
 	if code, _, errs := run(t, dir, "check", "--format", "xml"); code != ExitFailure || !strings.Contains(errs, "unknown format") {
 		t.Errorf("bad format: exit %d, %q", code, errs)
@@ -322,12 +323,23 @@ func TestRulesAndExplain(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "LL001") || !strings.Contains(out, "whole-vram-allocation") {
 		t.Errorf("rules: %d %q", code, out)
 	}
+	// For a terminal: no generated-file comment, no Markdown marks, code
+	// indented, lines within 80 columns in a pipe.
 	code, out, _ = run(t, dir, "explain", "ll001")
-	if code != 0 || !strings.Contains(out, "## Why it fails under lazy loading") {
+	if code != 0 || !strings.HasPrefix(out, "LL001 whole-vram-allocation\n=====") || !strings.Contains(out, "\nWhy it fails under lazy loading\n-----") ||
+		strings.Contains(out, "<!--") || strings.Contains(out, "```") || strings.Contains(out, "## ") || !strings.Contains(out, "\n    void init_arena(") {
 		t.Errorf("explain: %d %q", code, out)
 	}
-	if code, out, _ := run(t, dir, "explain", "LL000"); code != 0 || !strings.Contains(out, "# LL000 `suppression`") {
-		t.Errorf("explain LL000: %d %q", code, out)
+	for _, line := range strings.Split(out, "\n") {
+		if n := len([]rune(line)); n > 80 && !strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "  ") {
+			t.Errorf("explain: a %d-column line: %q", n, line)
+		}
+	}
+	if code, out, _ := run(t, dir, "explain", "--markdown", "LL000"); code != 0 || !strings.Contains(out, "# LL000 `suppression`") {
+		t.Errorf("explain --markdown LL000: %d %q", code, out)
+	}
+	if code, out, _ := run(t, dir, "explain"); code != 0 || !strings.Contains(out, "LL008  managed-forces-eager") || !strings.Contains(out, "lazylint explain ID") {
+		t.Errorf("explain without a rule: %d %q", code, out)
 	}
 	if code, _, _ := run(t, dir, "explain", "LL999"); code != ExitFailure {
 		t.Errorf("explain unknown: %d", code)
@@ -348,7 +360,7 @@ func TestBundledExamples(t *testing.T) {
 	if code != ExitFindings || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	if !strings.HasPrefix(out, filepath.Join("examples", "inference-server", "allocator.cpp")+":30:14: LL001 ") {
+	if !strings.HasPrefix(out, filepath.Join("examples", "inference-server", "allocator.cpp")+":30:14: warning: ") {
 		t.Errorf("output:\n%s", out)
 	}
 	// One finding per hazard the example shows (examples/README.md).
@@ -421,7 +433,7 @@ import "C"
 func Grab() { C.grab_all() }
 `})
 	code, out, _ := run(t, dir, "check", ".")
-	if code != ExitFindings || !strings.HasPrefix(out, "p.go:12:2: LL001 ") {
+	if code != ExitFindings || !reported(out, "p.go:12:2:", "LL001", "cudaMalloc") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
@@ -448,14 +460,14 @@ func TestSuppressions(t *testing.T) {
 		t.Errorf("justification missing:\n%s", out)
 	}
 	code, out, _ = run(t, dir, "check", "noreason.cu")
-	if code != ExitFindings || !strings.Contains(out, "LL000 lazylint:ignore LL001 needs a reason") || !strings.Contains(out, "LL001 cudaMalloc") {
+	if code != ExitFindings || !reported(out, "noreason.cu:4:27:", "LL000", "lazylint:ignore LL001 needs a reason") || !reported(out, "noreason.cu:4:3:", "LL001", "cudaMalloc") {
 		t.Errorf("no reason: exit %d\n%s", code, out)
 	}
 	if code, out, _ := run(t, dir, "check", "unused.cu"); code != ExitClean {
 		t.Errorf("unused suppression without the flag: exit %d\n%s", code, out)
 	}
 	code, out, _ = run(t, dir, "check", "--report-unused-suppressions", "unused.cu")
-	if code != ExitFindings || !strings.Contains(out, "unused.cu:6:18: LL000 NOLINT(lazylint-LL001) silences no finding") {
+	if code != ExitFindings || !reported(out, "unused.cu:6:18:", "LL000", "NOLINT(lazylint-LL001) silences no finding") {
 		t.Errorf("unused suppression: exit %d\n%s", code, out)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"unicode/utf16"
 )
@@ -25,7 +24,7 @@ func TestFixKeepsCRLFAndUTF16(t *testing.T) {
 		}
 	}
 	code, out, stderr := run(t, dir, "check", "--no-cache", ".")
-	if code != ExitFindings || !strings.Contains(out, "crlf.c:3:3: LL006") || !strings.Contains(out, "utf16.c:3:3: LL006") {
+	if code != ExitFindings || !reported(out, "crlf.c:3:3:", "LL006", "") || !reported(out, "utf16.c:3:3:", "LL006", "") {
 		t.Fatalf("check: %d\n%s%s", code, out, stderr)
 	}
 	if code, out, stderr := run(t, dir, "check", "--no-cache", "--fix", "."); code != ExitClean {

@@ -88,13 +88,13 @@ func TestParseLimitNamesTheFile(t *testing.T) {
 	}
 	dir := writeFiles(t, map[string]string{"generated.cuh": big.String(), "hazard.cu": hazard})
 	code, out, errs := run(t, dir, "check", "--no-cache", "--max-parse-mib", "0", "--parse-limit", "50ms", ".")
-	if code != ExitFailure || !strings.Contains(out, "hazard.cu:4:3: LL001") ||
+	if code != ExitFailure || !reported(out, "hazard.cu:4:3:", "LL001", "") ||
 		!strings.Contains(errs, "generated.cuh: error: not checked: parse time limit exceeded") || !strings.Contains(errs, "--parse-limit") {
 		t.Errorf("exit %d\nstdout %s\nstderr %s", code, out, errs)
 	}
 	// The size bound comes first, and costs nothing: no parse is tried.
 	code, out, errs = run(t, dir, "check", "--no-cache", "--max-parse-mib", "16", ".")
-	if code != ExitFailure || !strings.Contains(out, "hazard.cu:4:3: LL001") ||
+	if code != ExitFailure || !reported(out, "hazard.cu:4:3:", "LL001", "") ||
 		!strings.Contains(errs, "generated.cuh: error: not checked: 20.0 MiB is over the 16 MiB parse limit") {
 		t.Errorf("exit %d\nstdout %s\nstderr %s", code, out, errs)
 	}

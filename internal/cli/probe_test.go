@@ -156,7 +156,7 @@ func TestCheckConfirm(t *testing.T) {
 	if code != ExitFindings {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "(whole-vram-allocation) [confirmed: fails-under-lazy]") || !strings.Contains(out, "verdict: fails-under-lazy") {
+	if !strings.Contains(out, "before this allocation [confirmed: fails-under-lazy] [LL001]") || !strings.Contains(out, "verdict: fails-under-lazy") {
 		t.Errorf("text:\n%s", out)
 	}
 

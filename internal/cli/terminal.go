@@ -90,3 +90,17 @@ func (p *progressBar) finish() {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
 }
+
+// terminalWidth is the width that long report lines wrap to: the
+// terminal's, or 0 (no wrapping) when w is not a terminal.
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !isTerminal(w) {
+		return 0
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || width < 40 {
+		return 0
+	}
+	return width
+}

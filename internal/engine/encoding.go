@@ -83,9 +83,9 @@ func decodeUTF16(b []byte, bigEndian bool) ([]byte, bool) {
 	return out, true
 }
 
-// readSource reads a C, C++ or CUDA file and returns the text rules see
+// ReadSource reads a C, C++ or CUDA file and returns the text rules see
 // (decodeSource).
-func readSource(path string) ([]byte, error) {
+func ReadSource(path string) ([]byte, error) {
 	raw, _, err := fastread.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -269,7 +269,7 @@ func Run(opts Options) Result {
 				path := sources[i]
 				shown := relPath(base, path)
 				shownPaths[i] = shown
-				src, err := readSource(path)
+				src, err := ReadSource(path)
 				if err == nil && memoize {
 					hashes[i] = sha256.Sum256(src)
 				}

@@ -491,7 +491,7 @@ func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i i
 			sum = nil // a bug in the facts: the file takes no part
 		}
 	}()
-	src, err := readSource(pr.sources[i])
+	src, err := ReadSource(pr.sources[i])
 	if err != nil || binaryError(src) != nil {
 		return nil, false
 	}
@@ -632,7 +632,7 @@ func (pr *projectRun) digest(p *cudaparse.Project, i int) [32]byte {
 // rerun checks file i again with the project's facts. The project is
 // shared by the workers, so its memoized answers are computed under mu.
 func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudaparse.Project, digest [32]byte, i int) (FileResult, checked, *cudaparse.FileSummary, bool) {
-	src, err := readSource(pr.sources[i])
+	src, err := ReadSource(pr.sources[i])
 	if err != nil {
 		return FileResult{}, skipped, nil, false // vanished since: keep the first result
 	}
@@ -777,7 +777,7 @@ func (pr *projectRun) callerFiles(names []string) []int {
 		go func() {
 			defer wg.Done()
 			for k := range jobs {
-				src, err := readSource(pr.sources[order[k]])
+				src, err := ReadSource(pr.sources[order[k]])
 				if err != nil {
 					continue
 				}
@@ -1279,7 +1279,7 @@ func (pr *projectRun) noteAll(checked int) {
 			defer wg.Done()
 			var text rule.Text
 			for i := range jobs {
-				src, err := readSource(pr.sources[i])
+				src, err := ReadSource(pr.sources[i])
 				if err != nil || binaryError(src) != nil {
 					continue
 				}

@@ -4,14 +4,16 @@ package report
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/runtime-probe/diffrun"
 )
 
 // Formats are the names of the output formats.
-var Formats = []string{"text", "json", "sarif", "github", "checkstyle"}
+var Formats = []string{"text", "concise", "json", "sarif", "github", "checkstyle", "gitlab", "junit"}
 
 // Extras are what a run adds to the static result.
 type Extras struct {
@@ -28,6 +30,24 @@ type Extras struct {
 	// the run (probe trace); nil means the trace has nothing to say and
 	// the program-level verdict decides.
 	Evidence func(engine.Finding) *diffrun.Confirmation
+
+	// Source returns the text of a finding's file (its path as in the
+	// finding), for the text format's code frames; nil or a nil result
+	// means no frame.
+	Source func(path string) []byte
+	// Width, when positive, wraps the text format's long lines to it (a
+	// terminal's width; never in pipes).
+	Width int
+	// Concise asks the text format for one line per finding and note, no
+	// code frames, no summary (the "concise" format).
+	Concise bool
+	// Statistics adds per-rule counts to the text format.
+	Statistics bool
+	// Root is the folder that formats with project-relative paths (SARIF's
+	// %SRCROOT%, GitLab's paths) are relative to, and BaseDir the folder
+	// the findings' relative paths are relative to (both absolute). Empty:
+	// paths are written as they are.
+	Root, BaseDir string
 }
 
 // BaselineStats count what a baseline did: the findings it accepted (not
@@ -53,11 +73,33 @@ func (x Extras) confirmation(f engine.Finding) *diffrun.Confirmation {
 	return &c
 }
 
+// rootRelative returns a finding's path relative to x.Root, with forward
+// slashes, and true; or the absolute path and false when the file is
+// outside the root (or no root is known: the path as it is, and true when
+// it is relative).
+func (x Extras) rootRelative(path string) (string, bool) {
+	if x.Root == "" {
+		return filepath.ToSlash(path), !filepath.IsAbs(path)
+	}
+	abs := path
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(x.BaseDir, path)
+	}
+	rel, err := filepath.Rel(x.Root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(abs), false
+	}
+	return filepath.ToSlash(rel), true
+}
+
 // Write writes res to w in the named format; formats without a place for
 // file errors write them to errw.
 func Write(w, errw io.Writer, format string, res engine.Result, x Extras) error {
 	switch format {
 	case "text":
+		return Text(w, errw, res, x)
+	case "concise":
+		x.Concise = true
 		return Text(w, errw, res, x)
 	case "json":
 		return JSON(w, res, x)
@@ -67,6 +109,10 @@ func Write(w, errw io.Writer, format string, res engine.Result, x Extras) error 
 		return GitHub(w, res, x)
 	case "checkstyle":
 		return Checkstyle(w, res, x)
+	case "gitlab":
+		return GitLab(w, res, x)
+	case "junit":
+		return JUnit(w, res, x)
 	}
 	names := append([]string(nil), Formats...)
 	sort.Strings(names)

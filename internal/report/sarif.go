@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
+	"strings"
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
@@ -21,6 +23,20 @@ import (
 // (white space normalized) and its occurrence among findings with the same
 // three, so that it survives code moving up or down.
 const FingerprintKey = "lazylintContent/v1"
+
+// fingerprinter gives findings their content fingerprints, in order: a
+// hash of the rule, the path, the finding's line text (white space
+// normalized) and its occurrence among findings with the same three.
+type fingerprinter map[string]int
+
+func newFingerprinter() fingerprinter { return fingerprinter{} }
+
+func (seen fingerprinter) next(f engine.Finding) string {
+	key := f.Rule.ID + "\x00" + filepath.ToSlash(f.Path) + "\x00" + f.Snippet
+	seen[key]++
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", key, seen[key])))
+	return hex.EncodeToString(sum[:16])
+}
 
 // sarifRules are the rules a SARIF run describes: every rule and LL000.
 func sarifRules() []*rule.Rule {
@@ -58,7 +74,7 @@ func SARIF(w io.Writer, res engine.Result, x Extras) error {
 		d.DefaultConfiguration = sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Severity))
 		index[r.ID] = i
 	}
-	seen := map[string]int{}
+	prints := newFingerprinter()
 	add := func(f engine.Finding) {
 		result := sarif.NewRuleResult(f.Rule.ID)
 		if i, ok := index[f.Rule.ID]; ok {
@@ -71,20 +87,17 @@ func SARIF(w io.Writer, res engine.Result, x Extras) error {
 			result.WithProperties(sarif.NewPropertyBag().Add("confirmation", c))
 		}
 		result.WithMessage(sarif.NewTextMessage(msg))
-		result.AddLocation(sarifLocation(f.Path, f.Start.Line, f.Start.Column, f.End.Line, f.End.Column, ""))
+		result.AddLocation(x.sarifLocation(f.Path, f.Start.Line, f.Start.Column, f.End.Line, f.End.Column, ""))
 		for _, r := range f.Related {
-			result.RelatedLocations = append(result.RelatedLocations, sarifLocation(r.Path, r.Start.Line, r.Start.Column, r.End.Line, r.End.Column, r.Message))
+			result.RelatedLocations = append(result.RelatedLocations, x.sarifLocation(r.Path, r.Start.Line, r.Start.Column, r.End.Line, r.End.Column, r.Message))
 		}
-		key := f.Rule.ID + "\x00" + filepath.ToSlash(f.Path) + "\x00" + f.Snippet
-		seen[key]++
-		sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", key, seen[key])))
-		result.WithPartialFingerprints(map[string]string{FingerprintKey: hex.EncodeToString(sum[:16])})
+		result.WithPartialFingerprints(map[string]string{FingerprintKey: prints.next(f)})
 		if s := f.Suppression; s != nil {
 			sup := sarif.NewSuppression().WithKind("inSource").WithStatus("accepted")
 			if s.Justification != "" {
 				sup.WithJustification(s.Justification)
 			}
-			sup.WithLocation(sarifLocation(f.Path, s.Line, 1, s.Line, 1, s.Directive))
+			sup.WithLocation(x.sarifLocation(f.Path, s.Line, 1, s.Line, 1, s.Directive))
 			result.AddSuppression(sup)
 		}
 		run.AddResult(result)
@@ -98,19 +111,97 @@ func SARIF(w io.Writer, res engine.Result, x Extras) error {
 	inv := sarif.NewInvocation().WithExecutionSuccessful(len(res.Errors) == 0)
 	for _, e := range res.Errors {
 		n := sarif.NewNotification().WithLevel("error").WithMessage(sarif.NewTextMessage(e.Path + ": " + e.Message))
-		n.WithLocations([]*sarif.Location{sarifLocation(e.Path, 0, 0, 0, 0, "")})
+		n.WithLocations([]*sarif.Location{x.sarifLocation(e.Path, 0, 0, 0, 0, "")})
 		inv.AddToolExecutionNotification(n)
 	}
 	run.AddInvocation(inv)
+	if x.Root != "" {
+		root := x.Root
+		if !strings.HasSuffix(root, string(filepath.Separator)) {
+			root += string(filepath.Separator)
+		}
+		run.OriginalUriBaseIds = map[string]sarif.ArtifactLocation{srcRoot: {URI: ptr(fileURI(root))}}
+	}
 	rep.AddRun(run)
+	raw, err := json.Marshal(rep)
+	if err != nil {
+		return err
+	}
+	// go-sarif writes the schema's "not given" defaults (-1 for ids,
+	// indexes, offsets, ranks) as values; consumers take them for real
+	// ones, so they go. In SARIF 2.1.0 -1 is never a meaningful value.
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return err
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
+	return enc.Encode(dropUnset(doc))
+}
+
+// srcRoot is the uriBaseId of paths inside the project's root.
+const srcRoot = "%SRCROOT%"
+
+func ptr[T any](v T) *T { return &v }
+
+// dropUnset removes, recursively, the members whose value is -1.
+func dropUnset(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, m := range v {
+			if n, ok := m.(float64); ok && n == -1 {
+				delete(v, k)
+				continue
+			}
+			v[k] = dropUnset(m)
+		}
+	case []any:
+		for i, m := range v {
+			v[i] = dropUnset(m)
+		}
+	}
+	return v
+}
+
+// artifactLocation is a file's SARIF location: a percent-encoded URI
+// relative to %SRCROOT% for files inside the root, an absolute file URI
+// for the others.
+func (x Extras) artifactLocation(path string) *sarif.ArtifactLocation {
+	p, inside := x.rootRelative(path)
+	loc := sarif.NewArtifactLocation()
+	if !inside {
+		return loc.WithURI(fileURI(p))
+	}
+	loc.WithURI(relativeURI(p))
+	if x.Root != "" {
+		loc.WithURIBaseID(srcRoot)
+	}
+	return loc
+}
+
+// relativeURI percent-encodes a relative slash path as a URI reference:
+// spaces, '#', '%', '?' and non-ASCII bytes are escaped, and a first
+// segment with a ':' gets "./" so that it is not read as a scheme.
+func relativeURI(p string) string {
+	u := strings.ReplaceAll((&url.URL{Path: p}).EscapedPath(), "?", "%3F")
+	if first, _, _ := strings.Cut(u, "/"); strings.Contains(first, ":") {
+		u = "./" + u
+	}
+	return u
+}
+
+// fileURI is the file: URI of an absolute path.
+func fileURI(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive letter
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
 // sarifLocation is a file region; line 0 means the whole file.
-func sarifLocation(path string, line, col, endLine, endCol int, message string) *sarif.Location {
-	phys := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(filepath.ToSlash(path)))
+func (x Extras) sarifLocation(path string, line, col, endLine, endCol int, message string) *sarif.Location {
+	phys := sarif.NewPhysicalLocation().WithArtifactLocation(x.artifactLocation(path))
 	if line > 0 {
 		region := sarif.NewRegion().WithStartLine(line).WithStartColumn(col)
 		if endLine >= line {
