@@ -54,6 +54,13 @@ type Parser struct {
 	// ProjectClocks are functions other files of the project define that
 	// read a host clock: calls of them are clock reads (ClockOf).
 	ProjectClocks map[string]bool
+	// Incremental keeps each parse's syntax tree (in C memory, until the
+	// next parse or Close) so that the next parse, of an edited version of
+	// the same file, reuses what the edit left alone: an editor's checks.
+	// The facts are the same as from a fresh parse.
+	Incremental bool
+
+	tokens []token // the pre-pass's token memory, reused from file to file
 }
 
 // NewParser returns a parser for C, C++ and CUDA.
@@ -69,7 +76,8 @@ func NewParser() (*Parser, error) {
 func (p *Parser) Close() { p.tp.close() }
 
 // Parse parses src, the contents of path, and builds the facts rules use.
-// The syntax tree's C memory is freed before Parse returns.
+// The syntax tree's C memory is freed before Parse returns, unless the
+// parser is Incremental.
 func (p *Parser) Parse(path string, src []byte) (*File, error) {
 	f := &File{Path: path, Src: src, Lines: NewLineIndex(src)}
 	limit := p.Limit
@@ -81,10 +89,11 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 	text := src
 	if !p.NoPrepass {
 		var ok bool
-		if text, f.Rewrites, ok = neutralizeBy(src, start.Add(limit)); !ok {
+		if text, f.Rewrites, ok = neutralizeBy(src, start.Add(limit), &p.tokens); !ok {
 			return nil, ErrParseLimit
 		}
 	}
+	p.tp.keep = p.Incremental
 	nodes, err := p.tp.parse(text, max(limit-time.Since(start), time.Millisecond))
 	if err != nil {
 		return nil, err

@@ -19,8 +19,8 @@ const (
 )
 
 type token struct {
-	kind       tokenKind
 	start, end int32
+	kind       tokenKind
 	// lineStart is true when only whitespace precedes the token on its line.
 	lineStart bool
 }
@@ -35,8 +35,10 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 
 // lex splits src into tokens. It never fails: unterminated comments, strings
 // and directives run to the end of the input.
-func lex(src []byte) []token {
-	toks := make([]token, 0, len(src)/4)
+func lex(src []byte) []token { return lexAppend(make([]token, 0, len(src)/4), src) }
+
+// lexAppend is lex appending to toks, whose memory it reuses.
+func lexAppend(toks []token, src []byte) []token {
 	n := len(src)
 	atLineStart := true
 	for i := 0; i < n; {

@@ -207,7 +207,7 @@ type prepass struct {
 // Neutralize returns a copy of src in which CUDA syntax is replaced by
 // same-length text the C++ grammar parses, and what was replaced.
 func Neutralize(src []byte) ([]byte, Rewrites) {
-	out, rw, _ := neutralizeBy(src, time.Time{})
+	out, rw, _ := neutralizeBy(src, time.Time{}, nil)
 	return out, rw
 }
 
@@ -227,13 +227,16 @@ const maxRounds = 4
 // the 15,419 files of a real 151 MB corpus (docs/parsing.md); the round
 // that confirms nothing changes makes the pre-pass take twice as long, a
 // file that needs a parse 5 to 10% longer.
-func neutralizeBy(src []byte, deadline time.Time) ([]byte, Rewrites, bool) {
-	out, rw, ok := neutralizeRound(src, deadline)
+func neutralizeBy(src []byte, deadline time.Time, scratch *[]token) ([]byte, Rewrites, bool) {
+	if scratch == nil {
+		scratch = new([]token)
+	}
+	out, rw, ok := neutralizeRound(src, deadline, scratch)
 	if !ok || bytes.Equal(out, src) {
 		return out, rw, ok
 	}
 	for range maxRounds - 1 {
-		next, more, ok := neutralizeRound(out, deadline)
+		next, more, ok := neutralizeRound(out, deadline, scratch)
 		if !ok {
 			return nil, Rewrites{}, false
 		}
@@ -256,10 +259,15 @@ func (rw *Rewrites) merge(more Rewrites) {
 	slices.SortFunc(rw.Blanked, func(a, b Range) int { return a.Start - b.Start })
 }
 
-// neutralizeRound is one run of every pass over src.
-func neutralizeRound(src []byte, deadline time.Time) ([]byte, Rewrites, bool) {
+// neutralizeRound is one run of every pass over src. Its tokens go to
+// *scratch, whose memory later rounds and files reuse: a large file's
+// tokens are megabytes, and allocating (zeroing) them again for each round
+// was a tenth of an editor's check. No pass keeps a token past the round
+// (Rewrites hold offsets).
+func neutralizeRound(src []byte, deadline time.Time, scratch *[]token) ([]byte, Rewrites, bool) {
 	p := &prepass{src: src, out: bytes.Clone(src)}
-	all := lex(src)
+	all := lexAppend((*scratch)[:0], src)
+	defer func() { *scratch = all[:0] }()
 	p.toks = all[:0] // filtered in place: the write index never passes the read one
 	for _, t := range all {
 		if t.kind != tokComment {

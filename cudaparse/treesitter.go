@@ -27,6 +27,12 @@ extern void ts_parser_set_timeout_micros(TSParser *self, uint64_t timeout_micros
 extern void ts_parser_reset(TSParser *self);
 extern TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
 extern void ts_tree_delete(TSTree *self);
+typedef struct { uint32_t row; uint32_t column; } TSPoint;
+typedef struct {
+	uint32_t start_byte, old_end_byte, new_end_byte;
+	TSPoint start_point, old_end_point, new_end_point;
+} TSInputEdit;
+extern void ts_tree_edit(TSTree *self, const TSInputEdit *edit);
 extern TSNode ts_tree_root_node(const TSTree *self);
 extern uint32_t ts_node_start_byte(TSNode);
 extern uint32_t ts_node_end_byte(TSNode);
@@ -99,11 +105,15 @@ static int32_t ll_push(ll_node **nodes, uint32_t *n, uint32_t *cap, TSTreeCursor
 
 // ll_parse parses src and returns its nodes in pre-order, or NULL when the
 // parse was cancelled by the timeout (status 1) or memory ran out (status 2).
-static ll_node *ll_parse(TSParser *p, const char *src, uint32_t len, uint64_t timeout_us, uint32_t *count, int *status) {
+// old, when not NULL, is the previous text's tree, already edited to the
+// new text (ts_tree_edit): tree-sitter reuses what the edit left alone. With
+// keep, the new tree is handed back through it instead of being deleted.
+static ll_node *ll_parse(TSParser *p, const TSTree *old, const char *src, uint32_t len, uint64_t timeout_us, uint32_t *count, int *status, TSTree **keep) {
 	*count = 0;
 	*status = 0;
+	if (keep) *keep = NULL;
 	ts_parser_set_timeout_micros(p, timeout_us);
-	TSTree *tree = ts_parser_parse_string(p, NULL, src, len);
+	TSTree *tree = ts_parser_parse_string(p, old, src, len);
 	if (!tree) {
 		ts_parser_reset(p);
 		*status = 1;
@@ -152,7 +162,11 @@ static ll_node *ll_parse(TSParser *p, const char *src, uint32_t len, uint64_t ti
 		if (cur == -2) break;
 	}
 	ts_tree_cursor_delete(&c);
-	ts_tree_delete(tree);
+	if (keep && cur != -1) {
+		*keep = tree;
+	} else {
+		ts_tree_delete(tree);
+	}
 	if (cur == -1) {
 		free(nodes);
 		*status = 2;
@@ -176,6 +190,7 @@ static int ll_parse_bare(TSParser *p, const char *src, uint32_t len) {
 import "C"
 
 import (
+	"bytes"
 	"errors"
 	"sync"
 	"time"
@@ -251,6 +266,11 @@ var ErrParseLimit = errors.New("parse time limit exceeded")
 // use one per goroutine.
 type treeParser struct {
 	c *C.TSParser
+	// keep asks for incremental parsing: the last tree and the text it was
+	// parsed from are kept, and the next parse reuses them.
+	keep     bool
+	last     *C.TSTree
+	lastText []byte
 }
 
 func newTreeParser() (*treeParser, error) {
@@ -262,6 +282,7 @@ func newTreeParser() (*treeParser, error) {
 }
 
 func (p *treeParser) close() {
+	p.forget()
 	if p.c != nil {
 		C.ts_parser_delete(p.c)
 		p.c = nil
@@ -270,8 +291,47 @@ func (p *treeParser) close() {
 
 var emptyText [1]byte
 
+// forget deletes the kept tree.
+func (p *treeParser) forget() {
+	if p.last != nil {
+		C.ts_tree_delete(p.last)
+		p.last, p.lastText = nil, nil
+	}
+}
+
+// edit tells the kept tree how its text became text: one edit spanning
+// the first to the last byte that differ, so that it is exact whatever the
+// pre-pass changed around the user's edit.
+func (p *treeParser) edit(text []byte) {
+	old := p.lastText
+	prefix := 0
+	for prefix < len(old) && prefix < len(text) && old[prefix] == text[prefix] {
+		prefix++
+	}
+	suffix := 0
+	for suffix < len(old)-prefix && suffix < len(text)-prefix && old[len(old)-1-suffix] == text[len(text)-1-suffix] {
+		suffix++
+	}
+	e := C.TSInputEdit{
+		start_byte:    C.uint32_t(prefix),
+		old_end_byte:  C.uint32_t(len(old) - suffix),
+		new_end_byte:  C.uint32_t(len(text) - suffix),
+		start_point:   pointAt(text, prefix),
+		old_end_point: pointAt(old, len(old)-suffix),
+		new_end_point: pointAt(text, len(text)-suffix),
+	}
+	C.ts_tree_edit(p.last, &e)
+}
+
+// pointAt is tree-sitter's row and byte column of offset off in text.
+func pointAt(text []byte, off int) C.TSPoint {
+	row := bytes.Count(text[:off], []byte{'\n'})
+	col := off - (bytes.LastIndexByte(text[:off], '\n') + 1)
+	return C.TSPoint{row: C.uint32_t(row), column: C.uint32_t(col)}
+}
+
 // parse parses text and returns its flattened tree. The tree itself is
-// deleted before parse returns.
+// deleted before parse returns, or kept for the next parse (keep).
 func (p *treeParser) parse(text []byte, limit time.Duration) ([]rawNode, error) {
 	if len(text) >= 1<<32-1 {
 		return nil, errors.New("file too large to parse (4 GiB or more)")
@@ -283,7 +343,21 @@ func (p *treeParser) parse(text []byte, limit time.Duration) ([]rawNode, error) 
 		buf = emptyText[:] // C needs a valid pointer even for no bytes
 	}
 	src := (*C.char)(unsafe.Pointer(&buf[0]))
-	cnodes := C.ll_parse(p.c, src, C.uint32_t(len(text)), C.uint64_t(limit.Microseconds()), &count, &status)
+	var old *C.TSTree
+	var keep **C.TSTree
+	var kept *C.TSTree
+	if p.keep {
+		if p.last != nil {
+			p.edit(text)
+			old = p.last
+		}
+		keep = &kept
+	}
+	cnodes := C.ll_parse(p.c, old, src, C.uint32_t(len(text)), C.uint64_t(limit.Microseconds()), &count, &status, keep)
+	p.forget()
+	if kept != nil {
+		p.last, p.lastText = kept, bytes.Clone(text)
+	}
 	switch status {
 	case 1:
 		return nil, ErrParseLimit

@@ -171,7 +171,10 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	engineOptions := o.engineOptions(cmd, paths, wd, cfg, sel)
 	runEngine := o.runner(cmd)
 	res := runEngine(engineOptions)
-	if res.Stats.Files == 0 && len(res.Errors) == 0 {
+	for _, p := range res.ExcludedNamed {
+		fmt.Fprintf(cmd.ErrOrStderr(), "lazylint: %s is excluded by the configuration's exclude patterns; not checked (--no-config checks it)\n", p)
+	}
+	if res.Stats.Files == 0 && len(res.Errors) == 0 && len(res.ExcludedNamed) == 0 {
 		// Not an error (a hook on a commit without sources), but never
 		// silent: a mistyped folder would otherwise pass.
 		fmt.Fprintf(cmd.ErrOrStderr(), "lazylint: no C, C++, CUDA or cgo files to check in %s\n", strings.Join(paths, ", "))

@@ -56,6 +56,10 @@ overrides:
 	if code, doc := checkJSON(t, dir, "third_party/lib.cu"); code != ExitClean || len(doc.Findings) != 0 {
 		t.Errorf("named excluded file: exit %d %+v", code, doc.Findings)
 	}
+	if code, _, errs := run(t, dir, "check", "third_party/lib.cu"); code != ExitClean ||
+		strings.TrimSpace(errs) != "lazylint: third_party/lib.cu is excluded by the configuration's exclude patterns; not checked (--no-config checks it)" {
+		t.Errorf("named excluded file: exit %d, stderr %q", code, errs)
+	}
 	// Flags go on top of the config; --no-config and --config choose.
 	if code, _ := checkJSON(t, dir, "--disable", "LL001", "."); code != ExitClean {
 		t.Errorf("--disable over the config: exit %d", code)

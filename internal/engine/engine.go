@@ -58,6 +58,10 @@ type Options struct {
 	// Extensions are file endings to check beyond the usual ones (the
 	// configuration's extensions:, lower case with the dot).
 	Extensions []string
+	// Parser, when set, is the parser CheckSource uses (and does not
+	// close) instead of one of its own: an editor's incremental parser for
+	// one document, used by one check at a time.
+	Parser *cudaparse.Parser
 	// Progress, when set, is called after each file is checked, from the
 	// worker goroutines, with the number done and the total.
 	Progress func(done, total int)
@@ -177,6 +181,9 @@ type Result struct {
 	Suppressed []Finding
 	Errors     []FileError
 	Stats      Stats
+	// ExcludedNamed are the files and folders named in Options.Paths that
+	// Options.Exclude left out: not checked, and not silently.
+	ExcludedNamed []string
 	// Project is the project's linked facts (nil with NoProject): the
 	// language server keeps it for the files it checks one by one.
 	Project *cudaparse.Project
@@ -193,7 +200,7 @@ const binaryProbe = 8000
 func Run(opts Options) Result {
 	start := time.Now()
 	walked := collect(opts.Paths, opts.Exclude, opts.Extensions...)
-	res := Result{Errors: walked.errors}
+	res := Result{Errors: walked.errors, ExcludedNamed: walked.excludedNamed}
 	res.Stats.Excluded = walked.excluded
 	base := opts.BaseDir
 	if base == "" {
@@ -464,9 +471,9 @@ func CheckSource(opts Options, path string, src []byte) FileResult {
 		}
 		return out
 	}
-	var parser *cudaparse.Parser
+	parser := opts.Parser
 	defer func() {
-		if parser != nil {
+		if parser != nil && parser != opts.Parser {
 			parser.Close()
 		}
 	}()

@@ -147,6 +147,8 @@ type walkResult struct {
 	files    []string
 	errors   []FileError
 	excluded int
+	// excludedNamed are the paths named in paths that exclude left out.
+	excludedNamed []string
 }
 
 // collect expands the paths given on the command line into source files.
@@ -181,6 +183,7 @@ func collect(paths []string, exclude func(abs string, isDir bool) bool, extra ..
 			continue
 		}
 		if excluded(absPath(root), info.IsDir()) {
+			res.excludedNamed = append(res.excludedNamed, root)
 			continue
 		}
 		if !info.IsDir() {

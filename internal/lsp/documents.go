@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/engine"
 )
 
@@ -27,6 +28,12 @@ type document struct {
 	timer    *time.Timer
 	closed   bool
 	last     *checked // the check last published
+
+	// parserMu guards parser, the document's incremental parser: each
+	// check reparses only what the edit changed, one check at a time.
+	parserMu     sync.Mutex
+	parser       *cudaparse.Parser
+	parserClosed bool // the document closed: no parser is made again
 
 	// pubMu orders the publications of this document: a check publishes
 	// only while it is the newest one, and holds pubMu from that test to
@@ -74,13 +81,17 @@ func (s *server) didOpen(p *didOpenParams) {
 		s.mu.Unlock()
 		return
 	}
-	if old := s.docs[p.TextDocument.uri()]; old != nil {
+	old := s.docs[p.TextDocument.uri()]
+	if old != nil {
 		s.closeLocked(old)
 	}
 	d := &document{uri: p.TextDocument.uri(), path: path, goFile: strings.HasSuffix(path, ".go"), text: p.TextDocument.Text, version: p.TextDocument.Version}
 	s.docs[d.uri] = d
 	s.scheduleLocked(d, 0)
 	s.mu.Unlock()
+	if old != nil {
+		old.closeParser()
+	}
 	if warning != "" {
 		s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: warning})
 	}
@@ -163,6 +174,7 @@ func (s *server) didClose(p *docParams) {
 	d.pubMu.Lock()
 	defer d.pubMu.Unlock()
 	s.notify(protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: []protocol.Diagnostic{}})
+	d.closeParser()
 }
 
 func (s *server) closeLocked(d *document) {
@@ -216,7 +228,10 @@ func (s *server) check(d *document, textSeq uint64) {
 	s.mu.Unlock()
 
 	start := time.Now()
+	d.parserMu.Lock()
+	opts.Parser = d.incrementalParser()
 	res := checkSource(opts, d.path, text)
+	d.parserMu.Unlock()
 	c := s.diagnose(d, text, textSeq, res)
 
 	d.pubMu.Lock()
@@ -237,6 +252,29 @@ func (s *server) check(d *document, textSeq uint64) {
 	}
 	s.logf("checked %s (version %d) in %s: %d findings", d.path, version, time.Since(start).Round(time.Microsecond), len(res.Findings))
 	s.notify(protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: d.uri, Version: uint32(max(version, 0)), Diagnostics: c.diags})
+}
+
+// incrementalParser is the document's parser, made on first need; nil if
+// none can be made (the check then makes its own). Hold parserMu.
+func (d *document) incrementalParser() *cudaparse.Parser {
+	if d.parser == nil && !d.goFile && !d.parserClosed {
+		if p, err := cudaparse.NewParser(); err == nil {
+			p.Incremental = true
+			d.parser = p
+		}
+	}
+	return d.parser
+}
+
+// closeParser frees the document's parser and its kept tree.
+func (d *document) closeParser() {
+	d.parserMu.Lock()
+	defer d.parserMu.Unlock()
+	d.parserClosed = true
+	if d.parser != nil {
+		d.parser.Close()
+		d.parser = nil
+	}
 }
 
 // checkSource is engine.CheckSource with a panic made a file error: a bug
