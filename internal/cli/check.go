@@ -219,7 +219,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 			return err
 		}
 		extras.Probe = rep
-		extras.Evidence = traceEvidence(cmd, command, o.probe.timeout)
+		extras.Evidence = traceEvidence(cmd, command, o.probe.timeout, o.probe.slowdown)
 	}
 	if err := o.writeReport(cmd, res, extras); err != nil {
 		return usage("cannot write the report: %v", err)

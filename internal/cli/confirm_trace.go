@@ -17,11 +17,13 @@ import (
 // "scale<float><<<grid, block>>>" gives "scale".
 var launchNameRE = regexp.MustCompile(`([A-Za-z_]\w*)\s*(?:<[^<>;]*>)?\s*<<<`)
 
-// traceEvidence runs the program once more under LAZY with the injection
-// library, when CUPTI and a compiler are here, and returns the per-finding
-// evidence for check --confirm. Without them it says why on stderr and
-// returns nil: the program-level verdict then decides alone.
-func traceEvidence(cmd *cobra.Command, command []string, timeout time.Duration) func(engine.Finding) *diffrun.Confirmation {
+// traceEvidence runs the program once more under LAZY and once under EAGER
+// with the injection library, when CUPTI and a compiler are here, and
+// returns the per-finding evidence for check --confirm. Without them it
+// says why on stderr and returns nil: the program-level verdict then
+// decides alone. The EAGER trace is the baseline a LAZY figure is compared
+// with (LL004's module load); without it Judge uses the LAZY trace alone.
+func traceEvidence(cmd *cobra.Command, command []string, timeout time.Duration, slowdown float64) func(engine.Finding) *diffrun.Confirmation {
 	if os.Getenv("LAZYLINT_CONFIRM_TRACE") == "off" {
 		return nil
 	}
@@ -47,6 +49,10 @@ func traceEvidence(cmd *cobra.Command, command []string, timeout time.Duration) 
 		return nil
 	}
 	lazy := res.Traces[0]
+	var eager *cupti.Trace
+	if res, err := cupti.Run(cmd.Context(), cupti.RunOptions{Command: command, Library: lib, Mode: "EAGER", Timeout: timeout}); err == nil && len(res.Traces) > 0 {
+		eager = res.Traces[0]
+	}
 	return func(f engine.Finding) *diffrun.Confirmation {
 		text := f.Message + "\n" + f.Snippet
 		for _, r := range f.Related {
@@ -59,7 +65,7 @@ func traceEvidence(cmd *cobra.Command, command []string, timeout time.Duration) 
 		for _, m := range kernelWordRE.FindAllStringSubmatch(f.Message, -1) {
 			declared = append(declared, m[1])
 		}
-		ev, ok := cupti.Judge(f.Rule.ID, text, lazy, nil, declared)
+		ev, ok := cupti.Judge(f.Rule.ID, text, lazy, eager, declared, cupti.Options{Slowdown: slowdown})
 		if !ok {
 			return nil
 		}

@@ -137,10 +137,10 @@ func TestGitLabCodeQuality(t *testing.T) {
 				t.Errorf("issue %d: no %s", i, key)
 			}
 		}
-		if !scale[is["severity"].(string)] {
+		if sev, _ := is["severity"].(string); !scale[sev] {
 			t.Errorf("issue %d: severity %v is not on GitLab's scale", i, is["severity"])
 		}
-		fp := is["fingerprint"].(string)
+		fp, _ := is["fingerprint"].(string)
 		if prints[fp] {
 			t.Errorf("issue %d: fingerprint %s repeated", i, fp)
 		}
@@ -151,8 +151,8 @@ func TestGitLabCodeQuality(t *testing.T) {
 			t.Errorf("issue %d: location %v", i, loc)
 		}
 	}
-	if p := issues[0]["location"].(map[string]any)["path"]; p != "sub/src/a b#c%dé?.cu" {
-		t.Errorf("path %q, want it relative to the root", p)
+	if loc, _ := issues[0]["location"].(map[string]any); loc["path"] != "sub/src/a b#c%dé?.cu" {
+		t.Errorf("path %q, want it relative to the root", loc["path"])
 	}
 	if issues[2]["severity"] != "critical" || issues[0]["severity"] != "major" {
 		t.Errorf("severities %v %v", issues[0]["severity"], issues[2]["severity"])

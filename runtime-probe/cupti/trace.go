@@ -85,14 +85,40 @@ type Launch struct {
 	WaitedOn string `json:"waited_on,omitempty"`
 	WaitNS   int64  `json:"wait_ns,omitempty"`
 	First    bool   `json:"first"` // first launch of this kernel in its context
+	// LoadedAtCall: the driver said the kernel was loaded when the launch
+	// was called (cuFuncIsLoaded); false when it was not or could not say.
+	LoadedAtCall bool `json:"loaded_at_call"`
 }
 
-// Alloc is one device allocation (cuMemAlloc).
+// Alloc is one device allocation (cuMemAlloc, the stream-ordered and pool
+// allocators, cuMemCreate).
 type Alloc struct {
+	API       string   `json:"api,omitempty"`
 	Bytes     uint64   `json:"bytes"`
 	Call      Interval `json:"call"`
 	FreeAfter int64    `json:"free_after"`
 	Result    int      `json:"result"`
+}
+
+// ModuleCall is one call that loads a module or library (cuModuleLoad*,
+// cuLibraryLoad*), with the free device memory around it (-1: not
+// measured, e.g. no context was current).
+type ModuleCall struct {
+	API        string   `json:"api"`
+	Call       Interval `json:"call"`
+	Thread     int64    `json:"thread"`
+	Context    uint32   `json:"context"`
+	FreeBefore int64    `json:"free_before"`
+	FreeAfter  int64    `json:"free_after"`
+	Result     int      `json:"result"`
+}
+
+// Taken is the device memory the call took (0 when not measured).
+func (m ModuleCall) Taken() int64 {
+	if m.FreeBefore < 0 || m.FreeAfter < 0 {
+		return 0
+	}
+	return m.FreeBefore - m.FreeAfter
 }
 
 // Module is one module load the driver reported.
@@ -115,6 +141,8 @@ type Trace struct {
 	Launches     []Launch `json:"launches"`
 	Allocs       []Alloc  `json:"allocs,omitempty"`
 	Modules      []Module `json:"modules,omitempty"`
+	// ModuleCalls are the program's module and library loads, in order.
+	ModuleCalls []ModuleCall `json:"module_calls,omitempty"`
 	// Loads are lazy loads that no launch claimed (by correlation id).
 	Loads   []Interval `json:"unmatched_loads,omitempty"`
 	Dropped int        `json:"dropped_records,omitempty"`
@@ -206,13 +234,16 @@ func (t *Trace) build(recs []record) {
 		case "error":
 			t.Errors = append(t.Errors, fmt.Sprintf("%s: %s (%d)", r.What, r.Message, r.Result))
 		case "alloc":
-			t.Allocs = append(t.Allocs, Alloc{Bytes: r.Bytes, Call: Interval{rel(r.T0), rel(r.T1)}, FreeAfter: r.FreeAfter, Result: r.Result})
+			t.Allocs = append(t.Allocs, Alloc{API: r.API, Bytes: r.Bytes, Call: Interval{rel(r.T0), rel(r.T1)}, FreeAfter: r.FreeAfter, Result: r.Result})
+		case "module_call":
+			t.ModuleCalls = append(t.ModuleCalls, ModuleCall{API: r.API, Call: Interval{rel(r.T0), rel(r.T1)},
+				Thread: r.TID, Context: r.Ctx, FreeBefore: r.FreeBefore, FreeAfter: r.FreeAfter, Result: r.Result})
 		case "module_loaded":
 			t.Modules = append(t.Modules, Module{ID: r.Module, Context: r.Ctx, At: rel(r.T0), CubinBytes: r.CubinBytes, FreeAfter: r.FreeAfter})
 		case "launch":
 			l := Launch{Kernel: Demangle(r.Name), Mangled: r.Name, API: r.API, Call: Interval{rel(r.T0), rel(r.T1)},
 				Thread: r.TID, Context: r.Ctx, Stream: r.Stream, Correlation: r.Corr, Result: r.Result,
-				FreeBefore: r.FreeBefore, FreeAfter: r.FreeAfter}
+				FreeBefore: r.FreeBefore, FreeAfter: r.FreeAfter, LoadedAtCall: r.Loaded == 1}
 			if ld, ok := loads[r.Corr]; ok {
 				l.Load = &ld
 				claimed[r.Corr] = true
@@ -284,10 +315,14 @@ type KernelSummary struct {
 	Load     *Interval `json:"load,omitempty"`
 	// FirstRunNS and LaterRunNS are the first launch's GPU time and the
 	// median of the later ones (0: none recorded).
-	FirstRunNS int64  `json:"first_run_ns"`
-	LaterRunNS int64  `json:"later_run_ns"`
-	WaitedOn   string `json:"waited_on,omitempty"`
-	WaitNS     int64  `json:"wait_ns,omitempty"`
+	FirstRunNS int64 `json:"first_run_ns"`
+	LaterRunNS int64 `json:"later_run_ns"`
+	// FirstCallNS and LaterCallNS are the same for the host's launch call
+	// (ENTER to EXIT), where a lazy load lands.
+	FirstCallNS int64  `json:"first_call_ns"`
+	LaterCallNS int64  `json:"later_call_ns"`
+	WaitedOn    string `json:"waited_on,omitempty"`
+	WaitNS      int64  `json:"wait_ns,omitempty"`
 }
 
 // Kernels sums up the launches per kernel, in order of first launch.
@@ -295,6 +330,7 @@ func (t *Trace) Kernels() []KernelSummary {
 	var out []KernelSummary
 	idx := map[string]int{}
 	later := map[int][]int64{}
+	laterCalls := map[int][]int64{}
 	for _, l := range t.Launches {
 		key := fmt.Sprint(l.Context, "/", l.Mangled)
 		i, ok := idx[key]
@@ -311,6 +347,11 @@ func (t *Trace) Kernels() []KernelSummary {
 		if l.Load != nil && k.Load == nil {
 			k.Load = l.Load
 		}
+		if l.First {
+			k.FirstCallNS = l.Call.Dur()
+		} else {
+			laterCalls[i] = append(laterCalls[i], l.Call.Dur())
+		}
 		if l.Run != nil {
 			if l.First {
 				k.FirstRunNS = l.Run.Dur()
@@ -323,8 +364,16 @@ func (t *Trace) Kernels() []KernelSummary {
 		}
 	}
 	for i, ds := range later {
-		sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
-		out[i].LaterRunNS = ds[(len(ds)-1)/2]
+		out[i].LaterRunNS = median(ds)
+	}
+	for i, ds := range laterCalls {
+		out[i].LaterCallNS = median(ds)
 	}
 	return out
+}
+
+// median of ds (sorted in place); the lower middle of an even count.
+func median(ds []int64) int64 {
+	sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
+	return ds[(len(ds)-1)/2]
 }

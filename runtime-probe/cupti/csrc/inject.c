@@ -6,7 +6,9 @@
  * activity records and writes, as JSON lines to
  * $LAZYLINT_TRACE_DIR/trace.<pid>.jsonl, per context: module loads, kernel
  * launches (name, stream, whether the kernel was loaded at ENTER, ENTER to
- * EXIT time, free memory around launches that load), device allocations,
+ * EXIT time, free memory around launches that load), device allocations
+ * (cuMemAlloc, the stream-ordered and pool allocators, cuMemCreate), module
+ * and library loads (their time and the free memory around them),
  * launch failures, lazy-load overhead records and kernel execution times.
  * Lines are written as they happen and flushed after each event that a
  * crash must not lose (loads, failures, modules), so a killed run keeps them.
@@ -158,18 +160,71 @@ static void onLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
   pthread_mutex_unlock(&outMu);
 }
 
-static void onAlloc(const CUpti_CallbackData *cb) {
+/* isAlloc says whether cbid is an allocation of device memory and, for
+ * one, sets *bytes to the size it asks for. */
+static int isAlloc(CUpti_CallbackId cbid, const void *params, size_t *bytes) {
+  switch (cbid) {
+  case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2:
+    *bytes = ((const cuMemAlloc_v2_params *)params)->bytesize;
+    return 1;
+  case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz:
+    /* the _ptsz parameters have the same layout */
+    *bytes = ((const cuMemAllocAsync_params *)params)->bytesize;
+    return 1;
+  case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz:
+    *bytes = ((const cuMemAllocFromPoolAsync_params *)params)->bytesize;
+    return 1;
+  case CUPTI_DRIVER_TRACE_CBID_cuMemCreate:
+    *bytes = ((const cuMemCreate_params *)params)->size;
+    return 1;
+  }
+  return 0;
+}
+
+static int isModuleLoad(CUpti_CallbackId cbid) {
+  switch (cbid) {
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoad:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData:
+  case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile:
+    return 1;
+  }
+  return 0;
+}
+
+/* A call that takes device memory at once (an allocation) or that a
+ * program measures as if it did (a module load): its time and the free
+ * memory around it. Free memory before is only read for module loads (an
+ * allocation's size says what it takes). */
+static __thread struct {
+  uint64_t start;
+  long long freeBefore;
+} pendingCall;
+
+static void onMemoryCall(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, const char *ev) {
+  int module = isModuleLoad(cbid);
   if (cb->callbackSite == CUPTI_API_ENTER) {
-    pending.start = now();
+    pendingCall.freeBefore = -1;
+    if (module)
+      freeMem(&pendingCall.freeBefore);
+    pendingCall.start = now();
     return;
   }
-  const cuMemAlloc_v2_params *p = cb->functionParams;
+  uint64_t end = now();
   int result = cb->functionReturnValue ? (int)*(const CUresult *)cb->functionReturnValue : 0;
+  size_t bytes = 0;
+  if (!module)
+    isAlloc(cbid, cb->functionParams, &bytes);
   long long fr;
   freeMem(&fr);
   pthread_mutex_lock(&outMu);
-  fprintf(out, "{\"ev\":\"alloc\",\"t0\":%llu,\"t1\":%llu,\"tid\":%ld,\"ctx\":%u,\"bytes\":%zu,\"free_after\":%lld,\"result\":%d}\n",
-          (unsigned long long)pending.start, (unsigned long long)now(), tid(), cb->contextUid, p->bytesize, fr, result);
+  fprintf(out, "{\"ev\":\"%s\",\"api\":\"%s\",\"t0\":%llu,\"t1\":%llu,\"tid\":%ld,\"ctx\":%u,\"bytes\":%zu,\"free_before\":%lld,\"free_after\":%lld,\"result\":%d}\n",
+          ev, cb->functionName, (unsigned long long)pendingCall.start, (unsigned long long)end, tid(), cb->contextUid,
+          bytes, pendingCall.freeBefore, fr, result);
   fflush(out);
   pthread_mutex_unlock(&outMu);
 }
@@ -209,10 +264,13 @@ static void CUPTIAPI callback(void *user, CUpti_CallbackDomain dom, CUpti_Callba
   if (inCallback || !out)
     return;
   inCallback = 1;
+  size_t bytes;
   if (dom == CUPTI_CB_DOMAIN_RESOURCE)
     onResource(cbid, data);
-  else if (dom == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2)
-    onAlloc(data);
+  else if (dom == CUPTI_CB_DOMAIN_DRIVER_API && isModuleLoad(cbid))
+    onMemoryCall(cbid, data, "module_call");
+  else if (dom == CUPTI_CB_DOMAIN_DRIVER_API && isAlloc(cbid, ((const CUpti_CallbackData *)data)->functionParams, &bytes))
+    onMemoryCall(cbid, data, "alloc");
   else if (dom == CUPTI_CB_DOMAIN_DRIVER_API)
     onLaunch(cbid, data);
   inCallback = 0;
@@ -312,6 +370,12 @@ int InitializeInjection(void) {
       CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
       CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
       CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,
+      CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync, CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz,
+      CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync, CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz,
+      CUPTI_DRIVER_TRACE_CBID_cuMemCreate,
+      CUPTI_DRIVER_TRACE_CBID_cuModuleLoad, CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData,
+      CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx, CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary,
+      CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData, CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile,
   };
   for (size_t i = 0; i < sizeof cbids / sizeof cbids[0]; i++)
     if ((r = cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbids[i])) != CUPTI_SUCCESS)
