@@ -16,6 +16,8 @@
 #   REPEAT         LAZY/EAGER pairs per program (default: 3)
 #   WATCHDOG_S     LL003 programs end their spin after this (default: 30)
 #   WORK           build folder (default: a fresh temporary folder)
+#   ARTIFACTS      if set, a folder for each real_* program's probe trace
+#                  table, Chrome trace and SVG timeline
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -25,6 +27,7 @@ PROBE_TIMEOUT="${PROBE_TIMEOUT:-10s}"
 REPEAT="${REPEAT:-3}"
 WATCHDOG_S="${WATCHDOG_S:-30}"
 WORK="${WORK:-$(mktemp -d)}"
+ARTIFACTS="${ARTIFACTS:-}"
 SRC=testdata/gpu
 
 if [[ $# -ge 1 ]]; then
@@ -39,8 +42,9 @@ for src in "$SRC"/ll*_hazard.cu "$SRC"/ll*_fixed.cu; do
   nvcc -arch="$NVCC_ARCH" -O2 -o "$WORK/$name" "$src" -lcuda
 done
 for src in "$SRC"/real_*.cu; do
-  nvcc -arch="$NVCC_ARCH" -O2 -o "$WORK/$(basename "$src" .cu)" "$src"
+  nvcc -arch="$NVCC_ARCH" -O2 -o "$WORK/$(basename "$src" .cu)" "$src" -lcuda
 done
+nvcc -arch="$NVCC_ARCH" -O2 -o "$WORK/launches_1000" testdata/measure/launches_1000.cu
 nvcc -arch="$NVCC_ARCH" -cubin -o "$WORK/ll004_module.cubin" "$SRC/ll004_module.cu"
 nvcc -arch="$NVCC_ARCH" -cubin -o "$WORK/ll002_hazard.cubin" "$SRC/ll002_hazard.cu"
 
@@ -48,11 +52,17 @@ nvcc -arch="$NVCC_ARCH" -cubin -o "$WORK/ll002_hazard.cubin" "$SRC/ll002_hazard.
 args() {
   case "$1" in
     ll003_*) echo "$WATCHDOG_S" ;;
-    ll004_*) echo "$WORK/ll004_module.cubin" ;;
+    ll004_* | real_module) echo "$WORK/ll004_module.cubin" ;;
   esac
 }
 
 fence() { echo '```'; cat; echo '```'; }
+
+# Finding lines of the text report: "path:line:col: severity: message ... [ID]".
+findings_of() { grep -E "^$1:[0-9]+:[0-9]+: (error|warning|info): .*\[$2\]\$" "$3" || true; }
+# status_of LINE: confirmed, not-confirmed or not-exercised, from the
+# line's first [confirmed: ...]-style mark.
+status_of() { grep -o '\[\(confirmed\|not confirmed\|not exercised\)[]:]' <<<"$1" | head -n 1 | sed 's/^\[//; s/[]:]$//' | tr ' ' '-'; }
 
 echo "# lazylint on a GPU: hazard programs and their fixed twins"
 echo
@@ -88,10 +98,10 @@ for src in "$SRC"/ll*_hazard.cu "$SRC"/ll*_fixed.cu; do
     --confirm-show-output -- "$WORK/$name" $(args "$name") >"$WORK/$name.out" 2>"$WORK/$name.err"
   set -e
   verdict="$(sed -n 's/^verdict: \([a-z-]*\):.*/\1/p' "$WORK/$name.out")"
-  findings="$(grep -c "^$src:[0-9]*:[0-9]*: LL" "$WORK/$name.out" || true)"
+  findings="$(findings_of "$src" 'LL[0-9]+' "$WORK/$name.out" | wc -l)"
   if [[ "$name" == *_hazard ]]; then
     expect="$rule flagged and confirmed"
-    if grep -q "^$src:[0-9]*:[0-9]*: $rule .*\[confirmed: " "$WORK/$name.out"; then result=PASS; else result=FAIL; fi
+    if [[ "$(status_of "$(findings_of "$src" "$rule" "$WORK/$name.out" | head -n 1)")" == confirmed ]]; then result=PASS; else result=FAIL; fi
   else
     expect="no finding, verdict same"
     if [[ "$findings" == 0 && "$verdict" == same ]]; then result=PASS; else result=FAIL; fi
@@ -120,7 +130,8 @@ echo "| --- | --- | --- | --- | --- | --- |"
 printf '%s\n' "${rows[@]}"
 echo
 # Programs written the way real code is: each names, in "// gpu-check:
-# KERNEL RULE STATUS" lines, the verdict each finding must get.
+# KERNEL RULE STATUS" lines, the verdict each finding must get (KERNEL "-":
+# every finding of the rule, for rules about memory rather than a kernel).
 echo "## Per-finding verdicts (programs written the way real code is)"
 echo
 echo "| program | kernel | rule | expected | got | result |"
@@ -128,16 +139,33 @@ echo "| --- | --- | --- | --- | --- | --- |"
 for src in "$SRC"/real_*.cu; do
   name="$(basename "$src" .cu)"
   set +e
+  # shellcheck disable=SC2046 # args are words
   "$LAZYLINT" check "$src" --confirm --confirm-timeout "$PROBE_TIMEOUT" --confirm-repeat "$REPEAT" \
-    -- "$WORK/$name" >"$WORK/$name.out" 2>"$WORK/$name.err"
+    -- "$WORK/$name" $(args "$name") >"$WORK/$name.out" 2>"$WORK/$name.err"
   set -e
   while read -r _ _ kernel rule status; do
-    line="$(grep "^$src:[0-9]*:[0-9]*: $rule .*\b$kernel\b" "$WORK/$name.out" | head -n 1)"
-    got="$(sed -n 's/.*\[\(confirmed\|not confirmed\|not exercised\)\(: .*\)\?\]$/\1/p' <<<"$line" | tr ' ' '-')"
-    [[ -z "$line" ]] && got="no finding"
-    if [[ "$got" == "$status" ]]; then result=PASS; else result=FAIL; fi
+    if [[ "$kernel" == - ]]; then
+      lines="$(findings_of "$src" "$rule" "$WORK/$name.out")"
+    else
+      lines="$(findings_of "$src" "$rule" "$WORK/$name.out" | grep -w -- "$kernel" | head -n 1)"
+    fi
+    got=""
+    while IFS= read -r line; do
+      [[ -z "$line" ]] && continue
+      s="$(status_of "$line")"
+      got="${got:+$got, }${s:-no verdict}"
+    done <<<"$lines"
+    [[ -z "$got" ]] && got="no finding"
+    # Every finding the row covers must have the expected status.
+    if [[ -n "$(sed "s/\b$status\b//g; s/[, ]//g" <<<"$got")" || "$got" == "no finding" ]]; then result=FAIL; else result=PASS; fi
     echo "| \`$name\` | $kernel | $rule | $status | $got | $result |"
   done < <(grep '^// gpu-check: ' "$src")
+  if [[ -n "$ARTIFACTS" ]]; then
+    mkdir -p "$ARTIFACTS"
+    # shellcheck disable=SC2046 # args are words
+    "$LAZYLINT" probe trace --timeout "$PROBE_TIMEOUT" --trace "$ARTIFACTS/$name.trace.json" --svg "$ARTIFACTS/$name.svg" \
+      -- "$WORK/$name" $(args "$name") >"$ARTIFACTS/$name.table.txt" 2>&1 || true
+  fi
   {
     echo "### $name"
     echo
@@ -149,6 +177,30 @@ for src in "$SRC"/real_*.cu; do
 done
 echo
 
+echo "## What tracing costs (\`lazylint probe trace\` on 1,000 launches)"
+echo
+echo "\`testdata/measure/launches_1000.cu\`: ten kernels launched a hundred times each; \`loop_ms\` is"
+echo "the program's own time from the first launch to the end of the last kernel, wall the whole"
+echo "process (for the traced runs: lazylint, the program and reading its trace). Five runs each, LAZY."
+echo
+echo "| run | loop_ms (each) | wall ms (each) |"
+echo "| --- | --- | --- |"
+for how in plain traced; do
+  loops=() walls=()
+  for _ in 1 2 3 4 5; do
+    t0=$(date +%s%N)
+    if [[ "$how" == plain ]]; then
+      out="$(CUDA_MODULE_LOADING=LAZY "$WORK/launches_1000" 2>&1 || true)"
+    else
+      out="$("$LAZYLINT" probe trace --timeout "$PROBE_TIMEOUT" -- "$WORK/launches_1000" 2>&1 || true)"
+    fi
+    t1=$(date +%s%N)
+    loops+=("$(sed -n 's/.*loop_ms=\([0-9.]*\).*/\1/p' <<<"$out" | head -n 1)")
+    walls+=("$(( (t1 - t0) / 1000000 ))")
+  done
+  echo "| $how | ${loops[*]} | ${walls[*]} |"
+done
+echo
 echo "## Module images (\`lazylint probe module\`)"
 echo
 for image in ll004_module.cubin ll002_hazard.cubin; do

@@ -238,6 +238,23 @@ func judgeWholeMemory(lazy, eager *Trace) (Evidence, bool) {
 			return Evidence{Status: Confirmed, Kernel: l.Kernel, Reason: reason}, true
 		}
 	}
+	// A runtime launch that failed, of a kernel with no successful launch
+	// before it: cudart's load of the kernel failed before any driver
+	// launch.
+	for _, e := range lazy.LaunchErrors {
+		if e.At < a.Call.End || launchedBefore(lazy, e.Kernel, e.At) {
+			continue
+		}
+		what := fmt.Sprintf("cudaError %d", e.Result)
+		if e.Result == outOfMemory {
+			what = "out of memory"
+		}
+		reason := fmt.Sprintf("after %s, %s of %s, its first, failed (%s) under LAZY", took, e.API, e.Kernel, what)
+		if eager != nil && eagerLaunchesSucceeded(eager, e.Kernel) {
+			reason += "; under EAGER it succeeded"
+		}
+		return Evidence{Status: Confirmed, Kernel: e.Kernel, Reason: reason}, true
+	}
 	if len(loading) == 0 {
 		if !lazy.Complete {
 			return Evidence{}, false
@@ -247,6 +264,16 @@ func judgeWholeMemory(lazy, eager *Trace) (Evidence, bool) {
 	}
 	return Evidence{Status: NotConfirmed, Kernel: loading[0].Kernel,
 		Reason: fmt.Sprintf("after %s, %d launch(es) loaded their kernels lazily and all succeeded", took, len(loading))}, true
+}
+
+// launchedBefore says whether kernel had a successful launch before at.
+func launchedBefore(t *Trace, kernel string, at int64) bool {
+	for _, l := range t.Launches {
+		if l.Kernel == kernel && l.Result == 0 && l.Call.Start < at {
+			return true
+		}
+	}
+	return false
 }
 
 func orAlloc(api string) string {

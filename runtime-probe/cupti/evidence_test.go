@@ -1,6 +1,7 @@
 package cupti
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -88,6 +89,24 @@ func TestJudgeWholeMemory(t *testing.T) {
 	if !ok || ev.Status != Confirmed || !strings.Contains(ev.Reason, "fill(float*, int) had to load it and failed (out of memory)") ||
 		!strings.Contains(ev.Reason, "under EAGER it succeeded") || !strings.Contains(ev.Reason, "leaving 95.4 MiB free") {
 		t.Errorf("failing first launch: %+v (ok %v)", ev, ok)
+	}
+
+	// cudart loads the kernel before the driver's launch: a load that fails
+	// shows only as the runtime launch's error.
+	runtimeOnly := traceOf(t, traceStart,
+		`{"ev":"alloc","api":"cuMemAlloc_v2","t0":1000300000,"t1":1000400000,"bytes":83900000000,"free_before":-1,"free_after":4194304,"result":0}`,
+		`{"ev":"launch_error","api":"cudaLaunchKernel","t0":1000500000,"tid":3,"free_after":4194304,"result":2,"name":"_Z4fillPfi"}`,
+		traceEnd)
+	ev, ok = Judge("LL001", "cudaMalloc takes 99% of the free memory", runtimeOnly, eager, nil, Options{})
+	if !ok || ev.Status != Confirmed || !strings.Contains(ev.Reason, "cudaLaunchKernel of fill(float*, int), its first, failed (out of memory)") {
+		t.Errorf("runtime launch error: %+v (ok %v)", ev, ok)
+	}
+	var chrome bytes.Buffer
+	if err := WriteChromeTrace(&chrome, []*Trace{failing, runtimeOnly}); err != nil {
+		t.Fatal(err)
+	}
+	if cats := checkTraceEventFormat(t, chrome.Bytes()); cats["alloc"] != 3 || cats["launch-error"] != 1 {
+		t.Errorf("chrome trace categories %v", cats)
 	}
 
 	// The same arena, but every kernel was preloaded before it: the

@@ -55,9 +55,33 @@ func WriteTable(w io.Writer, t *Trace) {
 	for _, m := range t.Modules {
 		fmt.Fprintf(w, "module %d loaded at %s (%d bytes of cubin)\n", m.ID, usText(m.At), m.CubinBytes)
 	}
-	for _, a := range t.Allocs {
-		if a.Result != 0 {
-			fmt.Fprintf(w, "allocation of %d bytes failed at %s (CUresult %d)\n", a.Bytes, usText(a.Call.Start), a.Result)
+	for _, e := range t.LaunchErrors {
+		fmt.Fprintf(w, "%s of %s failed at %s (cudaError %d)\n", e.API, e.Kernel, usText(e.At), e.Result)
+	}
+	for _, m := range t.ModuleCalls {
+		fmt.Fprintf(w, "%s at %s took %s", m.API, usText(m.Call.Start), usText(m.Call.Dur()))
+		if m.FreeBefore >= 0 && m.FreeAfter >= 0 {
+			fmt.Fprintf(w, " and %s of device memory", bytesText(m.Taken()))
+		}
+		if m.Result != 0 {
+			fmt.Fprintf(w, " and failed (CUresult %d)", m.Result)
+		}
+		fmt.Fprintln(w)
+	}
+	// The allocation that left the least free memory (the one a
+	// whole-memory hazard is about) and the failed ones.
+	least := -1
+	for i, a := range t.Allocs {
+		if a.Result == 0 && a.FreeAfter >= 0 && (least < 0 || a.FreeAfter < t.Allocs[least].FreeAfter) {
+			least = i
+		}
+	}
+	for i, a := range t.Allocs {
+		switch {
+		case a.Result != 0:
+			fmt.Fprintf(w, "%s of %s failed at %s (CUresult %d)\n", orAlloc(a.API), bytesText(int64(a.Bytes)), usText(a.Call.Start), a.Result)
+		case i == least:
+			fmt.Fprintf(w, "%s of %s at %s left the least free memory: %s\n", orAlloc(a.API), bytesText(int64(a.Bytes)), usText(a.Call.Start), bytesText(a.FreeAfter))
 		}
 	}
 	if t.Dropped > 0 {
@@ -68,44 +92,81 @@ func WriteTable(w io.Writer, t *Trace) {
 	}
 }
 
-// chromeEvent is one event of the Chrome trace format (the JSON that
-// Perfetto and chrome://tracing open); times in µs.
+// chromeEvent is one event of the Trace Event Format (the JSON that
+// Perfetto and chrome://tracing open); times in µs. pid and tid are
+// numbers, as the format's documentation and Perfetto's importer expect;
+// lanes get their names from thread_name metadata events.
 type chromeEvent struct {
 	Name string            `json:"name"`
 	Cat  string            `json:"cat,omitempty"`
 	Ph   string            `json:"ph"`
 	TS   float64           `json:"ts"`
-	Dur  float64           `json:"dur,omitempty"`
+	Dur  *float64          `json:"dur,omitempty"`
 	PID  int               `json:"pid"`
-	TID  string            `json:"tid"`
-	Args map[string]string `json:"args,omitempty"`
+	TID  int               `json:"tid"`
+	S    string            `json:"s,omitempty"` // scope of an instant event
+	Args map[string]any `json:"args,omitempty"`
 }
 
-// WriteChromeTrace writes the traces as Chrome trace events: host threads
-// carry the launch calls and lazy loads, streams the kernels' GPU runs.
+// WriteChromeTrace writes the traces as Trace Event Format events: host
+// threads carry the launch calls, lazy loads, allocations and module
+// loads; streams carry the kernels' GPU runs. Each lane is a numbered
+// thread of its process, named by a metadata event.
 func WriteChromeTrace(w io.Writer, traces []*Trace) error {
-	var evs []chromeEvent
+	var evs, meta []chromeEvent
 	us := func(ns int64) float64 { return float64(ns) / 1e3 }
+	span := func(iv Interval) *float64 { d := us(iv.Dur()); return &d }
 	for _, t := range traces {
+		lanes := map[string]int{}
+		lane := func(name string, order int) int {
+			if id, ok := lanes[name]; ok {
+				return id
+			}
+			id := len(lanes) + 1
+			lanes[name] = id
+			meta = append(meta,
+				chromeEvent{Name: "thread_name", Ph: "M", PID: t.PID, TID: id, Args: map[string]any{"name": name}},
+				chromeEvent{Name: "thread_sort_index", Ph: "M", PID: t.PID, TID: id, Args: map[string]any{"sort_index": order*1000 + id}})
+			return id
+		}
+		host := func(thread int64) int { return lane(fmt.Sprintf("host thread %d", thread), 0) }
+		meta = append(meta, chromeEvent{Name: "process_name", Ph: "M", PID: t.PID, Args: map[string]any{"name": fmt.Sprintf("pid %d (%s loading)", t.PID, t.LoadingMode)}})
 		for _, l := range t.Launches {
-			host := fmt.Sprintf("thread %d", l.Thread)
-			args := map[string]string{"stream": fmt.Sprint(l.Stream), "correlation": fmt.Sprint(l.Correlation)}
+			args := map[string]any{"stream": l.Stream, "correlation": l.Correlation}
 			if l.Result != 0 {
-				args["result"] = fmt.Sprint(l.Result)
+				args["result"] = l.Result
 			}
 			if l.WaitedOn != "" {
 				args["waited_on"] = l.WaitedOn
 			}
-			evs = append(evs, chromeEvent{Name: l.API + " " + l.Kernel, Cat: "launch", Ph: "X", TS: us(l.Call.Start), Dur: us(l.Call.Dur()), PID: t.PID, TID: host, Args: args})
+			tid := host(l.Thread)
+			evs = append(evs, chromeEvent{Name: l.API + " " + l.Kernel, Cat: "launch", Ph: "X", TS: us(l.Call.Start), Dur: span(l.Call), PID: t.PID, TID: tid, Args: args})
 			if l.Load != nil {
-				evs = append(evs, chromeEvent{Name: "lazy load " + l.Kernel, Cat: "lazy-load", Ph: "X", TS: us(l.Load.Start), Dur: us(l.Load.Dur()), PID: t.PID, TID: host})
+				evs = append(evs, chromeEvent{Name: "lazy load " + l.Kernel, Cat: "lazy-load", Ph: "X", TS: us(l.Load.Start), Dur: span(*l.Load), PID: t.PID, TID: tid})
 			}
 			if l.Run != nil {
-				evs = append(evs, chromeEvent{Name: l.Kernel, Cat: "kernel", Ph: "X", TS: us(l.Run.Start), Dur: us(l.Run.Dur()), PID: t.PID, TID: fmt.Sprintf("stream %d", l.Stream), Args: args})
+				evs = append(evs, chromeEvent{Name: l.Kernel, Cat: "kernel", Ph: "X", TS: us(l.Run.Start), Dur: span(*l.Run), PID: t.PID, TID: lane(fmt.Sprintf("stream %d", l.Stream), 1), Args: args})
 			}
 		}
+		for _, m := range t.ModuleCalls {
+			args := map[string]any{"result": m.Result}
+			if m.FreeBefore >= 0 && m.FreeAfter >= 0 {
+				args["device_memory_taken"] = bytesText(m.Taken())
+			}
+			evs = append(evs, chromeEvent{Name: m.API, Cat: "module", Ph: "X", TS: us(m.Call.Start), Dur: span(m.Call), PID: t.PID, TID: host(m.Thread), Args: args})
+		}
+		for _, a := range t.Allocs {
+			args := map[string]any{"bytes": a.Bytes, "result": a.Result}
+			if a.FreeAfter >= 0 {
+				args["free_after"] = bytesText(a.FreeAfter)
+			}
+			evs = append(evs, chromeEvent{Name: orAlloc(a.API) + " " + bytesText(int64(a.Bytes)), Cat: "alloc", Ph: "X", TS: us(a.Call.Start), Dur: span(a.Call), PID: t.PID, TID: lane("allocations", 2), Args: args})
+		}
+		for _, e := range t.LaunchErrors {
+			evs = append(evs, chromeEvent{Name: e.API + " failed: " + e.Kernel, Cat: "launch-error", Ph: "i", S: "t", TS: us(e.At), PID: t.PID, TID: host(e.Thread), Args: map[string]any{"result": e.Result}})
+		}
 		for _, m := range t.Modules {
-			evs = append(evs, chromeEvent{Name: fmt.Sprintf("module %d loaded", m.ID), Cat: "module", Ph: "i", TS: us(m.At), PID: t.PID, TID: "modules"})
+			evs = append(evs, chromeEvent{Name: fmt.Sprintf("module %d loaded", m.ID), Cat: "module", Ph: "i", S: "t", TS: us(m.At), PID: t.PID, TID: lane("modules", 3)})
 		}
 	}
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].TS < evs[j].TS })
@@ -114,7 +175,7 @@ func WriteChromeTrace(w io.Writer, traces []*Trace) error {
 	return enc.Encode(struct {
 		TraceEvents     []chromeEvent `json:"traceEvents"`
 		DisplayTimeUnit string        `json:"displayTimeUnit"`
-	}{evs, "ns"})
+	}{append(meta, evs...), "ns"})
 }
 
 // timeAxis maps trace times to x positions, not to scale: the stretch

@@ -100,6 +100,19 @@ type Alloc struct {
 	Result    int      `json:"result"`
 }
 
+// LaunchError is a runtime launch (cudaLaunchKernel, <<<>>>) that
+// returned an error. Under lazy loading cudart loads the kernel before it
+// calls the driver's launch, so a load that fails for memory shows only
+// here, with no driver launch record.
+type LaunchError struct {
+	API       string `json:"api"`
+	Kernel    string `json:"kernel"`
+	At        int64  `json:"at_ns"`
+	Thread    int64  `json:"thread"`
+	Result    int    `json:"result"` // cudaError_t
+	FreeAfter int64  `json:"free_after"`
+}
+
 // ModuleCall is one call that loads a module or library (cuModuleLoad*,
 // cuLibraryLoad*), with the free device memory around it (-1: not
 // measured, e.g. no context was current).
@@ -141,6 +154,7 @@ type Trace struct {
 	Launches     []Launch `json:"launches"`
 	Allocs       []Alloc  `json:"allocs,omitempty"`
 	Modules      []Module `json:"modules,omitempty"`
+	LaunchErrors []LaunchError `json:"launch_errors,omitempty"`
 	// ModuleCalls are the program's module and library loads, in order.
 	ModuleCalls []ModuleCall `json:"module_calls,omitempty"`
 	// Loads are lazy loads that no launch claimed (by correlation id).
@@ -235,6 +249,9 @@ func (t *Trace) build(recs []record) {
 			t.Errors = append(t.Errors, fmt.Sprintf("%s: %s (%d)", r.What, r.Message, r.Result))
 		case "alloc":
 			t.Allocs = append(t.Allocs, Alloc{API: r.API, Bytes: r.Bytes, Call: Interval{rel(r.T0), rel(r.T1)}, FreeAfter: r.FreeAfter, Result: r.Result})
+		case "launch_error":
+			t.LaunchErrors = append(t.LaunchErrors, LaunchError{API: r.API, Kernel: Demangle(r.Name), At: rel(r.T0),
+				Thread: r.TID, Result: r.Result, FreeAfter: r.FreeAfter})
 		case "module_call":
 			t.ModuleCalls = append(t.ModuleCalls, ModuleCall{API: r.API, Call: Interval{rel(r.T0), rel(r.T1)},
 				Thread: r.TID, Context: r.Ctx, FreeBefore: r.FreeBefore, FreeAfter: r.FreeAfter, Result: r.Result})

@@ -101,16 +101,7 @@ func TestWriters(t *testing.T) {
 	if err := WriteChromeTrace(&chrome, []*Trace{tr}); err != nil {
 		t.Fatal(err)
 	}
-	var ct struct {
-		TraceEvents []chromeEvent `json:"traceEvents"`
-	}
-	if err := json.Unmarshal(chrome.Bytes(), &ct); err != nil {
-		t.Fatal(err)
-	}
-	cats := map[string]int{}
-	for _, e := range ct.TraceEvents {
-		cats[e.Cat]++
-	}
+	cats := checkTraceEventFormat(t, chrome.Bytes())
 	if cats["launch"] != 5 || cats["lazy-load"] != 4 || cats["kernel"] != 5 {
 		t.Errorf("chrome trace categories = %v", cats)
 	}
@@ -124,4 +115,79 @@ func TestWriters(t *testing.T) {
 	if os.Getenv("LAZYLINT_WRITE_SVG") != "" {
 		_ = os.WriteFile(os.Getenv("LAZYLINT_WRITE_SVG"), svg.Bytes(), 0o644)
 	}
+}
+
+// checkTraceEventFormat checks the JSON against the Trace Event Format as
+// its documentation states it and Perfetto's JSON importer reads it: an
+// object with a traceEvents array; each event with a name, a phase, a
+// numeric ts and integer pid and tid; complete events (X) with a
+// non-negative dur; instant events (i) with a scope; metadata events (M)
+// naming processes and threads, and every lane that holds events named. It
+// returns the count of events per category.
+func checkTraceEventFormat(t *testing.T, data []byte) map[string]int {
+	t.Helper()
+	var doc struct {
+		TraceEvents []map[string]any `json:"traceEvents"`
+		Unit        string           `json:"displayTimeUnit"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Unit != "ns" && doc.Unit != "ms" {
+		t.Errorf("displayTimeUnit %q", doc.Unit)
+	}
+	integer := func(v any) bool { f, ok := v.(float64); return ok && f == float64(int64(f)) && f >= 0 }
+	named := map[[2]float64]bool{}
+	used := map[[2]float64]bool{}
+	cats := map[string]int{}
+	for i, e := range doc.TraceEvents {
+		name, _ := e["name"].(string)
+		ph, _ := e["ph"].(string)
+		_, tsOK := e["ts"].(float64)
+		if name == "" || !tsOK || !integer(e["pid"]) || !integer(e["tid"]) {
+			t.Errorf("event %d lacks a name, a numeric ts or integer pid/tid: %v", i, e)
+			continue
+		}
+		lane := [2]float64{e["pid"].(float64), e["tid"].(float64)}
+		switch ph {
+		case "X":
+			if d, ok := e["dur"].(float64); !ok || d < 0 {
+				t.Errorf("complete event %d without a duration: %v", i, e)
+			}
+			used[lane] = true
+		case "i":
+			if s, _ := e["s"].(string); s != "t" && s != "p" && s != "g" {
+				t.Errorf("instant event %d without a scope: %v", i, e)
+			}
+			used[lane] = true
+		case "M":
+			args, _ := e["args"].(map[string]any)
+			switch name {
+			case "thread_name", "process_name":
+				if n, _ := args["name"].(string); n == "" {
+					t.Errorf("metadata event %d without a name: %v", i, e)
+				}
+				if name == "thread_name" {
+					named[lane] = true
+				}
+			case "thread_sort_index":
+				if !integer(args["sort_index"]) {
+					t.Errorf("sort index %d is not an integer: %v", i, e)
+				}
+			default:
+				t.Errorf("unknown metadata event %d: %v", i, e)
+			}
+		default:
+			t.Errorf("event %d: phase %q", i, ph)
+		}
+		if c, _ := e["cat"].(string); c != "" {
+			cats[c]++
+		}
+	}
+	for lane := range used {
+		if !named[lane] {
+			t.Errorf("lane pid %v tid %v has events but no thread_name", lane[0], lane[1])
+		}
+	}
+	return cats
 }

@@ -9,7 +9,7 @@
  * EXIT time, free memory around launches that load), device allocations
  * (cuMemAlloc, the stream-ordered and pool allocators, cuMemCreate), module
  * and library loads (their time and the free memory around them),
- * launch failures, lazy-load overhead records and kernel execution times.
+ * launch failures (the driver's, and the runtime's that never reach it), lazy-load overhead records and kernel execution times.
  * Lines are written as they happen and flushed after each event that a
  * crash must not lose (loads, failures, modules), so a killed run keeps them.
  *
@@ -259,6 +259,30 @@ static void onResource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd) {
   pthread_mutex_unlock(&outMu);
 }
 
+/* onRuntimeLaunch records a runtime launch (cudaLaunchKernel, <<<>>>,
+ * cudaLaunchKernelExC, ...) that returned an error. Under lazy loading
+ * cudart loads the kernel before it calls the driver's launch, so a load
+ * that fails for memory never reaches cuLaunchKernel: only the runtime
+ * call shows it. Launch callbacks are told apart by their symbol name,
+ * which CUPTI sets only for launches, so no version's callback ids are
+ * named here. */
+static void onRuntimeLaunch(const CUpti_CallbackData *cb) {
+  if (cb->callbackSite != CUPTI_API_EXIT || !cb->symbolName || !cb->functionName || !strstr(cb->functionName, "aunch"))
+    return;
+  int result = cb->functionReturnValue ? *(const int *)cb->functionReturnValue : 0;
+  if (result == 0)
+    return;
+  long long fr;
+  freeMem(&fr);
+  pthread_mutex_lock(&outMu);
+  fprintf(out, "{\"ev\":\"launch_error\",\"api\":\"%s\",\"t0\":%llu,\"tid\":%ld,\"ctx\":%u,\"free_after\":%lld,\"result\":%d,\"name\":",
+          cb->functionName, (unsigned long long)now(), tid(), cb->contextUid, fr, result);
+  jsonString(out, cb->symbolName);
+  fputs("}\n", out);
+  fflush(out);
+  pthread_mutex_unlock(&outMu);
+}
+
 static void CUPTIAPI callback(void *user, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data) {
   (void)user;
   if (inCallback || !out)
@@ -267,6 +291,8 @@ static void CUPTIAPI callback(void *user, CUpti_CallbackDomain dom, CUpti_Callba
   size_t bytes;
   if (dom == CUPTI_CB_DOMAIN_RESOURCE)
     onResource(cbid, data);
+  else if (dom == CUPTI_CB_DOMAIN_RUNTIME_API)
+    onRuntimeLaunch(data);
   else if (dom == CUPTI_CB_DOMAIN_DRIVER_API && isModuleLoad(cbid))
     onMemoryCall(cbid, data, "module_call");
   else if (dom == CUPTI_CB_DOMAIN_DRIVER_API && isAlloc(cbid, ((const CUpti_CallbackData *)data)->functionParams, &bytes))
@@ -365,6 +391,8 @@ int InitializeInjection(void) {
   }
   if ((r = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE)) != CUPTI_SUCCESS)
     fail("cuptiEnableDomain(RESOURCE)", r);
+  if ((r = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API)) != CUPTI_SUCCESS)
+    fail("cuptiEnableDomain(RUNTIME_API)", r);
   static const CUpti_CallbackId cbids[] = {
       CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
       CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
