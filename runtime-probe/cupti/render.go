@@ -97,14 +97,14 @@ func WriteTable(w io.Writer, t *Trace) {
 // numbers, as the format's documentation and Perfetto's importer expect;
 // lanes get their names from thread_name metadata events.
 type chromeEvent struct {
-	Name string            `json:"name"`
-	Cat  string            `json:"cat,omitempty"`
-	Ph   string            `json:"ph"`
-	TS   float64           `json:"ts"`
-	Dur  *float64          `json:"dur,omitempty"`
-	PID  int               `json:"pid"`
-	TID  int               `json:"tid"`
-	S    string            `json:"s,omitempty"` // scope of an instant event
+	Name string         `json:"name"`
+	Cat  string         `json:"cat,omitempty"`
+	Ph   string         `json:"ph"`
+	TS   float64        `json:"ts"`
+	Dur  *float64       `json:"dur,omitempty"`
+	PID  int            `json:"pid"`
+	TID  int            `json:"tid"`
+	S    string         `json:"s,omitempty"` // scope of an instant event
 	Args map[string]any `json:"args,omitempty"`
 }
 

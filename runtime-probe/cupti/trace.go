@@ -145,15 +145,15 @@ type Module struct {
 
 // Trace is one process's record.
 type Trace struct {
-	PID          int      `json:"pid"`
-	LoadingMode  string   `json:"loading_mode"`
-	CUPTIVersion int      `json:"cupti_version"`
-	Base         uint64   `json:"base_ns"` // CUPTI timestamp that times count from
-	EndNS        int64    `json:"end_ns"`
-	Complete     bool     `json:"complete"` // the process ended normally (atexit ran)
-	Launches     []Launch `json:"launches"`
-	Allocs       []Alloc  `json:"allocs,omitempty"`
-	Modules      []Module `json:"modules,omitempty"`
+	PID          int           `json:"pid"`
+	LoadingMode  string        `json:"loading_mode"`
+	CUPTIVersion int           `json:"cupti_version"`
+	Base         uint64        `json:"base_ns"` // CUPTI timestamp that times count from
+	EndNS        int64         `json:"end_ns"`
+	Complete     bool          `json:"complete"` // the process ended normally (atexit ran)
+	Launches     []Launch      `json:"launches"`
+	Allocs       []Alloc       `json:"allocs,omitempty"`
+	Modules      []Module      `json:"modules,omitempty"`
 	LaunchErrors []LaunchError `json:"launch_errors,omitempty"`
 	// ModuleCalls are the program's module and library loads, in order.
 	ModuleCalls []ModuleCall `json:"module_calls,omitempty"`
