@@ -74,3 +74,53 @@ func TestGPUPrograms(t *testing.T) {
 		t.Errorf("%d hazard programs and %d twins, want LL001-LL003 at least", hazards, twins)
 	}
 }
+
+// The real_*.cu programs name in "// gpu-check: KERNEL RULE STATUS" lines
+// the per-finding verdict gpu-check.sh expects on a GPU; statically, each
+// line must name a finding lazylint makes (a finding of RULE whose line or
+// message names KERNEL, any finding of RULE for "-"), or the GPU check
+// would test nothing.
+func TestGPURealProgramsExpectations(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "gpu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	programs, err := filepath.Glob(filepath.Join(dir, "real_*.cu"))
+	if err != nil || len(programs) < 3 {
+		t.Fatalf("real programs: %v %v", programs, err)
+	}
+	expectRE := regexp.MustCompile(`(?m)^// gpu-check: (\S+) (LL\d{3}) (confirmed|not-confirmed|not-exercised)$`)
+	for _, path := range programs {
+		base := filepath.Base(path)
+		t.Run(base, func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			expects := expectRE.FindAllStringSubmatch(string(src), -1)
+			if len(expects) == 0 {
+				t.Fatal("no // gpu-check: KERNEL RULE STATUS line")
+			}
+			_, out, errs := run(t, dir, "check", "--format", "json", base)
+			var doc struct {
+				Findings []struct{ Rule, Message, Snippet string }
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("%v\n%s%s", err, out, errs)
+			}
+			word := func(s, w string) bool {
+				return regexp.MustCompile(`\b` + regexp.QuoteMeta(w) + `\b`).MatchString(s)
+			}
+			for _, e := range expects {
+				kernel, rule := e[1], e[2]
+				found := false
+				for _, f := range doc.Findings {
+					found = found || f.Rule == rule && (kernel == "-" || word(f.Message+"\n"+f.Snippet, kernel))
+				}
+				if !found {
+					t.Errorf("%s: no %s finding naming %s (findings: %+v)", e[0], rule, kernel, doc.Findings)
+				}
+			}
+		})
+	}
+}

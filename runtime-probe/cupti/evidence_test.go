@@ -176,3 +176,30 @@ func TestJudgeTimedFirstLaunchWithoutLoadRecord(t *testing.T) {
 		t.Errorf("same in both modes: %+v (ok %v)", ev, ok)
 	}
 }
+
+// testdata/arena_*.jsonl and module_*.jsonl were recorded on an H100
+// (driver 580, CUDA 13.0) with inject.c on testdata/gpu/real_arena.cu and
+// real_module.cu (with ll004_module.cubin), by gpu-check.sh's runs.
+func TestJudgeRecordedMemoryTraces(t *testing.T) {
+	arenaLazy, arenaEager := parseFile(t, "testdata/arena_lazy.jsonl"), parseFile(t, "testdata/arena_eager.jsonl")
+	ev, ok := Judge("LL001", "cudaMalloc takes all of the free memory", arenaLazy, arenaEager, nil, Options{})
+	if !ok || ev.Status != Confirmed || !strings.Contains(ev.Reason, "normalize(float*, unsigned long) had to load it and failed (out of memory)") ||
+		!strings.Contains(ev.Reason, "under EAGER it succeeded") {
+		t.Errorf("arena: %+v (ok %v)", ev, ok)
+	}
+	// The EAGER run taken for a LAZY one: the kernel was loaded before the
+	// arena, its launch succeeded, and nothing confirms.
+	if ev, ok := Judge("LL001", "cudaMalloc takes all of the free memory", arenaEager, nil, nil, Options{}); !ok || ev.Status == Confirmed {
+		t.Errorf("arena under EAGER: %+v (ok %v), want no confirmation", ev, ok)
+	}
+
+	moduleLazy, moduleEager := parseFile(t, "testdata/module_lazy.jsonl"), parseFile(t, "testdata/module_eager.jsonl")
+	text := "device memory is measured around cuModuleLoad as if the load put the module on the device"
+	ev, ok = Judge("LL004", text, moduleLazy, moduleEager, nil, Options{})
+	if !ok || ev.Status != Confirmed || !strings.Contains(ev.Reason, "and 0 B under LAZY") || !strings.Contains(ev.Reason, "and 4.0 MiB under EAGER") {
+		t.Errorf("module: %+v (ok %v)", ev, ok)
+	}
+	if ev, ok := Judge("LL004", text, moduleEager, moduleEager, nil, Options{}); !ok || ev.Status != NotConfirmed {
+		t.Errorf("module, EAGER against itself: %+v (ok %v), want not-confirmed", ev, ok)
+	}
+}

@@ -21,6 +21,10 @@ func usText(ns int64) string {
 	return fmt.Sprintf("%.1f µs", float64(ns)/1e3)
 }
 
+// maxFailedAllocs is how many failed allocations the table lists: a
+// back-off loop can fail thousands of times.
+const maxFailedAllocs = 5
+
 // WriteTable writes one row per kernel: launches, the lazy load, the first
 // and later GPU times, and what the kernel waited on.
 func WriteTable(w io.Writer, t *Trace) {
@@ -76,13 +80,20 @@ func WriteTable(w io.Writer, t *Trace) {
 			least = i
 		}
 	}
+	failed := 0
 	for i, a := range t.Allocs {
 		switch {
 		case a.Result != 0:
+			if failed++; failed > maxFailedAllocs {
+				continue
+			}
 			fmt.Fprintf(w, "%s of %s failed at %s (CUresult %d)\n", orAlloc(a.API), bytesText(int64(a.Bytes)), usText(a.Call.Start), a.Result)
 		case i == least:
 			fmt.Fprintf(w, "%s of %s at %s left the least free memory: %s\n", orAlloc(a.API), bytesText(int64(a.Bytes)), usText(a.Call.Start), bytesText(a.FreeAfter))
 		}
+	}
+	if failed > maxFailedAllocs {
+		fmt.Fprintf(w, "(%d more allocations failed)\n", failed-maxFailedAllocs)
 	}
 	if t.Dropped > 0 {
 		fmt.Fprintf(w, "warning: CUPTI dropped %d activity records\n", t.Dropped)
@@ -262,11 +273,24 @@ func WriteSVG(w io.Writer, t *Trace) error {
 			ivs = append(ivs, *l.Run)
 		}
 	}
+	allocs, modules := svgMemoryCalls(t)
+	if len(allocs)+len(modules) > 0 {
+		addRow("m", "memory, modules")
+	}
+	for _, a := range allocs {
+		ivs = append(ivs, a.Call)
+	}
+	for _, m := range modules {
+		ivs = append(ivs, m.Call)
+	}
+	for _, e := range t.LaunchErrors {
+		ivs = append(ivs, Interval{e.At, e.At})
+	}
 	if len(ivs) == 0 {
 		ivs = []Interval{{0, 1}}
 	}
 	ax := newTimeAxis(ivs, width)
-	height := top + rowH*float64(len(rows)) + 60
+	height := top + rowH*float64(len(rows)) + 80
 	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="11">`+"\n", left+width+120, height)
 	fmt.Fprintf(w, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 	fmt.Fprintf(w, `<text x="10" y="18" font-size="13">lazylint probe trace: pid %d, loading mode %s, %d launches (time axis not to scale: each stretch between events is as wide as the log of its length)</text>`+"\n", t.PID, html.EscapeString(t.LoadingMode), len(t.Launches))
@@ -299,7 +323,12 @@ func WriteSVG(w io.Writer, t *Trace) error {
 		if l.Result != 0 {
 			fill = "#000"
 		}
-		bar(l.Call, h, 8, fill, "none", fmt.Sprintf("%s %s: %s", l.API, l.Kernel, usText(l.Call.Dur())))
+		title := fmt.Sprintf("%s %s: %s", l.API, l.Kernel, usText(l.Call.Dur()))
+		if l.Result != 0 {
+			title += fmt.Sprintf(", failed (CUresult %d)", l.Result)
+			fmt.Fprintf(w, `<text x="%.1f" y="%.1f" font-size="10">%s failed</text>`+"\n", left+ax.x(l.Call.Start)+2, top+rowH*float64(h)+rowH-1, html.EscapeString(shortName(l.Kernel)))
+		}
+		bar(l.Call, h, 8, fill, "none", title)
 		if l.Load != nil {
 			stroke := "none"
 			if l.WaitedOn != "" {
@@ -312,7 +341,7 @@ func WriteSVG(w io.Writer, t *Trace) error {
 		}
 		s := rowOf[fmt.Sprint("s", l.Stream)]
 		fill = "#6cbf6c"
-		title := fmt.Sprintf("%s ran %s", l.Kernel, usText(l.Run.Dur()))
+		title = fmt.Sprintf("%s ran %s", l.Kernel, usText(l.Run.Dur()))
 		if l.WaitedOn != "" {
 			fill = "#e04040"
 			title += fmt.Sprintf("; started %s after its launch, when %s ended", usText(l.WaitNS), l.WaitedOn)
@@ -327,13 +356,66 @@ func WriteSVG(w io.Writer, t *Trace) error {
 			fmt.Fprintf(w, `<text x="%.1f" y="%.1f" font-size="10">%s</text>`+"\n", left+ax.x(l.Run.Start)+2, top+rowH*float64(s)+rowH-1, html.EscapeString(name))
 		}
 	}
+	if mrow, ok := rowOf["m"]; ok {
+		least := -1
+		for i, a := range allocs {
+			if a.Result == 0 && a.FreeAfter >= 0 && (least < 0 || a.FreeAfter < allocs[least].FreeAfter) {
+				least = i
+			}
+		}
+		if least >= 0 {
+			a := allocs[least]
+			fmt.Fprintf(w, `<text x="%.1f" y="%.1f" font-size="10">%s, %s left</text>`+"\n", left+ax.x(a.Call.Start)+2, top+rowH*float64(mrow)+rowH-1, bytesText(int64(a.Bytes)), bytesText(a.FreeAfter))
+		}
+		for _, a := range allocs {
+			fill, title := "#9b7fd0", fmt.Sprintf("%s of %s: %s, left %s free", orAlloc(a.API), bytesText(int64(a.Bytes)), usText(a.Call.Dur()), bytesText(a.FreeAfter))
+			if a.Result != 0 {
+				fill, title = "#bbbbbb", fmt.Sprintf("%s of %s failed (CUresult %d)", orAlloc(a.API), bytesText(int64(a.Bytes)), a.Result)
+			}
+			bar(a.Call, mrow, 8, fill, "none", title)
+		}
+		for _, m := range modules {
+			bar(m.Call, mrow, 5, "#3fb0b0", "none", fmt.Sprintf("%s: %s, %s of device memory", m.API, usText(m.Call.Dur()), bytesText(m.Taken())))
+			fmt.Fprintf(w, `<text x="%.1f" y="%.1f" font-size="10">%s</text>`+"\n", left+ax.x(m.Call.Start)+2, top+rowH*float64(mrow)+rowH-1, html.EscapeString(fmt.Sprintf("%s %s, %s", m.API, usText(m.Call.Dur()), bytesText(m.Taken()))))
+		}
+	}
+	for _, e := range t.LaunchErrors {
+		h, ok := rowOf[fmt.Sprint("h", e.Thread)]
+		if !ok {
+			continue
+		}
+		x := left + ax.x(e.At)
+		y := top + rowH*float64(h)
+		fmt.Fprintf(w, `<path d="M%.1f %.1f l5 9 l-10 0 z" fill="#d00"><title>%s</title></path>`+"\n", x, y+1, html.EscapeString(fmt.Sprintf("%s of %s failed (cudaError %d)", e.API, e.Kernel, e.Result)))
+	}
 	ly := top + rowH*float64(len(rows)) + 32
-	for i, it := range []struct{ fill, text string }{{"#7aa6da", "launch call (host)"}, {"#f0a030", "lazy load"}, {"#6cbf6c", "kernel run (GPU)"}, {"#e04040", "kernel that waited for another stream's kernel (load blocked)"}} {
-		x := left + float64(i)*190
-		fmt.Fprintf(w, `<rect x="%.0f" y="%.0f" width="12" height="12" fill="%s"/><text x="%.0f" y="%.0f">%s</text>`+"\n", x, ly, it.fill, x+16, ly+10, it.text)
+	legend := []struct{ fill, text string }{{"#7aa6da", "launch call (host)"}, {"#f0a030", "lazy load"}, {"#6cbf6c", "kernel run (GPU)"}, {"#e04040", "kernel that waited for another stream's kernel (load blocked)"}}
+	if len(allocs)+len(modules)+len(t.LaunchErrors) > 0 {
+		legend = append(legend, []struct{ fill, text string }{{"#000", "failed launch"}, {"#9b7fd0", "allocation"}, {"#bbbbbb", "failed allocation"}, {"#3fb0b0", "module load"}}...)
+	}
+	for i, it := range legend {
+		x := left + float64(i%4)*190
+		y := ly + float64(i/4)*18
+		fmt.Fprintf(w, `<rect x="%.0f" y="%.0f" width="12" height="12" fill="%s"/><text x="%.0f" y="%.0f">%s</text>`+"\n", x, y, it.fill, x+16, y+10, it.text)
 	}
 	_, err := fmt.Fprintln(w, "</svg>")
 	return err
+}
+
+// svgMemoryCalls picks what the timeline shows of a trace's memory:
+// allocations of at least 64 MiB or that failed, and module loads, the
+// first svgMaxCalls of each (a back-off loop can fail thousands of times).
+func svgMemoryCalls(t *Trace) (allocs []Alloc, modules []ModuleCall) {
+	const svgMaxCalls = 20
+	for _, a := range t.Allocs {
+		if len(allocs) < svgMaxCalls && (a.Bytes >= 64<<20 || a.Result != 0) {
+			allocs = append(allocs, a)
+		}
+	}
+	if len(t.ModuleCalls) > svgMaxCalls {
+		return allocs, t.ModuleCalls[:svgMaxCalls]
+	}
+	return allocs, t.ModuleCalls
 }
 
 // shortName is a kernel's name without its parameter list, for labels.

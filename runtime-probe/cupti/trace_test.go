@@ -148,7 +148,9 @@ func checkTraceEventFormat(t *testing.T, data []byte) map[string]int {
 			t.Errorf("event %d lacks a name, a numeric ts or integer pid/tid: %v", i, e)
 			continue
 		}
-		lane := [2]float64{e["pid"].(float64), e["tid"].(float64)}
+		pid, _ := e["pid"].(float64)
+		tid, _ := e["tid"].(float64)
+		lane := [2]float64{pid, tid}
 		switch ph {
 		case "X":
 			if d, ok := e["dur"].(float64); !ok || d < 0 {
