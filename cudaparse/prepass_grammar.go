@@ -391,10 +391,12 @@ func (p *prepass) rewriteStatementMacros() {
 		// a macro call taking statements.
 		nested := len(commas) > 0 && p.isIdent(lastArg) && p.isPunct(lastArg+1, '(') && func() bool {
 			inner, ok := p.balancedParensAcross(lastArg + 1)
-			_, semi := p.topLevelSplit(lastArg+1, inner)
-			return ok && inner == end-1 && semi >= 0
+			return ok && inner == end-1 && p.takesStatements(lastArg+1, inner, maxMacroNesting)
 		}()
-		if !statements && !block && !nested {
+		// SWITCH(a, A, if (c) { f(); } else { g(); }): the last argument
+		// is a statement that holds its `;` in braces.
+		keyword := len(commas) > 0 && p.startsStatementKeyword(lastArg)
+		if !statements && !block && !nested && !keyword {
 			continue // f(a, {1, 2}) passes an initializer list
 		}
 		// The statements are the last argument when it is a block or a
@@ -404,15 +406,27 @@ func (p *prepass) rewriteStatementMacros() {
 		// comma).
 		var body int
 		switch {
-		case block || nested:
+		case block || nested || keyword && !statements:
 			body = lastArg
 		default:
 			piece := 0
 			for piece < len(commas) && commas[piece] < firstSemi {
 				piece++
 			}
-			for piece > 0 && p.opensAngles(pieceStart(open, commas, piece-1), commas[piece-1]) {
-				piece--
+			// Walk back over pieces that hold no angle bracket (`B`
+			// in `run<A, B, C>(x);`) to the one that opens the list;
+			// a piece that closes more than it opens ends the walk.
+			if piece > 0 {
+				for k := piece - 1; k >= 0 && piece-k <= maxTemplateArgs; k-- {
+					n := p.angleBalance(pieceStart(open, commas, k), commas[piece-1])
+					if n > 0 {
+						piece = k
+						break
+					}
+					if n < 0 {
+						break
+					}
+				}
 			}
 			body = pieceStart(open, commas, piece)
 		}
@@ -425,6 +439,46 @@ func (p *prepass) rewriteStatementMacros() {
 		}
 		startsStatement[body] = true
 	}
+}
+
+// maxMacroNesting bounds how deep statement macros nested in each other's
+// last argument are followed (apex dispatches on three types: three).
+const maxMacroNesting = 8
+
+// takesStatements reports whether the argument list from open to end holds
+// statements: a `;` directly inside, or a last argument that is a call
+// whose own arguments do (SWITCH(a, A, SWITCH(b, B, SWITCH(c, C, s;)))).
+func (p *prepass) takesStatements(open, end, depth int) bool {
+	commas, semi := p.topLevelSplit(open, end)
+	if semi >= 0 {
+		return true
+	}
+	if depth == 0 || len(commas) == 0 {
+		return false
+	}
+	last := commas[len(commas)-1] + 1
+	if p.startsStatementKeyword(last) {
+		return true
+	}
+	if !p.isIdent(last) || !p.isPunct(last+1, '(') {
+		return false
+	}
+	inner, ok := p.balancedParensAcross(last + 1)
+	return ok && inner == end-1 && p.takesStatements(last+1, inner, depth-1)
+}
+
+// startsStatementKeyword reports whether token i is a keyword that can
+// only start a statement, never an expression: a macro argument that
+// starts with one is a statement.
+func (p *prepass) startsStatementKeyword(i int) bool {
+	if !p.isIdent(i) {
+		return false
+	}
+	switch string(p.text(i)) {
+	case "if", "for", "while", "switch", "do", "return":
+		return true
+	}
+	return false
 }
 
 // topLevelSplit returns the commas directly inside the parentheses from
@@ -462,9 +516,13 @@ func pieceStart(open int, commas []int, k int) int {
 	return commas[k-1] + 1
 }
 
-// opensAngles reports whether tokens [from, to) hold more `<` than `>`:
-// a template argument list that a comma split.
-func (p *prepass) opensAngles(from, to int) bool {
+// maxTemplateArgs bounds how many macro arguments back a template
+// argument list split by commas is looked for.
+const maxTemplateArgs = 8
+
+// angleBalance counts `<` minus `>` in tokens [from, to): above zero, a
+// template argument list that a comma split opens there.
+func (p *prepass) angleBalance(from, to int) int {
 	n := 0
 	for k := from; k < to; k++ {
 		switch {
@@ -474,7 +532,7 @@ func (p *prepass) opensAngles(from, to int) bool {
 			n--
 		}
 	}
-	return n > 0
+	return n
 }
 
 // statementKeywords take `;` inside their parentheses (`for (;;)`, C++17's
