@@ -292,6 +292,7 @@ func neutralizeRound(src []byte, deadline time.Time, scratch *[]token) ([]byte, 
 		p.blankAttributesBeforeFriend,
 		p.blankExternTemplate,
 		p.blankFileScopeMacroArguments,
+		p.blankMemberInitializers,
 		p.blankStraySemicolons,
 	}
 	for _, pass := range passes {

@@ -728,3 +728,115 @@ func (p *prepass) opensClassBody(i int) bool {
 	}
 	return false
 }
+
+// blankMemberInitializers blanks the default initializers of all but the
+// last declarator of a member declaration, which the grammar rejects
+// (`uint32_t head = 0, tail = 0;` in a class body; it takes one
+// initializer, at the end):
+//
+//	uint32_t head = 0, tail = 0;  ->  uint32_t head    , tail = 0;
+//
+// Only direct members of struct, class and union bodies are looked at
+// (enumerators, `a = 1, b = 2` in an enum, are fine). A comma counts only
+// when a declarator follows it (a name, then `=`, `,`, `;`, `[`, `{` or
+// `:`), so `int x = f<A, B>(1);` keeps its template argument list.
+func (p *prepass) blankMemberInitializers() {
+	for open := range p.classNames() {
+		end := p.closingBrace(open)
+		if end < 0 {
+			continue
+		}
+		declStart := open + 1
+		depth := 0
+		for k := open + 1; k < end; k++ {
+			if p.toks[k].kind != tokPunct {
+				continue
+			}
+			switch p.src[p.toks[k].start] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']':
+				depth--
+			case '}':
+				depth--
+				if depth == 0 {
+					declStart = k + 1 // after a member function's body
+				}
+			case ';':
+				if depth == 0 {
+					p.blankInitializersBeforeComma(declStart, k)
+					declStart = k + 1
+				}
+			}
+		}
+	}
+}
+
+// blankInitializersBeforeComma blanks `= init` pieces followed by another
+// declarator in the member declaration [from, semi).
+func (p *prepass) blankInitializersBeforeComma(from, semi int) {
+	for k := from; k < semi; k++ {
+		if p.isIdent(k) {
+			switch string(p.text(k)) {
+			case "template", "operator", "using", "typedef", "friend", "static_assert", "enum":
+				return
+			}
+		}
+	}
+	eq := -1
+	depth, angles := 0, 0 // angles: template argument lists open in an initializer
+	for k := from; k < semi; k++ {
+		if p.toks[k].kind != tokPunct {
+			continue
+		}
+		switch c := p.src[p.toks[k].start]; {
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case depth != 0:
+		case c == '<' && eq >= 0 && p.isIdent(k-1):
+			angles++
+		case c == '>' && angles > 0:
+			angles--
+		case c == '=' && p.isAssignment(k):
+			eq = k
+		case c == ',' && eq >= 0 && angles == 0 && p.declaratorFollows(k+1, semi):
+			p.blank(int(p.toks[eq].start), int(p.toks[k-1].end))
+			p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[eq].start), int(p.toks[k-1].end)})
+			eq = -1
+		}
+	}
+}
+
+// declaratorFollows reports whether token i starts a declarator: a name
+// (after pointer or reference marks) followed by `=`, `,`, `;`, `[`, `{`
+// or `:`.
+func (p *prepass) declaratorFollows(i, semi int) bool {
+	for i < semi && (p.isPunct(i, '*') || p.isPunct(i, '&')) {
+		i++
+	}
+	if i+1 > semi || !p.isIdent(i) {
+		return false
+	}
+	next := i + 1
+	if next == semi {
+		return true
+	}
+	switch {
+	case p.isPunct(next, ':'):
+		return !(p.isPunct(next+1, ':') && p.adjacent(next, next+1)) // not `::`
+	case p.isPunct(next, '='):
+		return p.isAssignment(next)
+	}
+	return p.isPunct(next, ',') || p.isPunct(next, '[') || p.isPunct(next, '{')
+}
+
+// isAssignment reports whether the `=` at k stands alone: not part of
+// `==`, `<=`, `+=` and the like (the lexer gives one token per byte).
+func (p *prepass) isAssignment(k int) bool {
+	if k > 0 && p.adjacent(k-1, k) && p.toks[k-1].kind == tokPunct && bytes.IndexByte([]byte("=!<>+-*/%&|^"), p.src[p.toks[k-1].start]) >= 0 {
+		return false
+	}
+	return !(p.isPunct(k+1, '=') && p.adjacent(k, k+1))
+}
