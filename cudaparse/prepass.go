@@ -293,6 +293,9 @@ func neutralizeRound(src []byte, deadline time.Time, scratch *[]token) ([]byte, 
 		p.blankExternTemplate,
 		p.blankFileScopeMacroArguments,
 		p.blankMemberInitializers,
+		p.blankComputedIncludes,
+		p.rewriteTemplateParameterMacros,
+		p.rewriteExplicitOperatorCalls,
 		p.blankStraySemicolons,
 	}
 	for _, pass := range passes {

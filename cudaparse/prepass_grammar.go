@@ -1,6 +1,9 @@
 package cudaparse
 
-import "bytes"
+import (
+	"bytes"
+	"regexp"
+)
 
 // Rewrites for library macros that take code, and for C++ the v0.22.3
 // grammar rejects although compilers accept it.
@@ -839,4 +842,107 @@ func (p *prepass) isAssignment(k int) bool {
 		return false
 	}
 	return !(p.isPunct(k+1, '=') && p.adjacent(k, k+1))
+}
+
+// computedIncludeRE matches `#include NAME(` of a computed include.
+var computedIncludeRE = regexp.MustCompile(`^#\s*include\s+[A-Za-z_]\w*\s*\(`)
+
+// blankComputedIncludes blanks the arguments of a macro that computes an
+// include's path, which the grammar reads as an expression:
+//
+//	#include BACKEND_HEADER(atomic.cuh)  ->  #include BACKEND_HEADER(          )
+func (p *prepass) blankComputedIncludes() {
+	for _, t := range p.toks {
+		if t.kind != tokDirective {
+			continue
+		}
+		d := p.src[t.start:t.end]
+		m := computedIncludeRE.FindIndex(d)
+		if m == nil {
+			continue
+		}
+		open := int(t.start) + m[1] - 1
+		closeAt := bytes.IndexByte(d[m[1]:], ')')
+		if closeAt <= 0 || bytes.ContainsAny(d[m[1]:m[1]+closeAt], "\n\\") {
+			continue
+		}
+		p.blank(open+1, open+1+closeAt)
+		p.rw.Blanked = append(p.rw.Blanked, Range{open + 1, open + 1 + closeAt})
+	}
+}
+
+// rewriteTemplateParameterMacros turns a macro call that stands for a
+// whole template parameter into an unnamed `int` parameter, which the
+// grammar takes (the call's argument, an enable_if condition, it does
+// not):
+//
+//	template <typename T, ENABLE_IF(is_integral_v<T> || x)>  ->  template <typename T, int                              >
+func (p *prepass) rewriteTemplateParameterMacros() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		if !p.isIdent(i) || string(p.text(i)) != "template" || !p.isPunct(i+1, '<') {
+			continue
+		}
+		end := p.afterAngles(i + 1)
+		if end < 0 {
+			continue
+		}
+		for k := i + 2; k < end-1; k++ {
+			if !p.isIdent(k) || !isMacroLikeName(p.text(k)) || !p.isPunct(k+1, '(') || !(p.isPunct(k-1, '<') || p.isPunct(k-1, ',')) {
+				continue
+			}
+			closing, ok := p.balancedParensAcross(k + 1)
+			if !ok || !(p.isPunct(closing+1, ',') || closing+1 == end-1) || p.toks[k].end-p.toks[k].start < 3 {
+				continue
+			}
+			start := int(p.toks[k].start)
+			p.blank(start, int(p.toks[closing].end))
+			copy(p.out[start:], "int")
+			p.rw.Blanked = append(p.rw.Blanked, Range{start, int(p.toks[closing].end)})
+			k = closing
+		}
+	}
+}
+
+// rewriteExplicitOperatorCalls turns an operator function called by name
+// in an expression into a plain name, which the grammar takes there:
+//
+//	return !operator bool();   ->  return !operator_bool();
+//	this->operator[](n)        ->  this->operator__(n)
+//
+// Only after `.`, `->`, `!` and `return`, where no declaration can start.
+func (p *prepass) rewriteExplicitOperatorCalls() {
+	for i := 1; i+1 < len(p.toks); i++ {
+		if !p.isIdent(i) || string(p.text(i)) != "operator" {
+			continue
+		}
+		prev := i - 1
+		inExpression := p.isPunct(prev, '.') || p.isPunct(prev, '!') ||
+			p.isPunct(prev, '>') && p.isPunct(prev-1, '-') && p.adjacent(prev-1, prev) ||
+			p.isIdent(prev) && string(p.text(prev)) == "return"
+		if !inExpression {
+			continue
+		}
+		// The operator's name runs to the `(` of the call: symbols
+		// (`[]`, `==`, `()`) or a conversion's type name.
+		k := i + 1
+		if p.isPunct(k, '(') && p.isPunct(k+1, ')') && p.isPunct(k+2, '(') {
+			k += 2 // operator()(args)
+		}
+		for k < len(p.toks) && k < i+6 && !(p.isPunct(k, '(') && k > i+1) {
+			k++
+		}
+		if !p.isPunct(k, '(') {
+			continue
+		}
+		from, to := int(p.toks[i].end), int(p.toks[k].start)
+		if bytes.ContainsAny(p.src[from:to], "\n") {
+			continue
+		}
+		for b := from; b < to; b++ {
+			if c := p.src[b]; c == ' ' || c == '\t' || !isIdentByte(c) {
+				p.out[b] = '_'
+			}
+		}
+		p.rw.Blanked = append(p.rw.Blanked, Range{from, to})
+	}
 }

@@ -593,6 +593,90 @@ func (p *prepass) atDeclarationStart(i, depth int) bool {
 	return false
 }
 
+// skipQualifiers skips `name::` and `name<args>::` prefixes from token j
+// and returns the index of the last name.
+func (p *prepass) skipQualifiers(j int) int {
+	for steps := 0; steps < 16 && p.isIdent(j); steps++ {
+		k := j + 1
+		if p.isPunct(k, '<') {
+			if k = p.afterAngles(k); k < 0 {
+				return j
+			}
+		}
+		if !p.isPunct(k, ':') || !p.isPunct(k+1, ':') {
+			return j
+		}
+		j = k + 2
+	}
+	return j
+}
+
+// afterAngles returns the index after the `>` that closes the `<` at k, or
+// -1 when a statement boundary comes first.
+func (p *prepass) afterAngles(k int) int {
+	depth := 0
+	for ; k < len(p.toks); k++ {
+		switch {
+		case p.isPunct(k, '<'):
+			depth++
+		case p.isPunct(k, '>'):
+			if depth--; depth == 0 {
+				return k + 1
+			}
+		case p.isPunct(k, ';'), p.isPunct(k, '{'), p.isPunct(k, '}'):
+			return -1
+		}
+	}
+	return -1
+}
+
+// isQualifiedMember reports whether tokens [from, paren) are a qualified
+// name whose last part is a constructor (`X<T>::X`), a destructor or an
+// operator, as in an out-of-class member definition.
+func (p *prepass) isQualifiedMember(from, paren int) bool {
+	qualified := false
+	for k := from; k < paren; k++ {
+		if p.isPunct(k, ':') && p.isPunct(k+1, ':') {
+			qualified = true
+		}
+	}
+	if !qualified {
+		return false
+	}
+	for k := paren - 1; k > from; k-- {
+		if p.isIdent(k) && string(p.text(k)) == "operator" {
+			return true
+		}
+		if p.isPunct(k, ':') {
+			break
+		}
+	}
+	last := paren - 1
+	if !p.isIdent(last) || !p.isPunct(last-1, ':') {
+		return false
+	}
+	if p.isPunct(last-3, '~') || p.isPunct(last-2, '~') {
+		return true
+	}
+	// X<...>::X or ns::X::X: the name before the last `::` (after its
+	// template arguments) is the same.
+	k := last - 3
+	if p.isPunct(k, '>') {
+		depth := 0
+		for ; k > from; k-- {
+			if p.isPunct(k, '>') {
+				depth++
+			} else if p.isPunct(k, '<') {
+				if depth--; depth == 0 {
+					k--
+					break
+				}
+			}
+		}
+	}
+	return p.isIdent(k) && string(p.text(k)) == string(p.text(last))
+}
+
 // beforeParameter reports whether a type and a parameter name follow i.
 func (p *prepass) beforeParameter(i int) bool {
 	next := p.nextToken(i)
@@ -637,16 +721,22 @@ func (p *prepass) beforeDeclaration(i int, classes map[int]string, depth int) bo
 	}
 	// A type (qualified names, template arguments, pointers, references)
 	// followed by a declarator name and `(`, `;`, `=`, `[`, `{` or `,`.
-	if j := p.skipType(next); j >= 0 && p.isIdent(j) {
+	j := p.skipType(next)
+	if j >= 0 && p.isIdent(j) {
 		if string(p.text(j)) == "operator" {
 			return true // HD self_type operator++(int)
 		}
-		for p.isIdent(j) && p.isPunct(j+1, ':') && p.isPunct(j+2, ':') {
-			j += 3
-		}
+		// The declarator may be qualified, with template arguments: the
+		// out-of-class definition `HD index_t deque<T, A>::size() const`.
+		j = p.skipQualifiers(j)
 		if p.isIdent(j) && (p.isPunct(j+1, '(') || p.isPunct(j+1, ';') || p.isPunct(j+1, '=') || p.isPunct(j+1, '[') || p.isPunct(j+1, '{') || p.isPunct(j+1, ',')) {
 			return true
 		}
+	}
+	// A qualified constructor, destructor or operator with no return type:
+	// HD bitset<B, A>::reference::reference(...), HD X<T>::operator~().
+	if j >= 0 && p.isPunct(j, '(') && p.isQualifiedMember(next, j) {
+		return true
 	}
 	return depth < maxMacroChain && isMacroLikeName(nw) && !p.isPunct(next+1, '(') && p.beforeDeclaration(next, classes, depth+1)
 }
