@@ -296,6 +296,8 @@ func neutralizeRound(src []byte, deadline time.Time, scratch *[]token) ([]byte, 
 		p.blankComputedIncludes,
 		p.rewriteTemplateParameterMacros,
 		p.rewriteExplicitOperatorCalls,
+		p.blankTrailingParameterMacros,
+		p.blankBareTemplateKeyword,
 		p.blankStraySemicolons,
 	}
 	for _, pass := range passes {

@@ -946,3 +946,56 @@ func (p *prepass) rewriteExplicitOperatorCalls() {
 		p.rw.Blanked = append(p.rw.Blanked, Range{from, to})
 	}
 }
+
+// blankTrailingParameterMacros blanks macros that add parameters at the
+// end of a parameter list, after the last declared parameter:
+//
+//	f(double cap ADDITIONAL_PARAMS PROFILER_PARAMS) {  ->  f(double cap                                  ) {
+//
+// A macro-like name counts when it follows a parameter's type and name
+// (or another such macro) and is followed by `)` or another one.
+func (p *prepass) blankTrailingParameterMacros() {
+	for i := 2; i+1 < len(p.toks); i++ {
+		if !p.isIdent(i) || !isMacroLikeName(p.text(i)) || p.blanked[i] || p.isPunct(i+1, '(') {
+			continue
+		}
+		// The run of macro-like names must end the list.
+		j := i
+		for p.isIdent(j) && isMacroLikeName(p.text(j)) && !p.isPunct(j+1, '(') && j < i+4 {
+			j++
+		}
+		if !p.isPunct(j, ')') {
+			continue
+		}
+		name, typ := i-1, i-2
+		if !p.isIdent(name) || isMacroLikeName(p.text(name)) || declarationKeywords[string(p.text(name))] {
+			continue
+		}
+		if !(p.isIdent(typ) || p.isPunct(typ, '*') || p.isPunct(typ, '&') || p.isPunct(typ, '>')) {
+			continue
+		}
+		if p.isIdent(typ) && statementKeywords[string(p.text(typ))] {
+			continue // return X MACRO)
+		}
+		from, to := int(p.toks[i].start), int(p.toks[j-1].end)
+		p.blank(from, to)
+		p.rw.Blanked = append(p.rw.Blanked, Range{from, to})
+		i = j
+	}
+}
+
+// blankBareTemplateKeyword blanks the `template` disambiguator of a member
+// call that has no template argument list, which the grammar rejects:
+//
+//	smem.template store(x)  ->  smem          store(x)
+func (p *prepass) blankBareTemplateKeyword() {
+	for i := 1; i+2 < len(p.toks); i++ {
+		if !p.isIdent(i) || string(p.text(i)) != "template" || !p.isIdent(i+1) || p.isPunct(i+2, '<') {
+			continue
+		}
+		if p.isPunct(i-1, '.') || p.isPunct(i-1, '>') && p.isPunct(i-2, '-') || p.isPunct(i-1, ':') && p.isPunct(i-2, ':') {
+			p.blank(int(p.toks[i].start), int(p.toks[i].end))
+			p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i].start), int(p.toks[i].end)})
+		}
+	}
+}

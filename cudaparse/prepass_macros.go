@@ -301,6 +301,11 @@ func (p *prepass) isStandaloneMacro(i int) bool {
 	if p.isPunct(next, ';') || p.isPunct(next, '{') || p.isPunct(next, '=') || p.isPunct(next, '.') || p.isPunct(next, '-') || p.isPunct(next, ',') {
 		return false
 	}
+	// An operator on the next line continues an expression:
+	// CHECK(x)\n    << "message";
+	if p.toks[next].kind == tokPunct && bytes.IndexByte([]byte("<>|&+*/%^?[:!"), p.src[p.toks[next].start]) >= 0 {
+		return false
+	}
 	return lineStart || p.toks[next].lineStart || p.toks[next].kind == tokDirective
 }
 
