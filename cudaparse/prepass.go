@@ -298,6 +298,7 @@ func neutralizeRound(src []byte, deadline time.Time, scratch *[]token) ([]byte, 
 		p.rewriteExplicitOperatorCalls,
 		p.blankTrailingParameterMacros,
 		p.blankBareTemplateKeyword,
+		p.terminateMacroStatements,
 		p.blankStraySemicolons,
 	}
 	for _, pass := range passes {

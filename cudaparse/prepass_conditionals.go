@@ -154,6 +154,11 @@ func (p *prepass) groupParses(dirs []int, depthAt []int) bool {
 		if prev := p.lastCodeToken(a, b); prev >= 0 && !p.isStatementBoundary(prev) {
 			return false
 		}
+		// A branch that starts with `else` or `catch` continues a
+		// statement before the group: #if V2 \n else { ... } \n #endif.
+		if first := a + 1; first < b && p.isIdent(first) && (string(p.text(first)) == "else" || string(p.text(first)) == "catch") {
+			return false
+		}
 	}
 	return p.isStatementBoundary(p.lastCodeToken(-1, dirs[0]))
 }

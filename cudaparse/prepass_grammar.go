@@ -675,10 +675,16 @@ func (p *prepass) capitalizeTypeArguments() {
 	}
 }
 
-// builtinTypes are the one-word builtin types.
+// builtinTypes are the one-word builtin types, and the fixed-width and
+// size types the grammar also reads as primitive types (tree-sitter-c's
+// primitive_type), which are no expressions either.
 var builtinTypes = map[string]bool{
 	"float": true, "double": true, "int": true, "char": true, "bool": true, "short": true, "long": true,
 	"unsigned": true, "signed": true, "void": true,
+	"size_t": true, "ssize_t": true, "ptrdiff_t": true, "intptr_t": true, "uintptr_t": true,
+	"int8_t": true, "int16_t": true, "int32_t": true, "int64_t": true,
+	"uint8_t": true, "uint16_t": true, "uint32_t": true, "uint64_t": true,
+	"char8_t": true, "char16_t": true, "char32_t": true,
 }
 
 // blankClassScopeMacroCalls blanks an upper-case macro call that stands as
@@ -947,6 +953,20 @@ func (p *prepass) rewriteExplicitOperatorCalls() {
 	}
 }
 
+// onlyNames reports whether tokens [from, to) are names separated by
+// commas.
+func (p *prepass) onlyNames(from, to int) bool {
+	if from >= to {
+		return false
+	}
+	for k := from; k < to; k++ {
+		if (k-from)%2 == 0 && !p.isIdent(k) || (k-from)%2 == 1 && !p.isPunct(k, ',') {
+			return false
+		}
+	}
+	return (to-from)%2 == 1
+}
+
 // blankTrailingParameterMacros blanks macros that add parameters at the
 // end of a parameter list, after the last declared parameter:
 //
@@ -997,5 +1017,57 @@ func (p *prepass) blankBareTemplateKeyword() {
 			p.blank(int(p.toks[i].start), int(p.toks[i].end))
 			p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i].start), int(p.toks[i].end)})
 		}
+	}
+}
+
+// terminateMacroStatements ends with `;` a statement-macro call written
+// without one, where the next line starts another statement the grammar
+// cannot join to it: a case label, the end of the block, or another macro
+// call.
+//
+//	case Int8: CASE_TY(int8_t, uint8_t)\n  case Int32:  ->  ...CASE_TY(int8_t, uint8_t);  case Int32:
+//
+// The `;` takes the place of a space or tab after `)`, so offsets and line
+// breaks stay; with none there, a call whose arguments are names only is
+// rewritten into a declaration of them (`CASE_TY Int8_t, Uint8_t;`), which
+// rules look at no more than at the call.
+func (p *prepass) terminateMacroStatements() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		if !p.isIdent(i) || !isMacroLikeName(p.text(i)) || !p.isPunct(i+1, '(') || p.blanked[i] {
+			continue
+		}
+		if prev := p.prevCode(i); prev >= 0 && !p.isStatementBoundary(prev) {
+			continue
+		}
+		end, ok := p.balancedParensAcross(i + 1)
+		if !ok || end+1 >= len(p.toks) {
+			continue
+		}
+		next := end + 1
+		if !p.toks[next].lineStart || p.toks[next].kind == tokComment || p.toks[next].kind == tokDirective {
+			continue
+		}
+		startsOther := p.isPunct(next, '}') ||
+			p.isIdent(next) && (string(p.text(next)) == "case" || string(p.text(next)) == "default") ||
+			p.isIdent(next) && isMacroLikeName(p.text(next)) && p.isPunct(next+1, '(')
+		if !startsOther {
+			continue
+		}
+		at := int(p.toks[end].end)
+		switch c := p.src[at]; {
+		case c == ' ' || c == '\t':
+			p.out[at] = ';'
+			p.rw.Blanked = append(p.rw.Blanked, Range{at, at + 1})
+		case p.onlyNames(i+2, end):
+			// No room after `)` (line breaks stay where they are): a call
+			// of names only becomes a declaration of the same names,
+			// CASE_TY Int8_t, Uint8_t; (types were capitalized before).
+			p.out[p.toks[i+1].start] = ' '
+			p.out[p.toks[end].start] = ';'
+			p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i+1].start), int(p.toks[end].end)})
+		default:
+			continue
+		}
+		i = end
 	}
 }
