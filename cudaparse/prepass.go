@@ -299,6 +299,9 @@ func neutralizeRound(src []byte, deadline time.Time, scratch *[]token) ([]byte, 
 		p.blankTrailingParameterMacros,
 		p.blankBareTemplateKeyword,
 		p.terminateMacroStatements,
+		p.blankTemplateDefaultDeclarators,
+		p.rewriteDeclarationArguments,
+		p.rewriteScopeMacros,
 		p.blankStraySemicolons,
 	}
 	for _, pass := range passes {

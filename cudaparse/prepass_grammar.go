@@ -1071,3 +1071,113 @@ func (p *prepass) terminateMacroStatements() {
 		i = end
 	}
 }
+
+// blankTemplateDefaultDeclarators blanks the `*` and `&` that end a
+// template parameter's default type, which the grammar rejects:
+//
+//	template <typename T = void*>  ->  template <typename T = void >
+func (p *prepass) blankTemplateDefaultDeclarators() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		if !p.isIdent(i) || string(p.text(i)) != "template" || !p.isPunct(i+1, '<') {
+			continue
+		}
+		end := p.afterAngles(i + 1)
+		if end < 0 {
+			continue
+		}
+		depth, hasDefault := 0, false
+		for k := i + 2; k < end-1; k++ {
+			switch {
+			case p.isPunct(k, '<') || p.isPunct(k, '('):
+				depth++
+			case p.isPunct(k, '>') || p.isPunct(k, ')'):
+				depth--
+			case depth == 0 && p.isPunct(k, ','):
+				hasDefault = false
+			case depth == 0 && p.isPunct(k, '=') && p.isAssignment(k):
+				hasDefault = true
+			case depth == 0 && hasDefault && (p.isPunct(k, '*') || p.isPunct(k, '&')) && (p.isPunct(k+1, ',') || k+1 == end-1 || p.isPunct(k+1, '*') || p.isPunct(k+1, '&')):
+				p.blank(int(p.toks[k].start), int(p.toks[k].end))
+				p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[k].start), int(p.toks[k].end)})
+			}
+		}
+		i = end - 1
+	}
+}
+
+// rewriteDeclarationArguments turns a macro call whose first argument
+// declares a variable (GoogleTest's EXPECT_THROW(T x(args), E) and the
+// like) into a block holding the declaration:
+//
+//	EXPECT_THROW(Buffer b(nullptr, 1), logic_error);  ->  {           Buffer b(nullptr, 1);             };
+//	EXPECT_NO_THROW(Buffer b(4));                      ->                 {Buffer b(4);}
+func (p *prepass) rewriteDeclarationArguments() {
+	for i := 0; i+2 < len(p.toks); i++ {
+		if !p.isIdent(i) || !isMacroLikeName(p.text(i)) || !p.isPunct(i+1, '(') || p.blanked[i] {
+			continue
+		}
+		if prev := p.prevCode(i); prev >= 0 && !p.isStatementBoundary(prev) {
+			continue
+		}
+		end, ok := p.balancedParensAcross(i + 1)
+		if !ok {
+			continue
+		}
+		first := i + 2
+		if !p.isIdent(first) || declarationKeywords[string(p.text(first))] && string(p.text(first)) != "const" {
+			continue
+		}
+		name := p.skipType(first)
+		if name < 0 || name >= end || !p.isIdent(name) || !(p.isPunct(name+1, '(') || p.isPunct(name+1, '{') || p.isPunct(name+1, '=')) {
+			continue
+		}
+		commas, semi := p.topLevelSplit(i+1, end)
+		if semi >= 0 {
+			continue // statements: rewriteStatementMacros' case
+		}
+		from := int(p.toks[i].start)
+		switch {
+		case len(commas) > 0:
+			p.blank(from, int(p.toks[i].end))
+			p.out[p.toks[i+1].start] = '{'
+			p.out[p.toks[commas[0]].start] = ';'
+			p.blank(int(p.toks[commas[0]].end), int(p.toks[end].start))
+			p.out[p.toks[end].start] = '}'
+		case p.isPunct(end+1, ';'):
+			p.blank(from, int(p.toks[i].end))
+			p.out[p.toks[i+1].start] = '{'
+			p.out[p.toks[end].start] = ';'
+			p.out[p.toks[end+1].start] = '}'
+		default:
+			continue
+		}
+		p.rw.Blanked = append(p.rw.Blanked, Range{from, int(p.toks[end].end)})
+		i = end
+	}
+}
+
+// rewriteScopeMacros blanks a pair of argument-less macros that open and
+// close a block statement, `BEGIN_CHECK { ... } END_CHECK;` (do and
+// while (0) in a project header), leaving the block.
+func (p *prepass) rewriteScopeMacros() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		if !p.isIdent(i) || !isMacroLikeName(p.text(i)) || !p.isPunct(i+1, '{') || p.blanked[i] || !p.toks[i].lineStart {
+			continue
+		}
+		if prev := p.prevCode(i); prev < 0 || !(p.isPunct(prev, ';') || p.isPunct(prev, '{') || p.isPunct(prev, '}')) {
+			continue
+		}
+		closing := p.closingBrace(i + 1)
+		if closing < 0 || closing+2 >= len(p.toks) {
+			continue
+		}
+		after := closing + 1
+		if !p.isIdent(after) || !isMacroLikeName(p.text(after)) || !p.isPunct(after+1, ';') {
+			continue
+		}
+		for _, k := range []int{i, after} {
+			p.blank(int(p.toks[k].start), int(p.toks[k].end))
+			p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[k].start), int(p.toks[k].end)})
+		}
+	}
+}
