@@ -302,6 +302,7 @@ func neutralizeRound(src []byte, deadline time.Time, scratch *[]token) ([]byte, 
 		p.blankTemplateDefaultDeclarators,
 		p.rewriteDeclarationArguments,
 		p.rewriteScopeMacros,
+		p.blankCommentsInDefines,
 		p.blankStraySemicolons,
 	}
 	for _, pass := range passes {

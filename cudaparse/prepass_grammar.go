@@ -1181,3 +1181,42 @@ func (p *prepass) rewriteScopeMacros() {
 		}
 	}
 }
+
+// blankCommentsInDefines blanks block comments inside a #define, which
+// end the grammar's macro body token (`{n, /*hint=*/nullptr}` in a
+// 170-line macro turned the whole definition into an ERROR). Line
+// continuations inside a comment stay, so the definition keeps its lines.
+func (p *prepass) blankCommentsInDefines() {
+	for _, t := range p.toks {
+		if t.kind != tokDirective || directiveName(p.src[t.start:t.end]) != "define" {
+			continue
+		}
+		var quote byte
+		for b := int(t.start); b+1 < int(t.end); b++ {
+			c := p.src[b]
+			switch {
+			case quote != 0:
+				if c == '\\' {
+					b++
+				} else if c == quote {
+					quote = 0
+				}
+			case c == '"' || c == '\'':
+				quote = c
+			case c == '/' && p.src[b+1] == '*':
+				end := bytes.Index(p.src[b+2:t.end], []byte("*/"))
+				if end < 0 {
+					break
+				}
+				end += b + 4
+				for k := b; k < end; k++ {
+					if c := p.src[k]; c != '\n' && c != '\r' && !(c == '\\' && k+1 < end && (p.src[k+1] == '\n' || p.src[k+1] == '\r')) {
+						p.out[k] = ' '
+					}
+				}
+				p.rw.Blanked = append(p.rw.Blanked, Range{b, end})
+				b = end - 1
+			}
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -26,12 +27,20 @@ type result struct {
 	errRaw, errPre      int // ERROR nodes
 	bytesRaw, bytesPre  int // bytes inside ERROR nodes
 	failedRaw, failedPr bool
+	lost                []string // hazard vocabulary inside ERROR nodes: "path:line: word"
 }
+
+// hazardWords are the calls and spellings the rules build their facts from
+// (allocations and memory queries, launches, clocks and timers, module
+// loads, spin-wait loads and releases, the loading-mode variable). A
+// mention inside an ERROR node is a fact a rule may miss: -lost lists them.
+var hazardWords = regexp.MustCompile(`\b(cudaMalloc\w*|cuMemAlloc\w*|cuMemCreate|cudaMemGetInfo|cuMemGetInfo|cudaEventRecord|cudaEventElapsedTime|cudaLaunchKernel\w*|cuLaunchKernel\w*|clock64|clock_gettime|steady_clock|high_resolution_clock|system_clock|cuModuleLoad\w*|cuLibraryLoad\w*|cudaFuncGetAttributes|cuFuncLoad|CUDA_MODULE_LOADING|__managed__|cudaMallocManaged|volatile|atomicExch|atomicCAS|ld_acquire|st_release)\b|<<<`)
 
 func main() {
 	exts := flag.String("ext", ".cu,.cuh", "comma-separated file endings to measure")
 	worst := flag.Int("worst", 0, "list the N files with the most bytes in ERROR nodes after the pre-pass")
 	show := flag.Bool("show", false, "print the line of the first ERROR node of each file that has one")
+	lost := flag.Bool("lost", false, "list each mention of the rules' vocabulary (allocations, launches, clocks, module loads, spin-wait accesses) inside an ERROR node")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: parsequality [-ext .cu,.cuh] [-worst N] DIR...")
@@ -107,6 +116,16 @@ func main() {
 			}
 		}
 	}
+	if *lost {
+		n := 0
+		for _, r := range results {
+			for _, l := range r.lost {
+				fmt.Println("lost:", l)
+				n++
+			}
+		}
+		fmt.Printf("hazard vocabulary inside ERROR nodes: %d mention(s)\n", n)
+	}
 	if *worst > 0 {
 		sort.Slice(results, func(a, b int) bool { return results[a].errPre > results[b].errPre })
 		for _, r := range results[:min(*worst, len(results))] {
@@ -134,6 +153,12 @@ func measure(raw, pre *cudaparse.Parser, path string) result {
 		if rs := f.ErrorRanges(); len(rs) > 0 {
 			pos := f.Position(rs[0].Start)
 			r.firstError = fmt.Sprintf("%s:%d: %s", path, pos.Line, strings.TrimSpace(string(f.Lines.LineText(pos.Line))))
+		}
+		for _, rg := range f.ErrorRanges() {
+			for _, m := range hazardWords.FindAllIndex(src[rg.Start:rg.End], -1) {
+				pos := f.Position(rg.Start + m[0])
+				r.lost = append(r.lost, fmt.Sprintf("%s:%d: %s", path, pos.Line, src[rg.Start+m[0]:rg.Start+m[1]]))
+			}
 		}
 	} else {
 		r.failedPr = true
