@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/rule"
 )
 
 // Allocations that take the memory but cannot starve a lazy load.
@@ -67,9 +68,56 @@ func (a *analysis) freedBeforeLoading(c *cudaparse.Call) bool {
 			!cudaparse.OnTheWay(c.Node, f.Node) {
 			continue
 		}
+		if asyncFrees[f.Name] && a.keepingPool() != nil {
+			return false // the pool keeps what cudaFreeAsync gives back
+		}
 		return !a.loadsBetween(c.Func, c.Node.End(), f.Node.Start(), map[*cudaparse.Function]bool{})
 	}
 	return false
+}
+
+// asyncFrees give memory back to the pool it came from, not to the device.
+var asyncFrees = map[string]bool{"cudaFreeAsync": true, "cuMemFreeAsync": true}
+
+// releaseThresholdAttr names a pool's release threshold, in the runtime
+// and driver APIs.
+var releaseThresholdAttr = regexp.MustCompile(`\b(cudaMemPoolAttrReleaseThreshold|CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)\b`)
+
+// keepsAll matches a threshold value that keeps every freed byte in the
+// pool: the largest 64-bit value in its usual spellings.
+var keepsAll = regexp.MustCompile(`UINT64_MAX|ULLONG_MAX|SIZE_MAX|numeric_limits\s*<[^>]*>\s*::\s*max\s*\(|~\s*0|\(\s*-1\s*\)|=\s*-1\b|0x[fF]{16}`)
+
+// keepingPool returns the call of the file that raises a memory pool's
+// release threshold to keep all freed memory (cudaMemPoolSetAttribute(pool,
+// cudaMemPoolAttrReleaseThreshold, &max)), or nil. Memory freed with
+// cudaFreeAsync then stays with the pool, out of reach of a lazy load, so
+// an allocation freed that way before any launch still starves one. The
+// value is read from the call's text or, passed by address, from the
+// variable's declaration in the same function.
+func (a *analysis) keepingPool() *cudaparse.Call {
+	if a.pool != nil {
+		return *a.pool
+	}
+	var found *cudaparse.Call
+	for _, c := range a.file.Calls {
+		if c.Name != "cudaMemPoolSetAttribute" && c.Name != "cuMemPoolSetAttribute" || len(c.Args) < 3 || !releaseThresholdAttr.MatchString(c.Args[1].Text()) {
+			continue
+		}
+		value := c.Args[2].Text()
+		if v := addressedVar(c.Args[2]); v != "" && c.Func != nil {
+			for _, d := range a.file.NodesOfKind("init_declarator") {
+				if d.Start() >= c.Func.Node.Start() && d.End() <= c.Node.Start() && cudaparse.VarKey(d.ChildByField("declarator")) == v {
+					value += " " + d.Text()
+				}
+			}
+		}
+		if keepsAll.MatchString(value) {
+			found = c
+			break
+		}
+	}
+	a.pool = &found
+	return found
 }
 
 // addressedVar is the variable whose address an allocator receives:
@@ -104,4 +152,22 @@ func (a *analysis) loadsBetween(fn *cudaparse.Function, from, to int, seen map[*
 		}
 	}
 	return false
+}
+
+// poolAllocators allocate from a memory pool (the device's default one or
+// a named one).
+var poolAllocators = map[string]bool{
+	"cudaMallocAsync": true, "cudaMallocFromPoolAsync": true, "cuMemAllocAsync": true, "cuMemAllocFromPoolAsync": true,
+}
+
+// poolNote points, for a pool allocation in a file whose pool keeps all
+// freed memory, at the call that made it keep it.
+func (a *analysis) poolNote(c *cudaparse.Call) []rule.FindingOption {
+	if !poolAllocators[c.Name] {
+		return nil
+	}
+	if k := a.keepingPool(); k != nil {
+		return []rule.FindingOption{rule.Related(k.Callee, "the pool keeps memory freed with cudaFreeAsync (release threshold raised here)")}
+	}
+	return nil
 }

@@ -85,10 +85,10 @@ func run(p *rule.Pass) {
 			if s, ok := a.sizeShare(c, al); ok && a.hazardous(s) {
 				if loop, ok := allocatesUntilSuccess(c); ok {
 					report(c.Callee, fmt.Sprintf("%s retries with smaller sizes until an allocation succeeds, starting from %s of the %s: it takes whatever is free, leaving nothing for kernels that load lazily later; %s",
-						c.Name, formatShare(s), memoryWord(s), a.fixAdvice(c.Name, s)), rule.Related(s.query, "memory queried here"), rule.Related(loop, "loop"))
+						c.Name, formatShare(s), memoryWord(s), a.fixAdvice(c.Name, s)), append([]rule.FindingOption{rule.Related(s.query, "memory queried here"), rule.Related(loop, "loop")}, a.poolNote(c)...)...)
 					continue
 				}
-				report(c.Callee, a.message(c.Name, s), rule.Related(s.query, "memory queried here"))
+				report(c.Callee, a.message(c.Name, s), append([]rule.FindingOption{rule.Related(s.query, "memory queried here")}, a.poolNote(c)...)...)
 				continue
 			}
 			if s, loop, ok := a.loopTotal(c, al); ok && a.hazardous(s) {
@@ -152,6 +152,8 @@ type analysis struct {
 	// wrappers are functions of this file that pass one of their
 	// parameters to an allocator as its size.
 	wrappers map[string]allocator
+	// pool caches keepingPool: nil until looked for.
+	pool **cudaparse.Call
 }
 
 // share describes a size in terms of a memory query: frac of the queried
