@@ -396,6 +396,14 @@ func (p *prepass) rewriteStatementMacros() {
 			inner, ok := p.balancedParensAcross(lastArg + 1)
 			return ok && inner == end-1 && p.takesStatements(lastArg+1, inner, maxMacroNesting)
 		}()
+		// CHECK(run(x), return false): the handler is no expression; the
+		// checked call is kept and the handler blanked.
+		if len(commas) > 0 && !statements && p.isIdent(lastArg) && jumpKeywords[string(p.text(lastArg))] {
+			from := int(p.toks[commas[len(commas)-1]].start)
+			p.blank(from, int(p.toks[end].start))
+			p.rw.Blanked = append(p.rw.Blanked, Range{from, int(p.toks[end].start)})
+			continue
+		}
 		// SWITCH(a, A, if (c) { f(); } else { g(); }): the last argument
 		// is a statement that holds its `;` in braces.
 		keyword := len(commas) > 0 && p.startsStatementKeyword(lastArg)
@@ -478,11 +486,15 @@ func (p *prepass) startsStatementKeyword(i int) bool {
 		return false
 	}
 	switch string(p.text(i)) {
-	case "if", "for", "while", "switch", "do", "return":
+	case "if", "for", "while", "switch", "do":
 		return true
 	}
 	return false
 }
+
+// jumpKeywords start an error handler passed to a check macro without its
+// `;`: CHECK(run(x), return false).
+var jumpKeywords = map[string]bool{"return": true, "break": true, "continue": true, "throw": true, "goto": true}
 
 // topLevelSplit returns the commas directly inside the parentheses from
 // open to end, and the first `;` directly inside them (or -1).

@@ -83,6 +83,7 @@ func TestNeutralizeRewrites(t *testing.T) {
 		{"scope macros around a block", "void f() {\n  BEGIN_CHECK {\n    g();\n  } END_CHECK;\n}", "void f() {\n              {\n    g();\n  }          ;\n}"},
 		{"block comment inside a define", "#define RUN(n) \\\n  go({n, /*hint=*/0}); \\\n  stop()\nint x;", "#define RUN(n) \\\n  go({n,          0}); \\\n  stop()\nint x;"},
 		{"comment text inside a string of a define untouched", "#define S \"a/*b*/\"\nint x;", "#define S \"a/*b*/\"\nint x;"},
+		{"error handler as the last macro argument", "bool f() {\n  CHECK(run(a, b), return false);\n}", "bool f() {\n  CHECK(run(a, b)              );\n}"},
 		{"initializer list argument untouched", "void f() {\n  call(a, {1, 2});\n}", "void f() {\n  call(a, {1, 2});\n}"},
 		{"if with an initializer untouched", "void f() {\n  if (auto e = g(); e) h();\n}", "void f() {\n  if (auto e = g(); e) h();\n}"},
 		{"semicolon after a const member function", "struct S {\n  int get() const { return v; };\n  int v;\n};", "struct S {\n  int get() const { return v; } \n  int v;\n};"},

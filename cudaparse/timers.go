@@ -141,7 +141,7 @@ func (f *File) TimedRegions(fn *Function) []TimedRegion {
 	if len(elapsed) == 0 {
 		out = append(out, consecutive(timingRecords(events, f, fn), ClockEvent, fn)...)
 	}
-	out = append(out, consecutive(host, ClockHost, fn)...)
+	out = append(out, hostRegions(host, fn)...)
 	out = append(out, f.benchmarkLoops(fn)...)
 	return out
 }
@@ -188,8 +188,125 @@ func consecutive(reads []*Call, kind ClockKind, fn *Function) []TimedRegion {
 
 var (
 	startsTimer = regexp.MustCompile(`(?i)start|begin|tic$`)
-	stopsTimer  = regexp.MustCompile(`(?i)stop|end$|toc$|elapsed`)
+	stopsTimer  = regexp.MustCompile(`(?i)stop|end$|toc$|elapsed|finish`)
 )
+
+// hostRegions pairs consecutive host clock reads. Where the reads are
+// stored in variables, the function's own use of them decides: a pair the
+// code compares (`later - earlier`, or both passed to one call such as
+// elapsed_time(a, b)), through copies (`t_phase = t_now`), is a
+// measurement whatever the names; when the function compares some stored
+// reads but not these two, they bound the gap between two measurements
+// (`finish` of one, `start_bwd` of the next). Reads not stored, or a
+// function that compares none, fall back to names: a pair whose first read
+// (call or variable) names a stop, or whose second names a start, is a gap.
+func hostRegions(reads []*Call, fn *Function) []TimedRegion {
+	vars := make([]string, len(reads))
+	known := map[string]bool{}
+	for i, r := range reads {
+		if vars[i] = storedIn(r); vars[i] != "" {
+			known[vars[i]] = true
+		}
+	}
+	measured := comparedPairs(fn, known)
+	var out []TimedRegion
+	for i := 0; i+1 < len(reads); i++ {
+		a, b := vars[i], vars[i+1]
+		if a != "" && b != "" && len(measured) > 0 {
+			if measured[[2]string{a, b}] {
+				out = append(out, regionBetween(reads[i], reads[i+1], ClockHost, fn))
+			}
+			continue
+		}
+		if stopsTimer.MatchString(reads[i].Name+" "+a) || startsTimer.MatchString(reads[i+1].Name+" "+b) {
+			continue
+		}
+		out = append(out, regionBetween(reads[i], reads[i+1], ClockHost, fn))
+	}
+	return out
+}
+
+// storedIn is the variable a clock read is stored in (`auto t0 =
+// clock::now()`, `t1 = seconds()`), or "".
+func storedIn(c *Call) string {
+	p := c.Node.Parent()
+	switch {
+	case p.Is("init_declarator"):
+		return VarKey(p.ChildByField("declarator"))
+	case p.Is("assignment_expression") && p.ChildByField("right").Start() == c.Node.Start():
+		return VarKey(p.ChildByField("left"))
+	}
+	return ""
+}
+
+// comparedPairs returns the pairs {earlier, later} of clock variables that
+// fn compares: `later - earlier`, or both as arguments of one call. Copies
+// (`auto t_start = t_phase;`, `t_phase = t_now;`) make a variable stand for
+// the read it copies.
+func comparedPairs(fn *Function, known map[string]bool) map[[2]string]bool {
+	if len(known) < 2 || fn == nil || !fn.Body.Valid() {
+		return nil
+	}
+	// names[v]: the clock variables v may hold.
+	names := map[string]map[string]bool{}
+	for v := range known {
+		names[v] = map[string]bool{v: true}
+	}
+	copyOf := func(dst, src string) {
+		if dst == "" || src == "" || names[src] == nil {
+			return
+		}
+		if names[dst] == nil {
+			names[dst] = map[string]bool{}
+		}
+		for v := range names[src] {
+			names[dst][v] = true
+		}
+	}
+	for range 2 { // copies of copies
+		fn.Body.Descendants(func(n Node) bool {
+			switch {
+			case n.Is("init_declarator"):
+				copyOf(VarKey(n.ChildByField("declarator")), VarKey(n.ChildByField("value")))
+			case n.Is("assignment_expression") && n.ChildByField("operator").Text() == "=":
+				copyOf(VarKey(n.ChildByField("left")), VarKey(n.ChildByField("right")))
+			}
+			return true
+		})
+	}
+	out := map[[2]string]bool{}
+	pair := func(later, earlier string) {
+		for l := range names[later] {
+			for e := range names[earlier] {
+				if l != e {
+					out[[2]string{e, l}] = true
+				}
+			}
+		}
+	}
+	fn.Body.Descendants(func(n Node) bool {
+		switch {
+		case n.Is("binary_expression") && n.ChildByField("operator").Text() == "-":
+			pair(VarKey(n.ChildByField("left")), VarKey(n.ChildByField("right")))
+		case n.Is("call_expression"):
+			var args []string
+			for _, a := range n.ChildByField("arguments").NamedChildren() {
+				if k := VarKey(a); names[k] != nil {
+					args = append(args, k)
+				}
+			}
+			for i := range args {
+				for j := range args {
+					if i != j {
+						pair(args[i], args[j])
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
 
 // benchmarkLoops returns the bodies of Google Benchmark loops,
 // `for (auto _ : state)`, as regions bounded by the loop itself.

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -157,6 +158,9 @@ func measure(raw, pre *cudaparse.Parser, path string) result {
 		for _, rg := range f.ErrorRanges() {
 			for _, m := range hazardWords.FindAllIndex(src[rg.Start:rg.End], -1) {
 				pos := f.Position(rg.Start + m[0])
+				if line := f.Lines.LineText(pos.Line); bytes.Contains(line[:min(pos.Column-1, len(line))], []byte("//")) {
+					continue // in a comment
+				}
 				r.lost = append(r.lost, fmt.Sprintf("%s:%d: %s", path, pos.Line, src[rg.Start+m[0]:rg.Start+m[1]]))
 			}
 		}
