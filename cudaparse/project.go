@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -33,6 +34,9 @@ type Project struct {
 	// visible, when set, says whether a definition in file def can be
 	// what a call in file from reaches (see SetVisibility).
 	visible func(from, def string) bool
+	// includers, when set, returns the source files that include a header,
+	// directly or not (see SetIncluders).
+	includers func(header string) []string
 	// resolved memoizes Resolve.
 	resolved sync.Map
 	// mu guards the memoized answers (kernels, entry, callers).
@@ -46,6 +50,16 @@ type Project struct {
 func (p *Project) SetVisibility(visible func(from, def string) bool) {
 	if p != nil {
 		p.visible = visible
+	}
+}
+
+// SetIncluders tells the project which source files include a header
+// (directly or not): a header's code runs in the programs of the files that
+// include it, so what those programs do first (a preload of every kernel)
+// holds for it too. Set it before the first question.
+func (p *Project) SetIncluders(includers func(header string) []string) {
+	if p != nil {
+		p.includers = includers
 	}
 }
 
@@ -576,6 +590,33 @@ func (p *Project) PreloadsEveryKernel(from string) bool {
 	if p == nil {
 		return false
 	}
+	if p.preloadsAllVisibleFrom(from) {
+		return true
+	}
+	// A header's device code runs in the CUDA sources that include it: it
+	// is covered when every .cu file that includes it sees such a preload
+	// (NCCL's device headers, included by its kernels' files, whose library
+	// preloads its kernel table at init). Host files that include the
+	// header compile no device code.
+	if !IsHeader(from) || p.includers == nil {
+		return false
+	}
+	n := 0
+	for _, src := range p.includers(from) {
+		if !strings.EqualFold(filepath.Ext(src), ".cu") {
+			continue
+		}
+		n++
+		if !p.preloadsAllVisibleFrom(src) {
+			return false
+		}
+	}
+	return n > 0
+}
+
+// preloadsAllVisibleFrom reports whether a function that file from can
+// reach preloads every kernel (a loop over a kernel table).
+func (p *Project) preloadsAllVisibleFrom(from string) bool {
 	for _, fns := range p.byName {
 		for _, fn := range fns {
 			if p.visible != nil && fn.File != from && !p.visible(from, fn.File) {

@@ -184,7 +184,9 @@ type projectRun struct {
 	byShown  map[string]int
 	dirs     []string
 	closures map[int]map[int]bool
-	visMu    sync.Mutex
+	// includers: the source files including each header (includersOf).
+	includers map[string][]string
+	visMu     sync.Mutex
 	// abs are the sources' absolute paths.
 	abs []string
 	// names interns the names the scans found; kept holds files parsed
@@ -361,6 +363,7 @@ func (pr *projectRun) project() *cudaparse.Project {
 	}
 	p := cudaparse.NewProject(sums)
 	p.SetVisibility(pr.visibleFrom)
+	p.SetIncluders(pr.includersOf)
 	p.Freeze()
 	return p
 }
@@ -391,6 +394,38 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 		return true
 	}
 	return pr.includeClosure(fi)[di]
+}
+
+// includersOf returns the source files (not headers) that include header,
+// directly or not, in path order (memoized; under visMu).
+func (pr *projectRun) includersOf(header string) []string {
+	pr.visMu.Lock()
+	defer pr.visMu.Unlock()
+	if got, ok := pr.includers[header]; ok {
+		return got
+	}
+	if pr.byShown == nil {
+		pr.byShown = map[string]int{}
+		pr.dirs = make([]string, len(pr.shown))
+		for i, s := range pr.shown {
+			pr.byShown[s] = i
+			pr.dirs[i] = filepath.Dir(pr.absPath(i))
+		}
+	}
+	var out []string
+	if h, ok := pr.byShown[header]; ok {
+		for i, s := range pr.shown {
+			if !cudaparse.IsHeader(s) && pr.includeClosure(i)[h] {
+				out = append(out, s)
+			}
+		}
+	}
+	sort.Strings(out)
+	if pr.includers == nil {
+		pr.includers = map[string][]string{}
+	}
+	pr.includers[header] = out
+	return out
 }
 
 // nearFolders reports whether folders a and b are the same, or parent

@@ -107,13 +107,13 @@ type waiter struct {
 }
 
 func run(p *rule.Pass) {
-	if p.Project.PreloadsEveryKernel(p.File.Path) {
+	a := newAnalysis(p.File)
+	waiters := a.waiters()
+	if len(waiters) == 0 || p.Project.PreloadsEveryKernel(p.File.Path) {
 		// Every kernel of the project is loaded before any can wait:
 		// nothing that releases a waiter has to load.
 		return
 	}
-	a := newAnalysis(p.File)
-	waiters := a.waiters()
 	// Kernels whose code (or whose device callees) spin, and the loop.
 	waitingKernels := map[string]waiter{}
 	for _, w := range waiters {
