@@ -944,7 +944,7 @@ func (p *prepass) rewriteExplicitOperatorCalls() {
 		// (`[]`, `==`, `()`) or a conversion's type name.
 		k := i + 1
 		if p.isPunct(k, '(') && p.isPunct(k+1, ')') && p.isPunct(k+2, '(') {
-			k += 2 // operator()(args)
+			k += 2 // the call operator: its name is the first pair of parentheses
 		}
 		for k < len(p.toks) && k < i+6 && !(p.isPunct(k, '(') && k > i+1) {
 			k++
@@ -1208,9 +1208,10 @@ func (p *prepass) blankCommentsInDefines() {
 			c := p.src[b]
 			switch {
 			case quote != 0:
-				if c == '\\' {
+				switch c {
+				case '\\':
 					b++
-				} else if c == quote {
+				case quote:
 					quote = 0
 				}
 			case c == '"' || c == '\'':
