@@ -360,7 +360,10 @@ func containsWord(b []byte, w string) bool {
 // TimedCalls returns the names called, in the functions src defines,
 // between the first and the last clock read of the function (a spelling
 // of clocks: a host clock call, an event record, a timer's start or stop),
-// without a parse: what a file that times calls of other files times.
+// without a parse: what a file that times calls of other files times. A
+// timed call of a function the file defines brings in what that function
+// calls, transitively (a timed frame callback calls the file's
+// render_frame(), which calls another file's launcher).
 func TimedCalls(src []byte, clocks [][]byte) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -385,5 +388,27 @@ func TimedCalls(src []byte, clocks [][]byte) []string {
 			}
 		})
 	})
+	if len(out) == 0 {
+		return out
+	}
+	// What the file's own timed callees call, to a fixed point.
+	bodies := map[string][][]byte{}
+	eachDefinition(src, func(name, body []byte) {
+		bodies[string(name)] = append(bodies[string(name)], body)
+	})
+	for k := 0; k < len(out) && k < maxTimedCalls; k++ {
+		for _, body := range bodies[out[k]] {
+			EachName(body, func(n []byte, d bool) {
+				if !d && !methodBefore(body, cap(body)-cap(n)) && !seen[string(n)] {
+					seen[string(n)] = true
+					out = append(out, string(n))
+				}
+			})
+		}
+	}
 	return out
 }
+
+// maxTimedCalls bounds the names TimedCalls follows into the file's own
+// functions.
+const maxTimedCalls = 4096

@@ -164,13 +164,16 @@ closed:
 
 // LoaderDefinitions returns the names src defines as functions whose
 // body (by brace matching, without a parse) spells one of the literals:
-// `launch_scale(...) { scale<<<...>>>(...); }` for "<<<". A cheap way to
-// tell the functions that launch or preload from the many others a
-// header defines.
+// `launch_scale(...) { scale<<<...>>>(...); }` for "<<<", or that call
+// such a function of the same file. A cheap way to tell the functions that
+// launch or preload from the many others a header defines.
 func LoaderDefinitions(src []byte, literals [][]byte) []string {
 	var out []string
 	seen := map[string]bool{}
+	var others []string // definitions whose own body spells none
+	bodies := map[string][][]byte{}
 	eachDefinition(src, func(name, body []byte) {
+		bodies[string(name)] = append(bodies[string(name)], body)
 		if seen[string(name)] {
 			return
 		}
@@ -181,7 +184,31 @@ func LoaderDefinitions(src []byte, literals [][]byte) []string {
 				return
 			}
 		}
+		others = append(others, string(name))
 	})
+	// A function that calls one of the file's loaders loads too (a public
+	// resize() calling the file's static resizeCore(), which launches), to
+	// a fixed point.
+	for changed := len(out) > 0; changed; {
+		changed = false
+		for _, name := range others {
+			if seen[name] {
+				continue
+			}
+			for _, body := range bodies[name] {
+				calls := false
+				EachName(body, func(n []byte, d bool) {
+					calls = calls || !d && seen[string(n)]
+				})
+				if calls {
+					seen[name] = true
+					out = append(out, name)
+					changed = true
+					break
+				}
+			}
+		}
+	}
 	return out
 }
 

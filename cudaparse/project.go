@@ -37,6 +37,9 @@ type Project struct {
 	// includers, when set, returns the source files that include a header,
 	// directly or not (see SetIncluders).
 	includers func(header string) []string
+	// preloadAll: the functions that preload every kernel (preloaders).
+	preloadAll     []*ProjectFunction
+	preloadersOnce sync.Once
 	// resolved memoizes Resolve.
 	resolved sync.Map
 	// mu guards the memoized answers (kernels, entry, callers).
@@ -617,19 +620,34 @@ func (p *Project) PreloadsEveryKernel(from string) bool {
 // preloadsAllVisibleFrom reports whether a function that file from can
 // reach preloads every kernel (a loop over a kernel table).
 func (p *Project) preloadsAllVisibleFrom(from string) bool {
-	for _, fns := range p.byName {
-		for _, fn := range fns {
-			if p.visible != nil && fn.File != from && !p.visible(from, fn.File) {
-				continue
-			}
-			for _, st := range fn.Summary.Steps {
-				if st.Kind == StepPreloadAll {
-					return true
-				}
-			}
+	for _, fn := range p.preloaders() {
+		if p.visible == nil || fn.File == from || p.visible(from, fn.File) {
+			return true
 		}
 	}
 	return false
+}
+
+// preloaders returns the functions that preload every kernel (found once:
+// few projects have any, and every file's check asks).
+func (p *Project) preloaders() []*ProjectFunction {
+	p.preloadersOnce.Do(func() {
+		for _, fns := range p.byName {
+			for _, fn := range fns {
+				for _, st := range fn.Summary.Steps {
+					if st.Kind == StepPreloadAll {
+						p.preloadAll = append(p.preloadAll, fn)
+						break
+					}
+				}
+			}
+		}
+		sort.Slice(p.preloadAll, func(i, j int) bool {
+			a, b := p.preloadAll[i], p.preloadAll[j]
+			return a.File < b.File || a.File == b.File && a.Summary.Line < b.Summary.Line
+		})
+	})
+	return p.preloadAll
 }
 
 func (p *Project) Kernels(fn *ProjectFunction) *KernelFacts {

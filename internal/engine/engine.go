@@ -549,14 +549,16 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Opti
 // HIP code written for AMD GPUs alone gets none: CUDA's lazy loading does
 // not apply to it (docs/parsing.md).
 func firingRules(rules []*rule.Rule, text *rule.Text) []*rule.Rule {
-	if cudaparse.HIPOnly(text.Src) {
-		return nil
-	}
 	var out []*rule.Rule
 	for _, r := range rules {
 		if mayFire(r, text) {
 			out = append(out, r)
 		}
+	}
+	// Asked only of files some rule may fire on: most files are not, and
+	// the question reads the whole text.
+	if len(out) > 0 && cudaparse.HIPOnly(text.Src) {
+		return nil
 	}
 	return out
 }

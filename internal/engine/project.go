@@ -183,7 +183,7 @@ type projectRun struct {
 	// closures, for visibleFrom.
 	byShown  map[string]int
 	dirs     []string
-	closures map[int]map[int]bool
+	closures map[int]fileSet
 	// includers: the source files including each header (includersOf).
 	includers map[string][]string
 	visMu     sync.Mutex
@@ -253,6 +253,7 @@ func (pr *projectRun) link(wantPreloads bool) *cudaparse.Project {
 			}
 		}
 	}
+
 	// Timer helpers the files that launch may call.
 	var clockTodo []int
 	for _, name := range sortedKeys(clockWanted) {
@@ -313,17 +314,37 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 		if sum == nil {
 			return
 		}
-		defined := map[string]bool{}
-		for _, fn := range sum.Functions {
-			defined[fn.Name] = true
+		// The functions that matter, and the functions of the same file
+		// they call, transitively (a timed display() calls the file's
+		// generateImage(), which calls another file's launcher).
+		byName := map[string][]int{}
+		for k, fn := range sum.Functions {
+			byName[fn.Name] = append(byName[fn.Name], k)
 		}
-		for _, fn := range sum.Functions {
-			if fns != nil && !fns[fn.Name] || fns == nil && !fn.Timed {
-				continue
+		seen := map[int]bool{}
+		var queue []int
+		for k, fn := range sum.Functions {
+			if fns != nil && fns[fn.Name] || fns == nil && fn.Timed {
+				seen[k] = true
+				queue = append(queue, k)
 			}
+		}
+		for len(queue) > 0 {
+			fn := &sum.Functions[queue[0]]
+			queue = queue[1:]
 			for _, st := range fn.Steps {
-				if st.Kind == cudaparse.StepCall && !defined[st.Callee] {
+				if st.Kind != cudaparse.StepCall {
+					continue
+				}
+				local := byName[st.Callee]
+				if len(local) == 0 {
 					wanted[st.Callee] = true
+				}
+				for _, k := range local {
+					if !seen[k] {
+						seen[k] = true
+						queue = append(queue, k)
+					}
 				}
 			}
 		}
@@ -340,6 +361,7 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 				}
 			}
 		}
+
 		if len(todo) == 0 {
 			break
 		}
@@ -393,7 +415,7 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 	if !cudaparse.IsHeader(def) && nearFolders(pr.dirs[fi], pr.dirs[di]) {
 		return true
 	}
-	return pr.includeClosure(fi)[di]
+	return pr.includeClosure(fi).has(di)
 }
 
 // includersOf returns the source files (not headers) that include header,
@@ -415,7 +437,7 @@ func (pr *projectRun) includersOf(header string) []string {
 	var out []string
 	if h, ok := pr.byShown[header]; ok {
 		for i, s := range pr.shown {
-			if !cudaparse.IsHeader(s) && pr.includeClosure(i)[h] {
+			if !cudaparse.IsHeader(s) && pr.includeClosure(i).has(h) {
 				out = append(out, s)
 			}
 		}
@@ -436,31 +458,46 @@ func nearFolders(a, b string) bool {
 }
 
 // includeClosure returns the files file i includes, directly or not
-// (memoized; under visMu).
-func (pr *projectRun) includeClosure(i int) map[int]bool {
+// (memoized; under visMu). A closure is a bit set over the project's files:
+// in a library whose headers include hundreds of others (cccl), maps of
+// them held 90 MB of the 15,400-file corpus's 200 MB live heap.
+func (pr *projectRun) includeClosure(i int) fileSet {
 	if c, ok := pr.closures[i]; ok {
 		return c
 	}
 	pr.macroMu.Lock()
 	pr.resolveIncludes()
 	pr.macroMu.Unlock()
-	c := map[int]bool{}
+	c := newFileSet(len(pr.shown))
 	frontier := pr.includes[i]
 	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
 		var next []int
 		for _, j := range frontier {
-			if !c[j] {
-				c[j] = true
+			if !c.has(j) {
+				c.add(j)
 				next = append(next, pr.includes[j]...)
 			}
 		}
 		frontier = next
 	}
 	if pr.closures == nil {
-		pr.closures = map[int]map[int]bool{}
+		pr.closures = map[int]fileSet{}
 	}
 	pr.closures[i] = c
 	return c
+}
+
+// fileSet is a set of file indexes.
+type fileSet []uint64
+
+func newFileSet(n int) fileSet { return make(fileSet, (n+63)/64) }
+
+func (s fileSet) has(i int) bool { return i >= 0 && i/64 < len(s) && s[i/64]&(1<<(i%64)) != 0 }
+
+func (s fileSet) add(i int) {
+	if i >= 0 && i/64 < len(s) {
+		s[i/64] |= 1 << (i % 64)
+	}
 }
 
 // summaryVersion changes when FileSummary's meaning does.

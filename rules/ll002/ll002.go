@@ -33,14 +33,20 @@ var Rule = &rule.Rule{
 // function another file of the project defines (a timer helper, a
 // launcher).
 //
-// Its clock words are cudaparse.ClockReadSpellings, what the recognizer
-// (cudaparse.ClockOf) accepts, and a benchmark state loop's `state)`.
+// Its clock words are what the recognizer (cudaparse.ClockOf) accepts:
+// cudaparse.ClockReadSpellings, or a timer object's name with one of its
+// methods' calls, and a benchmark state loop's `state)`.
 func prefilter(text *rule.Text) bool {
-	return (text.ContainsAny(clockSpellings...) || text.Contains("state)") || text.CallsProjectClock) &&
-		(text.ContainsAny("<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch", "cub::", "thrust::") || text.CallsProjectLoader)
+	clock := text.ContainsAny(clockSpellings...) || text.ContainsAny(timerObjects...) && text.ContainsAny(timerCalls...) ||
+		text.Contains("state)") || text.CallsProjectClock
+	return clock && (text.ContainsAny("<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch", "cub::", "thrust::") || text.CallsProjectLoader)
 }
 
-var clockSpellings = cudaparse.ClockReadSpellings()
+var (
+	clockSpellings = cudaparse.ClockReadSpellings()
+	timerObjects   = cudaparse.TimerObjectSpellings()
+	timerCalls     = cudaparse.TimerCallSpellings()
+)
 
 // kernelUse is something a function does to kernels at one place: launch
 // them, preload them, or call a function of the file that does.
