@@ -965,6 +965,19 @@ func (p *prepass) rewriteExplicitOperatorCalls() {
 	}
 }
 
+// statementMacroCall reports whether token i starts a call of a
+// macro-like name that stands as a statement (after `;`, a brace, a label
+// or a directive), and returns its closing parenthesis.
+func (p *prepass) statementMacroCall(i int) (end int, ok bool) {
+	if !p.isIdent(i) || !isMacroLikeName(p.text(i)) || !p.isPunct(i+1, '(') || p.blanked[i] {
+		return 0, false
+	}
+	if prev := p.prevCode(i); prev >= 0 && !p.isStatementBoundary(prev) {
+		return 0, false
+	}
+	return p.balancedParensAcross(i + 1)
+}
+
 // onlyNames reports whether tokens [from, to) are names separated by
 // commas.
 func (p *prepass) onlyNames(from, to int) bool {
@@ -1045,13 +1058,7 @@ func (p *prepass) blankBareTemplateKeyword() {
 // rules look at no more than at the call.
 func (p *prepass) terminateMacroStatements() {
 	for i := 0; i+1 < len(p.toks); i++ {
-		if !p.isIdent(i) || !isMacroLikeName(p.text(i)) || !p.isPunct(i+1, '(') || p.blanked[i] {
-			continue
-		}
-		if prev := p.prevCode(i); prev >= 0 && !p.isStatementBoundary(prev) {
-			continue
-		}
-		end, ok := p.balancedParensAcross(i + 1)
+		end, ok := p.statementMacroCall(i)
 		if !ok || end+1 >= len(p.toks) {
 			continue
 		}
@@ -1125,13 +1132,7 @@ func (p *prepass) blankTemplateDefaultDeclarators() {
 //	EXPECT_NO_THROW(Buffer b(4));                      ->                 {Buffer b(4);}
 func (p *prepass) rewriteDeclarationArguments() {
 	for i := 0; i+2 < len(p.toks); i++ {
-		if !p.isIdent(i) || !isMacroLikeName(p.text(i)) || !p.isPunct(i+1, '(') || p.blanked[i] {
-			continue
-		}
-		if prev := p.prevCode(i); prev >= 0 && !p.isStatementBoundary(prev) {
-			continue
-		}
-		end, ok := p.balancedParensAcross(i + 1)
+		end, ok := p.statementMacroCall(i)
 		if !ok {
 			continue
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lazylint/lazylint/internal/report"
+	"github.com/lazylint/lazylint/runtime-probe/cupti"
 	"github.com/lazylint/lazylint/runtime-probe/diffrun"
 	"github.com/lazylint/lazylint/runtime-probe/driver"
 )
@@ -116,25 +117,9 @@ func writeEnvText(w io.Writer, env driver.Env) {
 		fmt.Fprintf(tw, "warning:\t%s\n", warn)
 	}
 	for _, d := range env.Devices {
-		fmt.Fprintf(tw, "device %d:\t%s, compute %s, %s total, %s free\n", d.Index, d.Name, d.ComputeCapability, bytesText(int64(d.TotalBytes)), bytesText(int64(d.FreeBytes)))
+		fmt.Fprintf(tw, "device %d:\t%s, compute %s, %s total, %s free\n", d.Index, d.Name, d.ComputeCapability, cupti.BytesText(int64(d.TotalBytes)), cupti.BytesText(int64(d.FreeBytes)))
 	}
 	_ = tw.Flush()
-}
-
-func bytesText(n int64) string {
-	abs := n
-	if abs < 0 {
-		abs = -abs
-	}
-	switch {
-	case abs >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case abs >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case abs >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 func newProbeModuleCommand() *cobra.Command {
@@ -173,7 +158,7 @@ eager loading the image load takes everything at once.`,
 				if ferr != nil || len(fatbins) == 0 {
 					return usageError(cmd, fmt.Errorf("%s: %w", args[0], err))
 				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s: host ELF with %d fatbin container(s) in .nv_fatbin; probing the first (%s)\n", args[0], len(fatbins), bytesText(int64(len(fatbins[0]))))
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: host ELF with %d fatbin container(s) in .nv_fatbin; probing the first (%s)\n", args[0], len(fatbins), cupti.BytesText(int64(len(fatbins[0]))))
 				image = fatbins[0]
 			}
 			// CUDA reads the variable once, in cuInit, from the C environment,
@@ -216,16 +201,16 @@ eager loading the image load takes everything at once.`,
 }
 
 func writeModuleText(w io.Writer, rep driver.ModuleReport) {
-	fmt.Fprintf(w, "%s: %s, %s, on device %d (%s), loading mode %s\n", rep.File, rep.Format, bytesText(int64(rep.ImageBytes)), rep.Device.Index, rep.Device.Name, rep.LoadingMode)
-	fmt.Fprintf(w, "%s: %.3f ms, %s of device memory\n", rep.API, rep.LoadMS, bytesText(rep.LoadBytes))
+	fmt.Fprintf(w, "%s: %s, %s, on device %d (%s), loading mode %s\n", rep.File, rep.Format, cupti.BytesText(int64(rep.ImageBytes)), rep.Device.Index, rep.Device.Name, rep.LoadingMode)
+	fmt.Fprintf(w, "%s: %.3f ms, %s of device memory\n", rep.API, rep.LoadMS, cupti.BytesText(rep.LoadBytes))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "load ms\tdevice memory\tloaded by\tkernel\t")
 	for _, k := range rep.Kernels {
-		fmt.Fprintf(tw, "%.3f\t%s\t%s\t%s\t\n", k.LoadMS, bytesText(k.DeviceBytes), k.LoadedBy, demangle.Filter(k.Name, demangle.NoParams))
+		fmt.Fprintf(tw, "%.3f\t%s\t%s\t%s\t\n", k.LoadMS, cupti.BytesText(k.DeviceBytes), k.LoadedBy, demangle.Filter(k.Name, demangle.NoParams))
 	}
 	_ = tw.Flush()
 	fmt.Fprintf(w, "total: %d kernels, %.3f ms, %s of device memory: the headroom a program that takes (nearly) all free memory before its first launch must leave for this image\n",
-		len(rep.Kernels), rep.TotalMS, bytesText(rep.TotalBytes))
+		len(rep.Kernels), rep.TotalMS, cupti.BytesText(rep.TotalBytes))
 }
 
 // probeRunOptions are the flags of a differential run, shared by probe run

@@ -314,40 +314,12 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 		if sum == nil {
 			return
 		}
-		// The functions that matter, and the functions of the same file
-		// they call, transitively (a timed display() calls the file's
-		// generateImage(), which calls another file's launcher).
-		byName := map[string][]int{}
-		for k, fn := range sum.Functions {
-			byName[fn.Name] = append(byName[fn.Name], k)
-		}
-		seen := map[int]bool{}
-		var queue []int
-		for k, fn := range sum.Functions {
-			if fns != nil && fns[fn.Name] || fns == nil && fn.Timed {
-				seen[k] = true
-				queue = append(queue, k)
-			}
-		}
-		for len(queue) > 0 {
-			fn := &sum.Functions[queue[0]]
-			queue = queue[1:]
-			for _, st := range fn.Steps {
-				if st.Kind != cudaparse.StepCall {
-					continue
-				}
-				local := byName[st.Callee]
-				if len(local) == 0 {
-					wanted[st.Callee] = true
-				}
-				for _, k := range local {
-					if !seen[k] {
-						seen[k] = true
-						queue = append(queue, k)
-					}
-				}
-			}
-		}
+		eachOutCall(sum, func(fn *cudaparse.FunctionSummary) bool {
+			return fns != nil && fns[fn.Name] || fns == nil && fn.Timed
+		}, func(_ *cudaparse.FunctionSummary, st *cudaparse.SummaryStep) bool {
+			wanted[st.Callee] = true
+			return true
+		})
 	}
 	for _, i := range from {
 		want(i, only)
@@ -399,14 +371,7 @@ func (pr *projectRun) project() *cudaparse.Project {
 func (pr *projectRun) visibleFrom(from, def string) bool {
 	pr.visMu.Lock()
 	defer pr.visMu.Unlock()
-	if pr.byShown == nil {
-		pr.byShown = map[string]int{}
-		pr.dirs = make([]string, len(pr.shown))
-		for i, s := range pr.shown {
-			pr.byShown[s] = i
-			pr.dirs[i] = filepath.Dir(pr.absPath(i))
-		}
-	}
+	pr.indexShown()
 	di, ok := pr.byShown[def]
 	fi, ok2 := pr.byShown[from]
 	if !ok || !ok2 {
@@ -418,6 +383,19 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 	return pr.includeClosure(fi).has(di)
 }
 
+// indexShown fills byShown and dirs once (under visMu).
+func (pr *projectRun) indexShown() {
+	if pr.byShown != nil {
+		return
+	}
+	pr.byShown = map[string]int{}
+	pr.dirs = make([]string, len(pr.shown))
+	for i, s := range pr.shown {
+		pr.byShown[s] = i
+		pr.dirs[i] = filepath.Dir(pr.absPath(i))
+	}
+}
+
 // includersOf returns the source files (not headers) that include header,
 // directly or not, in path order (memoized; under visMu).
 func (pr *projectRun) includersOf(header string) []string {
@@ -426,14 +404,7 @@ func (pr *projectRun) includersOf(header string) []string {
 	if got, ok := pr.includers[header]; ok {
 		return got
 	}
-	if pr.byShown == nil {
-		pr.byShown = map[string]int{}
-		pr.dirs = make([]string, len(pr.shown))
-		for i, s := range pr.shown {
-			pr.byShown[s] = i
-			pr.dirs[i] = filepath.Dir(pr.absPath(i))
-		}
-	}
+	pr.indexShown()
 	var out []string
 	if h, ok := pr.byShown[header]; ok {
 		for i, s := range pr.shown {
@@ -1187,46 +1158,57 @@ func (pr *projectRun) timedCallsLoader(p *cudaparse.Project, i int) bool {
 	if sum == nil {
 		return pr.callsLoaderElsewhere(p, i)
 	}
+	found := false
+	eachOutCall(sum, func(fn *cudaparse.FunctionSummary) bool { return fn.Timed }, func(fn *cudaparse.FunctionSummary, st *cudaparse.SummaryStep) bool {
+		own := p.Function(sum.Path, fn.Name, fn.Line)
+		if own == nil {
+			return true
+		}
+		callee := p.ResolveStep(own, st)
+		found = callee != nil && callee.File != sum.Path && !p.Kernels(callee).Empty()
+		return !found
+	})
+	return found
+}
+
+// eachOutCall visits, breadth first from the functions of sum that start
+// says matter, the calls they make of names sum does not define, following
+// calls of sum's own functions (a timed display() calls the file's
+// generateImage(), which calls another file's launcher). visit returns
+// false to stop.
+func eachOutCall(sum *cudaparse.FileSummary, start func(fn *cudaparse.FunctionSummary) bool, visit func(fn *cudaparse.FunctionSummary, st *cudaparse.SummaryStep) bool) {
 	byName := map[string][]int{}
 	for k, fn := range sum.Functions {
 		byName[fn.Name] = append(byName[fn.Name], k)
 	}
 	seen := map[int]bool{}
 	var queue []int
-	for k, fn := range sum.Functions {
-		if fn.Timed {
+	for k := range sum.Functions {
+		if start(&sum.Functions[k]) {
 			seen[k] = true
 			queue = append(queue, k)
 		}
 	}
 	for len(queue) > 0 {
-		k := queue[0]
+		fn := &sum.Functions[queue[0]]
 		queue = queue[1:]
-		fn := &sum.Functions[k]
-		own := p.Function(sum.Path, fn.Name, fn.Line)
 		for j := range fn.Steps {
 			st := &fn.Steps[j]
 			if st.Kind != cudaparse.StepCall {
 				continue
 			}
-			if local := byName[st.Callee]; len(local) > 0 {
-				for _, l := range local {
-					if !seen[l] {
-						seen[l] = true
-						queue = append(queue, l)
-					}
+			local := byName[st.Callee]
+			for _, l := range local {
+				if !seen[l] {
+					seen[l] = true
+					queue = append(queue, l)
 				}
-				continue
 			}
-			if own == nil {
-				continue
-			}
-			if callee := p.ResolveStep(own, st); callee != nil && callee.File != sum.Path && !p.Kernels(callee).Empty() {
-				return true
+			if len(local) == 0 && !visit(fn, st) {
+				return
 			}
 		}
 	}
-	return false
 }
 
 // intern returns the names' ids.

@@ -202,7 +202,7 @@ func judgeWholeMemory(lazy, eager *Trace) (Evidence, bool) {
 		return Evidence{}, false
 	}
 	a := lazy.Allocs[big]
-	took := fmt.Sprintf("%s took %s, leaving %s free", orAlloc(a.API), bytesText(int64(a.Bytes)), bytesText(a.FreeAfter))
+	took := fmt.Sprintf("%s took %s, leaving %s free", orAlloc(a.API), BytesText(int64(a.Bytes)), BytesText(a.FreeAfter))
 	if big > 0 {
 		var total int64
 		n := 0
@@ -213,7 +213,7 @@ func judgeWholeMemory(lazy, eager *Trace) (Evidence, bool) {
 			}
 		}
 		if n > 1 {
-			took = fmt.Sprintf("%d allocations took %s, leaving %s free", n, bytesText(total), bytesText(a.FreeAfter))
+			took = fmt.Sprintf("%d allocations took %s, leaving %s free", n, BytesText(total), BytesText(a.FreeAfter))
 		}
 	}
 	// Launches that loaded their kernel: a lazy-load record names them;
@@ -333,10 +333,10 @@ func judgeModuleFigure(text string, lazy, eager *Trace) (Evidence, bool) {
 			}
 		}
 	}
-	lazyFig := fmt.Sprintf("%s took %s and %s under LAZY", m.API, usText(m.Call.Dur()), bytesText(m.Taken()))
+	lazyFig := fmt.Sprintf("%s took %s and %s under LAZY", m.API, usText(m.Call.Dur()), BytesText(m.Taken()))
 	if eagerCalls := named(eager); len(eagerCalls) > 0 {
 		e := eagerCalls[0]
-		eagerFig := fmt.Sprintf("%s and %s under EAGER", usText(e.Call.Dur()), bytesText(e.Taken()))
+		eagerFig := fmt.Sprintf("%s and %s under EAGER", usText(e.Call.Dur()), BytesText(e.Taken()))
 		memDiffers := e.Taken()-m.Taken() >= 1<<20
 		timeDiffers := e.Call.Dur() >= 2*m.Call.Dur() && e.Call.Dur()-m.Call.Dur() >= minLoadNS
 		if memDiffers || timeDiffers {
@@ -351,21 +351,25 @@ func judgeModuleFigure(text string, lazy, eager *Trace) (Evidence, bool) {
 	if len(later) > 0 {
 		reason := fmt.Sprintf("%s; %d kernel(s) loaded after it, at first launch", lazyFig, len(later))
 		if laterTaken > 0 {
-			reason += fmt.Sprintf(", taking %s more", bytesText(laterTaken))
+			reason += fmt.Sprintf(", taking %s more", BytesText(laterTaken))
 		}
 		return Evidence{Status: Confirmed, Kernel: later[0].Kernel, Reason: reason}, true
 	}
 	return Evidence{}, false
 }
 
-// bytesText is a byte count for people.
-func bytesText(b int64) string {
+// BytesText is a byte count for people: "78.6 GiB", "2.2 MiB", "-4.0 MiB".
+func BytesText(b int64) string {
+	abs := b
+	if abs < 0 {
+		abs = -abs
+	}
 	switch {
-	case b >= 1<<30:
+	case abs >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
+	case abs >= 1<<20:
 		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	case b >= 1<<10:
+	case abs >= 1<<10:
 		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", b)

@@ -65,7 +65,7 @@ func WriteTable(w io.Writer, t *Trace) {
 	for _, m := range t.ModuleCalls {
 		fmt.Fprintf(w, "%s at %s took %s", m.API, usText(m.Call.Start), usText(m.Call.Dur()))
 		if m.FreeBefore >= 0 && m.FreeAfter >= 0 {
-			fmt.Fprintf(w, " and %s of device memory", bytesText(m.Taken()))
+			fmt.Fprintf(w, " and %s of device memory", BytesText(m.Taken()))
 		}
 		if m.Result != 0 {
 			fmt.Fprintf(w, " and failed (CUresult %d)", m.Result)
@@ -87,9 +87,9 @@ func WriteTable(w io.Writer, t *Trace) {
 			if failed++; failed > maxFailedAllocs {
 				continue
 			}
-			fmt.Fprintf(w, "%s of %s failed at %s (CUresult %d)\n", orAlloc(a.API), bytesText(int64(a.Bytes)), usText(a.Call.Start), a.Result)
+			fmt.Fprintf(w, "%s of %s failed at %s (CUresult %d)\n", orAlloc(a.API), BytesText(int64(a.Bytes)), usText(a.Call.Start), a.Result)
 		case i == least:
-			fmt.Fprintf(w, "%s of %s at %s left the least free memory: %s\n", orAlloc(a.API), bytesText(int64(a.Bytes)), usText(a.Call.Start), bytesText(a.FreeAfter))
+			fmt.Fprintf(w, "%s of %s at %s left the least free memory: %s\n", orAlloc(a.API), BytesText(int64(a.Bytes)), usText(a.Call.Start), BytesText(a.FreeAfter))
 		}
 	}
 	if failed > maxFailedAllocs {
@@ -162,16 +162,16 @@ func WriteChromeTrace(w io.Writer, traces []*Trace) error {
 		for _, m := range t.ModuleCalls {
 			args := map[string]any{"result": m.Result}
 			if m.FreeBefore >= 0 && m.FreeAfter >= 0 {
-				args["device_memory_taken"] = bytesText(m.Taken())
+				args["device_memory_taken"] = BytesText(m.Taken())
 			}
 			evs = append(evs, chromeEvent{Name: m.API, Cat: "module", Ph: "X", TS: us(m.Call.Start), Dur: span(m.Call), PID: t.PID, TID: host(m.Thread), Args: args})
 		}
 		for _, a := range t.Allocs {
 			args := map[string]any{"bytes": a.Bytes, "result": a.Result}
 			if a.FreeAfter >= 0 {
-				args["free_after"] = bytesText(a.FreeAfter)
+				args["free_after"] = BytesText(a.FreeAfter)
 			}
-			evs = append(evs, chromeEvent{Name: orAlloc(a.API) + " " + bytesText(int64(a.Bytes)), Cat: "alloc", Ph: "X", TS: us(a.Call.Start), Dur: span(a.Call), PID: t.PID, TID: lane("allocations", 2), Args: args})
+			evs = append(evs, chromeEvent{Name: orAlloc(a.API) + " " + BytesText(int64(a.Bytes)), Cat: "alloc", Ph: "X", TS: us(a.Call.Start), Dur: span(a.Call), PID: t.PID, TID: lane("allocations", 2), Args: args})
 		}
 		for _, e := range t.LaunchErrors {
 			evs = append(evs, chromeEvent{Name: e.API + " failed: " + e.Kernel, Cat: "launch-error", Ph: "i", S: "t", TS: us(e.At), PID: t.PID, TID: host(e.Thread), Args: map[string]any{"result": e.Result}})
@@ -365,18 +365,18 @@ func WriteSVG(w io.Writer, t *Trace) error {
 		}
 		if least >= 0 {
 			a := allocs[least]
-			fmt.Fprintf(w, `<text x="%.1f" y="%.1f" font-size="10">%s, %s left</text>`+"\n", left+ax.x(a.Call.Start)+2, top+rowH*float64(mrow)+rowH-1, bytesText(int64(a.Bytes)), bytesText(a.FreeAfter))
+			fmt.Fprintf(w, `<text x="%.1f" y="%.1f" font-size="10">%s, %s left</text>`+"\n", left+ax.x(a.Call.Start)+2, top+rowH*float64(mrow)+rowH-1, BytesText(int64(a.Bytes)), BytesText(a.FreeAfter))
 		}
 		for _, a := range allocs {
-			fill, title := "#9b7fd0", fmt.Sprintf("%s of %s: %s, left %s free", orAlloc(a.API), bytesText(int64(a.Bytes)), usText(a.Call.Dur()), bytesText(a.FreeAfter))
+			fill, title := "#9b7fd0", fmt.Sprintf("%s of %s: %s, left %s free", orAlloc(a.API), BytesText(int64(a.Bytes)), usText(a.Call.Dur()), BytesText(a.FreeAfter))
 			if a.Result != 0 {
-				fill, title = "#bbbbbb", fmt.Sprintf("%s of %s failed (CUresult %d)", orAlloc(a.API), bytesText(int64(a.Bytes)), a.Result)
+				fill, title = "#bbbbbb", fmt.Sprintf("%s of %s failed (CUresult %d)", orAlloc(a.API), BytesText(int64(a.Bytes)), a.Result)
 			}
 			bar(a.Call, mrow, 8, fill, "none", title)
 		}
 		for _, m := range modules {
-			bar(m.Call, mrow, 5, "#3fb0b0", "none", fmt.Sprintf("%s: %s, %s of device memory", m.API, usText(m.Call.Dur()), bytesText(m.Taken())))
-			fmt.Fprintf(w, `<text x="%.1f" y="%.1f" font-size="10">%s</text>`+"\n", left+ax.x(m.Call.Start)+2, top+rowH*float64(mrow)+rowH-1, html.EscapeString(fmt.Sprintf("%s %s, %s", m.API, usText(m.Call.Dur()), bytesText(m.Taken()))))
+			bar(m.Call, mrow, 5, "#3fb0b0", "none", fmt.Sprintf("%s: %s, %s of device memory", m.API, usText(m.Call.Dur()), BytesText(m.Taken())))
+			fmt.Fprintf(w, `<text x="%.1f" y="%.1f" font-size="10">%s</text>`+"\n", left+ax.x(m.Call.Start)+2, top+rowH*float64(mrow)+rowH-1, html.EscapeString(fmt.Sprintf("%s %s, %s", m.API, usText(m.Call.Dur()), BytesText(m.Taken()))))
 		}
 	}
 	for _, e := range t.LaunchErrors {
