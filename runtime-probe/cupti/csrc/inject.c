@@ -8,8 +8,9 @@
  * launches (name, stream, whether the kernel was loaded at ENTER, ENTER to
  * EXIT time, free memory around launches that load), device allocations
  * (cuMemAlloc, the stream-ordered and pool allocators, cuMemCreate), module
- * and library loads (their time and the free memory around them),
- * launch failures (the driver's, and the runtime's that never reach it), lazy-load overhead records and kernel execution times.
+ * and library loads (their time and the free memory around them), launch
+ * failures (the driver's, and the runtime's that never reach it), lazy-load
+ * overhead records and kernel execution times.
  * Lines are written as they happen and flushed after each event that a
  * crash must not lose (loads, failures, modules), so a killed run keeps them.
  *
