@@ -399,9 +399,7 @@ func (p *prepass) rewriteStatementMacros() {
 		// CHECK(run(x), return false): the handler is no expression; the
 		// checked call is kept and the handler blanked.
 		if len(commas) > 0 && !statements && p.isIdent(lastArg) && jumpKeywords[string(p.text(lastArg))] {
-			from := int(p.toks[commas[len(commas)-1]].start)
-			p.blank(from, int(p.toks[end].start))
-			p.rw.Blanked = append(p.rw.Blanked, Range{from, int(p.toks[end].start)})
+			p.blankRecorded(commas[len(commas)-1], end-1)
 			continue
 		}
 		// SWITCH(a, A, if (c) { f(); } else { g(); }): the last argument
@@ -496,20 +494,35 @@ func (p *prepass) startsStatementKeyword(i int) bool {
 // `;`: CHECK(run(x), return false).
 var jumpKeywords = map[string]bool{"return": true, "break": true, "continue": true, "throw": true, "goto": true}
 
+// bracketDelta is 1 for a token that opens a bracket, -1 for one that
+// closes it, 0 for any other.
+func (p *prepass) bracketDelta(k int) int {
+	if p.toks[k].kind != tokPunct {
+		return 0
+	}
+	switch p.src[p.toks[k].start] {
+	case '(', '[', '{':
+		return 1
+	case ')', ']', '}':
+		return -1
+	}
+	return 0
+}
+
 // topLevelSplit returns the commas directly inside the parentheses from
 // open to end, and the first `;` directly inside them (or -1).
 func (p *prepass) topLevelSplit(open, end int) (commas []int, firstSemi int) {
 	firstSemi = -1
 	depth := 0
 	for k := open + 1; k < end; k++ {
+		if d := p.bracketDelta(k); d != 0 {
+			depth += d
+			continue
+		}
 		if p.toks[k].kind != tokPunct {
 			continue
 		}
 		switch p.src[p.toks[k].start] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
 		case ',':
 			if depth == 0 {
 				commas = append(commas, k)
@@ -770,24 +783,13 @@ func (p *prepass) blankMemberInitializers() {
 		declStart := open + 1
 		depth := 0
 		for k := open + 1; k < end; k++ {
-			if p.toks[k].kind != tokPunct {
-				continue
-			}
-			switch p.src[p.toks[k].start] {
-			case '(', '[', '{':
-				depth++
-			case ')', ']':
-				depth--
-			case '}':
-				depth--
-				if depth == 0 {
-					declStart = k + 1 // after a member function's body
-				}
-			case ';':
-				if depth == 0 {
-					p.blankInitializersBeforeComma(declStart, k)
-					declStart = k + 1
-				}
+			depth += p.bracketDelta(k)
+			switch {
+			case depth == 0 && p.isPunct(k, '}'):
+				declStart = k + 1 // after a member function's body
+			case depth == 0 && p.isPunct(k, ';'):
+				p.blankInitializersBeforeComma(declStart, k)
+				declStart = k + 1
 			}
 		}
 	}
@@ -807,15 +809,11 @@ func (p *prepass) blankInitializersBeforeComma(from, semi int) {
 	eq := -1
 	depth, angles := 0, 0 // angles: template argument lists open in an initializer
 	for k := from; k < semi; k++ {
-		if p.toks[k].kind != tokPunct {
+		if d := p.bracketDelta(k); d != 0 || depth != 0 || p.toks[k].kind != tokPunct {
+			depth += d
 			continue
 		}
 		switch c := p.src[p.toks[k].start]; {
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-		case depth != 0:
 		case c == '<' && eq >= 0 && p.isIdent(k-1):
 			angles++
 		case c == '>' && angles > 0:
@@ -823,8 +821,7 @@ func (p *prepass) blankInitializersBeforeComma(from, semi int) {
 		case c == '=' && p.isAssignment(k):
 			eq = k
 		case c == ',' && eq >= 0 && angles == 0 && p.declaratorFollows(k+1, semi):
-			p.blank(int(p.toks[eq].start), int(p.toks[k-1].end))
-			p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[eq].start), int(p.toks[k-1].end)})
+			p.blankRecorded(eq, k-1)
 			eq = -1
 		}
 	}
@@ -889,6 +886,21 @@ func (p *prepass) blankComputedIncludes() {
 	}
 }
 
+// eachTemplateList calls fn with each `template <...>` of the file: the
+// index of `template` and the index after its closing `>`. fn returns the
+// index to go on after (its first argument, or end-1 to skip the lists
+// nested in this one).
+func (p *prepass) eachTemplateList(fn func(i, end int) int) {
+	for i := 0; i+1 < len(p.toks); i++ {
+		if !p.isIdent(i) || string(p.text(i)) != "template" || !p.isPunct(i+1, '<') {
+			continue
+		}
+		if end := p.afterAngles(i + 1); end >= 0 {
+			i = fn(i, end)
+		}
+	}
+}
+
 // rewriteTemplateParameterMacros turns a macro call that stands for a
 // whole template parameter into an unnamed `int` parameter, which the
 // grammar takes (the call's argument, an enable_if condition, it does
@@ -896,14 +908,7 @@ func (p *prepass) blankComputedIncludes() {
 //
 //	template <typename T, ENABLE_IF(is_integral_v<T> || x)>  ->  template <typename T, int                              >
 func (p *prepass) rewriteTemplateParameterMacros() {
-	for i := 0; i+1 < len(p.toks); i++ {
-		if !p.isIdent(i) || string(p.text(i)) != "template" || !p.isPunct(i+1, '<') {
-			continue
-		}
-		end := p.afterAngles(i + 1)
-		if end < 0 {
-			continue
-		}
+	p.eachTemplateList(func(i, end int) int {
 		for k := i + 2; k < end-1; k++ {
 			if !p.isIdent(k) || !isMacroLikeName(p.text(k)) || !p.isPunct(k+1, '(') || !(p.isPunct(k-1, '<') || p.isPunct(k-1, ',')) {
 				continue
@@ -918,7 +923,8 @@ func (p *prepass) rewriteTemplateParameterMacros() {
 			p.rw.Blanked = append(p.rw.Blanked, Range{start, int(p.toks[closing].end)})
 			k = closing
 		}
-	}
+		return i
+	})
 }
 
 // rewriteExplicitOperatorCalls turns an operator function called by name
@@ -1022,9 +1028,7 @@ func (p *prepass) blankTrailingParameterMacros() {
 		if p.isIdent(typ) && statementKeywords[string(p.text(typ))] {
 			continue // return X MACRO)
 		}
-		from, to := int(p.toks[i].start), int(p.toks[j-1].end)
-		p.blank(from, to)
-		p.rw.Blanked = append(p.rw.Blanked, Range{from, to})
+		p.blankRecorded(i, j-1)
 		i = j
 	}
 }
@@ -1039,8 +1043,7 @@ func (p *prepass) blankBareTemplateKeyword() {
 			continue
 		}
 		if p.isPunct(i-1, '.') || p.isPunct(i-1, '>') && p.isPunct(i-2, '-') || p.isPunct(i-1, ':') && p.isPunct(i-2, ':') {
-			p.blank(int(p.toks[i].start), int(p.toks[i].end))
-			p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i].start), int(p.toks[i].end)})
+			p.blankRecorded(i, i)
 		}
 	}
 }
@@ -1096,14 +1099,7 @@ func (p *prepass) terminateMacroStatements() {
 //
 //	template <typename T = void*>  ->  template <typename T = void >
 func (p *prepass) blankTemplateDefaultDeclarators() {
-	for i := 0; i+1 < len(p.toks); i++ {
-		if !p.isIdent(i) || string(p.text(i)) != "template" || !p.isPunct(i+1, '<') {
-			continue
-		}
-		end := p.afterAngles(i + 1)
-		if end < 0 {
-			continue
-		}
+	p.eachTemplateList(func(i, end int) int {
 		depth, hasDefault := 0, false
 		for k := i + 2; k < end-1; k++ {
 			switch {
@@ -1116,12 +1112,11 @@ func (p *prepass) blankTemplateDefaultDeclarators() {
 			case depth == 0 && p.isPunct(k, '=') && p.isAssignment(k):
 				hasDefault = true
 			case depth == 0 && hasDefault && (p.isPunct(k, '*') || p.isPunct(k, '&')) && (p.isPunct(k+1, ',') || k+1 == end-1 || p.isPunct(k+1, '*') || p.isPunct(k+1, '&')):
-				p.blank(int(p.toks[k].start), int(p.toks[k].end))
-				p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[k].start), int(p.toks[k].end)})
+				p.blankRecorded(k, k)
 			}
 		}
-		i = end - 1
-	}
+		return end - 1 // nested lists were looked at with this one
+	})
 }
 
 // rewriteDeclarationArguments turns a macro call whose first argument
@@ -1188,10 +1183,8 @@ func (p *prepass) rewriteScopeMacros() {
 		if !p.isIdent(after) || !isMacroLikeName(p.text(after)) || !p.isPunct(after+1, ';') {
 			continue
 		}
-		for _, k := range []int{i, after} {
-			p.blank(int(p.toks[k].start), int(p.toks[k].end))
-			p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[k].start), int(p.toks[k].end)})
-		}
+		p.blankRecorded(i, i)
+		p.blankRecorded(after, after)
 	}
 }
 

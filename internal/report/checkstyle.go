@@ -30,16 +30,7 @@ type checkstyleError struct {
 // <file> per path in the findings' order. Suppressed findings are left out.
 func Checkstyle(w io.Writer, res engine.Result, _ Extras) error {
 	doc := checkstyleDoc{Version: "4.3"}
-	byPath := map[string]int{}
-	file := func(path string) *checkstyleFile {
-		i, ok := byPath[path]
-		if !ok {
-			i = len(doc.Files)
-			byPath[path] = i
-			doc.Files = append(doc.Files, checkstyleFile{Name: path})
-		}
-		return &doc.Files[i]
-	}
+	file := groupByPath(&doc.Files, func(path string) checkstyleFile { return checkstyleFile{Name: path} })
 	for _, f := range res.Findings {
 		sev := f.Severity.String()
 		fl := file(f.Path)
@@ -49,6 +40,11 @@ func Checkstyle(w io.Writer, res engine.Result, _ Extras) error {
 		fl := file(e.Path)
 		fl.Errors = append(fl.Errors, checkstyleError{Severity: "error", Message: e.Message, Source: "lazylint"})
 	}
+	return writeXML(w, doc)
+}
+
+// writeXML writes doc as an indented XML document with its header.
+func writeXML(w io.Writer, doc any) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -59,4 +55,20 @@ func Checkstyle(w io.Writer, res engine.Result, _ Extras) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// groupByPath returns a function giving the group of a path in *groups,
+// appending a new one (made by newGroup) the first time a path is asked
+// for: groups stay in the order their paths first come.
+func groupByPath[T any](groups *[]T, newGroup func(path string) T) func(path string) *T {
+	byPath := map[string]int{}
+	return func(path string) *T {
+		i, ok := byPath[path]
+		if !ok {
+			i = len(*groups)
+			byPath[path] = i
+			*groups = append(*groups, newGroup(path))
+		}
+		return &(*groups)[i]
+	}
 }

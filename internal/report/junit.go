@@ -51,16 +51,7 @@ type junitProblem struct {
 // which CI systems read as nothing failed. Suppressed findings are left out.
 func JUnit(w io.Writer, res engine.Result, x Extras) error {
 	doc := junitSuites{Name: "lazylint"}
-	byPath := map[string]int{}
-	suite := func(path string) *junitSuite {
-		i, ok := byPath[path]
-		if !ok {
-			i = len(doc.Suites)
-			byPath[path] = i
-			doc.Suites = append(doc.Suites, junitSuite{Name: path})
-		}
-		return &doc.Suites[i]
-	}
+	suite := groupByPath(&doc.Suites, func(path string) junitSuite { return junitSuite{Name: path} })
 	for _, f := range res.Findings {
 		path, _ := x.rootRelative(f.Path)
 		var text strings.Builder
@@ -98,14 +89,5 @@ func JUnit(w io.Writer, res engine.Result, x Extras) error {
 		doc.Failures += s.Failures
 		doc.Errors += s.Errors
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return writeXML(w, doc)
 }

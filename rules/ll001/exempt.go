@@ -68,7 +68,7 @@ func (a *analysis) freedBeforeLoading(c *cudaparse.Call) bool {
 			!cudaparse.OnTheWay(c.Node, f.Node) {
 			continue
 		}
-		if asyncFrees[f.Name] && a.keepingPool() != nil {
+		if asyncFrees[f.Name] && a.keepingPool != nil {
 			return false // the pool keeps what cudaFreeAsync gives back
 		}
 		return !a.loadsBetween(c.Func, c.Node.End(), f.Node.Start(), map[*cudaparse.Function]bool{})
@@ -87,18 +87,14 @@ var releaseThresholdAttr = regexp.MustCompile(`\b(cudaMemPoolAttrReleaseThreshol
 // pool: the largest 64-bit value in its usual spellings.
 var keepsAll = regexp.MustCompile(`UINT64_MAX|ULLONG_MAX|SIZE_MAX|numeric_limits\s*<[^>]*>\s*::\s*max\s*\(|~\s*0|\(\s*-1\s*\)|=\s*-1\b|0x[fF]{16}`)
 
-// keepingPool returns the call of the file that raises a memory pool's
+// findKeepingPool returns the call of the file that raises a memory pool's
 // release threshold to keep all freed memory (cudaMemPoolSetAttribute(pool,
 // cudaMemPoolAttrReleaseThreshold, &max)), or nil. Memory freed with
 // cudaFreeAsync then stays with the pool, out of reach of a lazy load, so
 // an allocation freed that way before any launch still starves one. The
 // value is read from the call's text or, passed by address, from the
 // variable's declaration in the same function.
-func (a *analysis) keepingPool() *cudaparse.Call {
-	if a.pool != nil {
-		return *a.pool
-	}
-	var found *cudaparse.Call
+func (a *analysis) findKeepingPool() *cudaparse.Call {
 	for _, c := range a.file.Calls {
 		if c.Name != "cudaMemPoolSetAttribute" && c.Name != "cuMemPoolSetAttribute" || len(c.Args) < 3 || !releaseThresholdAttr.MatchString(c.Args[1].Text()) {
 			continue
@@ -112,12 +108,10 @@ func (a *analysis) keepingPool() *cudaparse.Call {
 			}
 		}
 		if keepsAll.MatchString(value) {
-			found = c
-			break
+			return c
 		}
 	}
-	a.pool = &found
-	return found
+	return nil
 }
 
 // addressedVar is the variable whose address an allocator receives:
@@ -166,7 +160,7 @@ func (a *analysis) poolNote(c *cudaparse.Call) []rule.FindingOption {
 	if !poolAllocators[c.Name] {
 		return nil
 	}
-	if k := a.keepingPool(); k != nil {
+	if k := a.keepingPool; k != nil {
 		return []rule.FindingOption{rule.Related(k.Callee, "the pool keeps memory freed with cudaFreeAsync (release threshold raised here)")}
 	}
 	return nil

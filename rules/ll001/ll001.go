@@ -69,6 +69,7 @@ func run(p *rule.Pass) {
 		headroom:  p.FloatOption("min-headroom-mib") * mib,
 	}
 	a.findWrappers()
+	a.keepingPool = a.findKeepingPool()
 	reported := map[int]bool{}
 	report := func(n cudaparse.Node, msg string, related ...rule.FindingOption) {
 		if reported[n.Start()] || a.kernelsLoadedBefore(n) {
@@ -152,8 +153,9 @@ type analysis struct {
 	// wrappers are functions of this file that pass one of their
 	// parameters to an allocator as its size.
 	wrappers map[string]allocator
-	// pool caches keepingPool: nil until looked for.
-	pool **cudaparse.Call
+	// keepingPool is the file's call that makes a memory pool keep all
+	// freed memory (findKeepingPool), or nil.
+	keepingPool *cudaparse.Call
 }
 
 // share describes a size in terms of a memory query: frac of the queried

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/lazylint/lazylint/runtime-probe/diffrun"
 )
 
 // Statuses of a finding's evidence.
@@ -95,7 +97,7 @@ func Judge(rule, text string, lazy, eager *Trace, declared []string, o Options) 
 		return Evidence{}, false
 	}
 	if o.Slowdown <= 1 {
-		o.Slowdown = 2
+		o.Slowdown = diffrun.DefaultSlowdown
 	}
 	switch rule {
 	case "LL001":
