@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/aymanbagabas/go-udiff v0.4.1
+	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/charlievieth/fastwalk v1.0.14
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/golangci/plugin-module-register v0.1.2

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -50,6 +51,7 @@ type checkOptions struct {
 	includeDirs   []string
 	compileDB     string
 	statistics    bool
+	cpuProfile    string
 }
 
 func newCheckCommand() *cobra.Command {
@@ -98,6 +100,9 @@ be read or parsed (the other files are still checked and reported).`,
 	f.BoolVar(&o.noProject, "no-project", false, "check each file alone, without the facts of the project's other files")
 	f.StringArrayVar(&o.includeDirs, "include-dir", nil, "a folder where #include is looked for (repeatable; also include-dirs in .lazylint.yml)")
 	f.StringVar(&o.compileDB, "compile-commands", "", "a compile_commands.json whose -I and renaming -D flags are used (default: compile_commands.json or build/compile_commands.json in the project)")
+	// For bench/: where a check spends its time, in pprof's format.
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to this file")
+	_ = f.MarkHidden("cpuprofile")
 	return cmd
 }
 
@@ -118,6 +123,17 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	}
 	if o.workers < 0 {
 		return usage("bad --jobs %d (want a positive number, or 0 for one per core)", o.workers)
+	}
+	if o.cpuProfile != "" {
+		out, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return usage("%v", err)
+		}
+		defer out.Close()
+		if err := pprof.StartCPUProfile(out); err != nil {
+			return usage("%v", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	switch {
 	case o.diff && cmd.Flags().Changed("format"):

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/cache"
@@ -47,22 +48,38 @@ type cacheEntry struct {
 func cacheKey(binary []byte, s *Settings, opts *Options, src []byte, projectDigest [32]byte) cache.Key {
 	h := sha256.New()
 	fmt.Fprintf(h, "lazylint cache %d\n%x\nlow-confidence=%v unused=%v\nproject %x\n", cacheEntryVersion, binary, opts.LowConfidence, opts.ReportUnusedSuppressions, projectDigest)
+	h.Write(s.appendKey(nil))
+	fmt.Fprintf(h, "%d\n", len(src))
+	h.Write(src)
+	var k cache.Key
+	h.Sum(k[:0])
+	return k
+}
+
+// appendKey appends to b what of the settings changes a file's results:
+// each rule with its severity and options. The project memo writes it
+// for every file of the tree, so it is built without fmt.
+func (s *Settings) appendKey(b []byte) []byte {
 	for _, r := range s.Rules {
-		fmt.Fprintf(h, "rule %s severity=%d\n", r.ID, s.severity(r))
+		b = append(b, "rule "...)
+		b = append(b, r.ID...)
+		b = append(b, " severity="...)
+		b = strconv.AppendInt(b, int64(s.severity(r)), 10)
+		b = append(b, '\n')
 		names := make([]string, 0, len(s.RuleOptions[r.ID]))
 		for name := range s.RuleOptions[r.ID] {
 			names = append(names, name)
 		}
 		sort.Strings(names)
 		for _, name := range names {
-			fmt.Fprintf(h, "option %q=%q\n", name, s.RuleOptions[r.ID][name])
+			b = append(b, "option "...)
+			b = strconv.AppendQuote(b, name)
+			b = append(b, '=')
+			b = strconv.AppendQuote(b, s.RuleOptions[r.ID][name])
+			b = append(b, '\n')
 		}
 	}
-	fmt.Fprintf(h, "%d\n", len(src))
-	h.Write(src)
-	var k cache.Key
-	h.Sum(k[:0])
-	return k
+	return b
 }
 
 func encodeEntry(r FileResult, sum *cudaparse.FileSummary) ([]byte, error) {

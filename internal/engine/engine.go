@@ -6,7 +6,6 @@ package engine
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -17,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/cache"
@@ -199,6 +200,10 @@ const binaryProbe = 8000
 // Run checks the files under opts.Paths.
 func Run(opts Options) Result {
 	start := time.Now()
+	if opts.Cache != nil {
+		// Hashing the binary (tens of MB) overlaps the walk.
+		go func() { _, _ = cache.BinaryHash() }()
+	}
 	walked := collect(opts.Paths, opts.Exclude, opts.Extensions...)
 	res := Result{Errors: walked.errors, ExcludedNamed: walked.excludedNamed}
 	res.Stats.Excluded = walked.excluded
@@ -257,9 +262,31 @@ func Run(opts Options) Result {
 	// With a cache, the project step's outcome is memoized on the bytes of
 	// every file: a warm run of an unchanged project skips it.
 	memoize := opts.Cache != nil && !opts.NoProject && !opts.NeedProject
-	hashes := make([][32]byte, len(sources))
+	hashes := make([]uint64, len(sources))
 	shownPaths := make([]string, len(sources))
+	for i, p := range sources {
+		shownPaths[i] = relPath(base, p)
+	}
+	var memoKey cache.Key
+	var memo *memoEntry
+	if memoize && len(sources) > 0 {
+		// Every file's bytes first: a warm run of an unchanged project
+		// reads its results from the memo and does nothing else.
+		bytesRead, complete := hashSources(sources[:checkedSources], sources[checkedSources:], hashes, workers)
+		memoKey = projectMemoKey(&opts, shownPaths, hashes, settingsFor, absSources)
+		if data, ok := opts.Cache.Get(memoKey); ok {
+			memo = decodeMemo(data)
+		}
+		if memo != nil && memo.Complete && complete && applyMemo(memo, results[:checkedSources], shownPaths, settingsFor, absSources, &res.Stats) {
+			res.Stats.Bytes, res.Stats.Cached = bytesRead, memo.Checked
+			if opts.Progress != nil {
+				opts.Progress(total, total)
+			}
+			return res.finish(results[:checkedSources], base, start)
+		}
+	}
 	jobs := make(chan int)
+	var changed atomic.Bool
 	var wg sync.WaitGroup
 	for range min(workers, max(1, len(sources))) {
 		wg.Add(1)
@@ -274,11 +301,10 @@ func Run(opts Options) Result {
 			}()
 			for i := range jobs {
 				path := sources[i]
-				shown := relPath(base, path)
-				shownPaths[i] = shown
+				shown := shownPaths[i]
 				src, err := ReadSource(path)
-				if err == nil && memoize {
-					hashes[i] = sha256.Sum256(src)
+				if err == nil && memoize && xxhash.Sum64(src) != hashes[i] {
+					changed.Store(true) // since it was hashed: no memo of this run
 				}
 				if i >= checkedSources {
 					// A context file: its facts only.
@@ -322,14 +348,9 @@ func Run(opts Options) Result {
 	close(jobs)
 	wg.Wait()
 
-	var memoKey cache.Key
-	memoHit := false
-	if memoize && len(sources) > 0 {
-		memoKey = projectMemoKey(&opts, shownPaths, hashes, settingsFor, absSources)
-		if data, ok := opts.Cache.Get(memoKey); ok {
-			memoHit = applyMemo(data, results, shownPaths, settingsFor, absSources, &res.Stats)
-		}
-	}
+	// A memo that is not complete (a file had an error, which is not
+	// kept) still holds the project step's results.
+	memoHit := memo != nil && !changed.Load() && applyMemo(memo, results[:checkedSources], shownPaths, settingsFor, absSources, &res.Stats)
 	if !opts.NoProject && len(sources) > 0 && !memoHit {
 		pr := &projectRun{opts: opts, sources: sources, shown: shownPaths, facts: facts, settings: settingsFor, workers: workers, names: names, kept: kept, abs: absSources}
 		if memoize {
@@ -373,14 +394,17 @@ func Run(opts Options) Result {
 		res.Stats.ProjectFunctions = project.Len()
 		res.Stats.Rechecked = len(rechecked)
 		res.Project = project
-		if memoize {
-			if data, err := encodeMemo(results, rechecked, shownPaths, &res.Stats); err == nil {
+		if memoize && !changed.Load() {
+			if data, err := encodeMemo(results[:checkedSources], rechecked, shownPaths, &res.Stats); err == nil {
 				opts.Cache.Put(memoKey, data)
 			}
 		}
 	}
+	return res.finish(results[:checkedSources], base, start)
+}
 
-	results = results[:checkedSources]
+// finish adds the checked files' results to the run's, in a stable order.
+func (res Result) finish(results []sourceResult, base string, start time.Time) Result {
 	for i := range results {
 		r := &results[i]
 		res.Findings = append(res.Findings, r.Findings...)

@@ -159,6 +159,26 @@ func TestProjectMemo(t *testing.T) {
 	if show(warm) != show(cold) || warm.Project != nil {
 		t.Errorf("warm run differs (or linked):\n%s\nwant\n%s", show(warm), show(cold))
 	}
+	// The memo is the whole outcome: nothing parsed, nothing looked up
+	// per file, and the statistics of a run from the per-file cache.
+	if warm.Stats.Parsed != 0 || warm.Stats.Cached != cold.Stats.Parsed || warm.Stats.Bytes != cold.Stats.Bytes || warm.Stats.Rechecked != cold.Stats.Rechecked {
+		t.Errorf("warm stats %+v after cold %+v", warm.Stats, cold.Stats)
+	}
+	// A file that cannot be checked: its error is not memoized, so every
+	// run reports it, and the other files' findings stay the same.
+	broken := filepath.Join(dir, "broken.cu")
+	if err := os.WriteFile(broken, []byte("cudaEventRecord(start);\x00\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for run := range 2 {
+		r := Run(opts)
+		if len(r.Errors) != 1 || r.Errors[0].Path != "broken.cu" || show(r) != show(cold) {
+			t.Errorf("run %d with a binary file: errors %v, findings\n%s", run, r.Errors, show(r))
+		}
+	}
+	if err := os.Remove(broken); err != nil {
+		t.Fatal(err)
+	}
 	// An edit elsewhere in the project: the warm-up in main goes.
 	mainCPP := filepath.Join(dir, "caller_warmup", "main.cpp")
 	src, err := os.ReadFile(mainCPP)
