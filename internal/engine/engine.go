@@ -310,7 +310,7 @@ func Run(opts Options) Result {
 					// A context file: its facts only.
 					if err == nil && !memoize && !bytes.Contains(src[:min(len(src), binaryProbe)], []byte{0}) {
 						text.Reset(src)
-						noteProjectFacts(&facts[i], &text, settingsFor(absSources[i]), nil, skipped, names)
+						noteProjectFacts(&facts[i], &text, settingsFor(absSources[i]), nil, skipped, -1, names)
 						facts[i].candidate = false
 					}
 					continue
@@ -326,14 +326,15 @@ func Run(opts Options) Result {
 					if !opts.NoProject {
 						fileOpts.keep = func(f *cudaparse.File, sum *cudaparse.FileSummary) { kept.offer(i, f, sum) }
 					}
-					results[i].FileResult, results[i].how, ref = checkText(&parser, &text, s, fileOpts, shown, nil, [32]byte{})
+					var firing int
+					results[i].FileResult, results[i].how, ref, firing = checkText(&parser, &text, s, fileOpts, shown, nil, [32]byte{})
 					switch {
 					case memoize:
 						// The text's facts, and the summary, wait until the
 						// project's memo is known to miss.
 						facts[i].summaryRef, facts[i].parsed = ref, results[i].how != skipped && ref != nil
 					case !opts.NoProject:
-						noteProjectFacts(&facts[i], &text, s, ref.get(), results[i].how, names)
+						noteProjectFacts(&facts[i], &text, s, ref.get(), results[i].how, firing, names)
 					}
 				}
 				if opts.Progress != nil && i < checkedSources {
@@ -369,6 +370,7 @@ func Run(opts Options) Result {
 			return out
 		}
 		rechecked := map[int]bool{}
+		checkedWith := map[int][32]byte{} // the digest each file was checked again with
 		// First with what the files call; then, once, with what the
 		// callers of the functions that hold findings load before calling.
 		for pass := 0; pass < 2; pass++ {
@@ -383,7 +385,7 @@ func Run(opts Options) Result {
 			for _, i := range again {
 				rechecked[i] = true
 			}
-			pr.rerunAll(project, again, func(i int, out FileResult, how checked) {
+			pr.rerunAll(project, again, checkedWith, func(i int, out FileResult, how checked) {
 				if how == parsedIt && results[i].how == skipped {
 					results[i].how = parsedIt
 				}
@@ -509,10 +511,10 @@ func CheckSource(opts Options, path string, src []byte) FileResult {
 	text := rule.NewText(src)
 	var digest [32]byte
 	if opts.Project != nil && !opts.NoProject {
-		text.CallsProjectLoader = callsProjectLoader(opts.Project, shown, cudaparse.ScanNames(src).Calls)
+		text.SetProjectFacts(callsProjectLoader(opts.Project, shown, cudaparse.ScanNames(src).Calls), false)
 		digest = opts.Project.FileDigest(shown)
 	}
-	out, _, _ := checkText(&parser, text, settingsFor(abs), opts, shown, opts.Project, digest)
+	out, _, _, _ := checkText(&parser, text, settingsFor(abs), opts, shown, opts.Project, digest)
 	return out
 }
 
@@ -530,7 +532,7 @@ const (
 // when there is one, with
 // the project's facts (nil: none) whose digest for this file is digest.
 // It also returns the file's summary when it was parsed or cached.
-func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, project *cudaparse.Project, digest [32]byte) (FileResult, checked, *summaryRef) {
+func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, project *cudaparse.Project, digest [32]byte) (FileResult, checked, *summaryRef, int) {
 	var key cache.Key
 	src := text.Src
 	firing := firingRules(s.Rules, text)
@@ -540,7 +542,7 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Opti
 		key = cacheKey(binary, &s, &opts, src, digest)
 		if data, ok := opts.Cache.Get(key); ok {
 			if r, sum, ok := decodeEntry(data, &s, shown); ok {
-				return r, fromCache, sum
+				return r, fromCache, sum, len(firing)
 			}
 		}
 	}
@@ -562,9 +564,9 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Opti
 		how = parsedIt
 	}
 	if sum == nil {
-		return out, how, nil
+		return out, how, nil, len(firing)
 	}
-	return out, how, &summaryRef{sum: sum}
+	return out, how, &summaryRef{sum: sum}, len(firing)
 }
 
 // firingRules returns the rules that may fire on the text (the others need

@@ -123,19 +123,29 @@ func readsClock(text *rule.Text) bool {
 }
 
 // noteProjectFacts fills what step 1 notes about a file from its text (the
-// prefilters' view, with CallsProjectLoader unset) and its result.
-func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, names *interner) {
+// prefilters' view, without project facts) and its result; firing is how
+// many rules may fire on the text (-1: not asked yet).
+func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, firing int, names *interner) {
 	ff.summary = sum
 	ff.parsed = how != skipped && sum != nil
 	ff.loader = text.ContainsAny(kernelLoadSpellings...)
 	ff.preloader = ff.loader && text.ContainsAny(preloadSpellings...)
 	ff.clockDefiner = text.ContainsAny(hostClockSpellings...)
-	without := len(firingRules(s.Rules, text))
-	text.CallsProjectLoader = true
-	ff.loadCandidate = len(firingRules(s.Rules, text)) > without && readsClock(text)
-	text.CallsProjectLoader, text.CallsProjectClock = false, true
-	ff.clockCandidate = len(firingRules(s.Rules, text)) > without
-	text.CallsProjectClock = false
+	if firing < 0 {
+		firing = len(firingRules(s.Rules, text))
+	}
+	// Whether a rule would fire with the project's help; a fact no
+	// prefilter asked for cannot change their answers.
+	askedLoader, askedClock := text.AskedProjectFacts()
+	if askedLoader && readsClock(text) {
+		text.SetProjectFacts(true, false)
+		ff.loadCandidate = len(firingRules(s.Rules, text)) > firing
+	}
+	if askedClock {
+		text.SetProjectFacts(false, true)
+		ff.clockCandidate = len(firingRules(s.Rules, text)) > firing
+	}
+	text.SetProjectFacts(false, false)
 	ff.candidate = ff.loadCandidate || ff.clockCandidate || ff.parsed
 	if !ff.parsed && (ff.loader || ff.clockDefiner || ff.loadCandidate || ff.clockCandidate) {
 		ff.scanned = true
@@ -183,14 +193,22 @@ type projectRun struct {
 	includes [][]int
 	visible  map[int]cudaparse.MacroTable
 	macroMu  sync.Mutex
+	// macroNames are the names of every file's renaming macros, and
+	// volatileMacros those that read or write through a volatile pointer
+	// (built once, under macroMu): a file that names none of them calls
+	// no header macro, whatever its includes.
+	macroNames     map[string]bool
+	volatileMacros []string
 	// byShown, closures (under visMu): files by name and their include
 	// closures, for visibleFrom.
 	byShown  map[string]int
 	dirs     []string
 	closures map[int]fileSet
-	// includers: the source files including each header (includersOf).
-	includers map[string][]string
-	visMu     sync.Mutex
+	// includers: the source files including each header (includersOf);
+	// includedBy: the files including each file directly.
+	includers  map[string][]string
+	includedBy [][]int
+	visMu      sync.Mutex
 	// abs are the sources' absolute paths.
 	abs []string
 	// names interns the names the scans found; kept holds files parsed
@@ -411,10 +429,34 @@ func (pr *projectRun) includersOf(header string) []string {
 	pr.indexShown()
 	var out []string
 	if h, ok := pr.byShown[header]; ok {
-		for i, s := range pr.shown {
-			if !cudaparse.IsHeader(s) && pr.includeClosure(i).has(h) {
-				out = append(out, s)
+		// Back along the include graph, as deep as includeClosure goes
+		// forward: the same files, without the closure of every file.
+		if pr.includedBy == nil {
+			pr.macroMu.Lock()
+			pr.resolveIncludes()
+			pr.macroMu.Unlock()
+			pr.includedBy = make([][]int, len(pr.includes))
+			for i, incs := range pr.includes {
+				for _, j := range incs {
+					pr.includedBy[j] = append(pr.includedBy[j], i)
+				}
 			}
+		}
+		seen := newFileSet(len(pr.shown))
+		frontier := pr.includedBy[h]
+		for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
+			var next []int
+			for _, i := range frontier {
+				if seen.has(i) {
+					continue
+				}
+				seen.add(i)
+				if !cudaparse.IsHeader(pr.shown[i]) {
+					out = append(out, pr.shown[i])
+				}
+				next = append(next, pr.includedBy[i]...)
+			}
+			frontier = next
 		}
 	}
 	sort.Strings(out)
@@ -684,17 +726,16 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 		return FileResult{}, skipped, nil, false // vanished since: keep the first result
 	}
 	text.Reset(src)
-	text.CallsProjectLoader = pr.callsLoaderElsewhere(p, i)
 	opts := pr.opts
 	opts.macros = pr.visibleMacros(i)
 	opts.clocks = p.ClockFunctions(pr.calledNames(i), pr.shown[i])
-	text.CallsProjectClock = len(opts.clocks) > 0
+	text.SetProjectFacts(pr.callsLoaderElsewhere(p, i), len(opts.clocks) > 0)
 	// A file kept from the per-file check needs no second parse, unless
 	// header macros rename its calls (they are applied while parsing).
 	if f := pr.kept.take(i); f != nil && len(opts.macros) == 0 {
 		opts.parsed = f
 	}
-	out, how, ref := checkText(parser, text, pr.settings(pr.absPath(i)), opts, pr.shown[i], p, digest)
+	out, how, ref, _ := checkText(parser, text, pr.settings(pr.absPath(i)), opts, pr.shown[i], p, digest)
 	return out, how, ref.get(), true
 }
 
@@ -792,6 +833,30 @@ const (
 // callerFiles returns the files not yet summarized that call one of the
 // names, by their name filters, then their text: a call of the name.
 func (pr *projectRun) callerFiles(names []string) []int {
+	callsOf := pr.filesNaming(names, false, 2*maxCallerFiles)
+	var out []int
+	picked := map[int]bool{}
+	for _, name := range names {
+		if len(callsOf[name]) > maxCallerFiles {
+			continue
+		}
+		for _, i := range callsOf[name] {
+			if !picked[i] && pr.callerParses < maxCallerParses {
+				picked[i] = true
+				pr.callerParses++
+				out = append(out, i)
+			}
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// filesNaming returns, by name, the files not yet summarized whose text
+// calls (def false) or defines (def true) each name: those the name
+// filters admit, read and scanned on the workers. A name more than limit
+// files may spell is not looked for.
+func (pr *projectRun) filesNaming(names []string, def bool, limit int) map[string][]int {
 	byName := map[string][]int{}
 	for i := range pr.facts {
 		ff := &pr.facts[i]
@@ -807,7 +872,7 @@ func (pr *projectRun) callerFiles(names []string) []int {
 	want := map[string]bool{}
 	files := map[int]bool{}
 	for _, name := range names {
-		if len(byName[name]) <= 2*maxCallerFiles {
+		if len(byName[name]) <= limit {
 			want[name] = true
 			for _, i := range byName[name] {
 				files[i] = true
@@ -829,8 +894,8 @@ func (pr *projectRun) callerFiles(names []string) []int {
 					continue
 				}
 				seen := map[string]bool{}
-				cudaparse.EachName(src, func(name []byte, def bool) {
-					if !def && want[string(name)] && !seen[string(name)] {
+				cudaparse.EachName(src, func(name []byte, isDef bool) {
+					if isDef == def && want[string(name)] && !seen[string(name)] {
 						seen[string(name)] = true
 						found[k] = append(found[k], string(name))
 					}
@@ -843,27 +908,12 @@ func (pr *projectRun) callerFiles(names []string) []int {
 	}
 	close(jobs)
 	wg.Wait()
-	callsOf := map[string][]int{}
+	out := map[string][]int{}
 	for k, i := range order {
 		for _, name := range found[k] {
-			callsOf[name] = append(callsOf[name], i)
+			out[name] = append(out[name], i)
 		}
 	}
-	var out []int
-	picked := map[int]bool{}
-	for _, name := range names {
-		if len(callsOf[name]) > maxCallerFiles {
-			continue
-		}
-		for _, i := range callsOf[name] {
-			if !picked[i] && pr.callerParses < maxCallerParses {
-				picked[i] = true
-				pr.callerParses++
-				out = append(out, i)
-			}
-		}
-	}
-	sort.Ints(out)
 	return out
 }
 
@@ -878,12 +928,23 @@ func sortedInts(m map[int]bool) []int {
 
 // rerunAll checks the files at the indices again with the project's facts,
 // on the workers, and hands each new result to done (from one goroutine
-// at a time).
-func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, done func(i int, out FileResult, how checked)) {
-	digests := make([][32]byte, len(indices))
-	for k, i := range indices {
-		digests[k] = pr.digest(p, i)
+// at a time). checkedWith holds the digest (digest) each file was last
+// checked with; a file whose digest is the same is not checked again.
+func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith map[int][32]byte, done func(i int, out FileResult, how checked)) {
+	// A file checked with the same facts before (the caller round's
+	// project adds facts to the first one's) would get the same result.
+	var digests [][32]byte
+	kept := indices[:0:0]
+	for _, i := range indices {
+		d := pr.digest(p, i)
+		if last, ok := checkedWith[i]; ok && last == d {
+			continue
+		}
+		checkedWith[i] = d
+		kept = append(kept, i)
+		digests = append(digests, d)
 	}
+	indices = kept
 	var mu sync.Mutex
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -1034,6 +1095,9 @@ func (pr *projectRun) visibleMacros(i int) cudaparse.MacroTable {
 // callsHeaderMacro reports whether file i calls a renaming macro that a
 // header it includes defines.
 func (pr *projectRun) callsHeaderMacro(i int) bool {
+	if !pr.mayCallHeaderMacro(i) {
+		return false
+	}
 	t := pr.visibleMacros(i)
 	if len(t) == 0 {
 		return false
@@ -1048,6 +1112,42 @@ func (pr *projectRun) callsHeaderMacro(i int) bool {
 	if ff := &pr.facts[i]; ff.filter != nil {
 		for name := range t {
 			if _, ok := t.VolatileAccess(name); ok && ff.filter.MayContain(name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayCallHeaderMacro is callsHeaderMacro's question asked of every macro of
+// the project instead of those file i sees: false when the file names
+// none of them, without walking its include closure (hundreds of headers
+// for a file of a template library).
+func (pr *projectRun) mayCallHeaderMacro(i int) bool {
+	pr.macroMu.Lock()
+	if pr.macroNames == nil {
+		all := cudaparse.MacroTable{}
+		all.Add(pr.opts.GlobalMacros...)
+		for j := range pr.facts {
+			all.Add(pr.facts[j].macros...)
+		}
+		pr.macroNames = make(map[string]bool, len(all))
+		for name := range all {
+			pr.macroNames[name] = true
+			if _, ok := all.VolatileAccess(name); ok {
+				pr.volatileMacros = append(pr.volatileMacros, name)
+			}
+		}
+	}
+	pr.macroMu.Unlock()
+	for _, name := range pr.calledNames(i) {
+		if pr.macroNames[name] {
+			return true
+		}
+	}
+	if ff := &pr.facts[i]; ff.filter != nil {
+		for _, name := range pr.volatileMacros {
+			if ff.filter.MayContain(name) {
 				return true
 			}
 		}
@@ -1351,7 +1451,7 @@ func (pr *projectRun) noteAll(checked int) {
 				if ff.parsed {
 					how = parsedIt
 				}
-				noteProjectFacts(ff, &text, pr.settings(pr.absPath(i)), ff.summary, how, pr.names)
+				noteProjectFacts(ff, &text, pr.settings(pr.absPath(i)), ff.summary, how, -1, pr.names)
 				if i >= checked {
 					ff.candidate = false
 				}

@@ -15,16 +15,42 @@ import "bytes"
 // with three-byte sequences, 0.12 GB.)
 type Text struct {
 	Src []byte
-	// CallsProjectLoader is set by the engine when the file calls a
-	// function that another file of the project defines and that launches
-	// or preloads kernels: a launch the file's own text does not spell.
-	CallsProjectLoader bool
-	// CallsProjectClock is set by the engine when the file calls a
-	// function another file defines that reads a host clock.
-	CallsProjectClock bool
 
-	triples *tripleSet // built on the first question about a long enough file
-	built   bool
+	// The project's facts about the file (SetProjectFacts), and which of
+	// them a prefilter asked for since Reset.
+	callsLoader, callsClock bool
+	askedLoader, askedClock bool
+	triples                 *tripleSet // built on the first question about a long enough file
+	built                   bool
+}
+
+// SetProjectFacts tells the prefilters what the project says of the file:
+// whether it calls a function that another file of the project defines and
+// that launches or preloads kernels (a launch the file's own text does not
+// spell), and whether it calls a function another file defines that reads
+// a host clock.
+func (t *Text) SetProjectFacts(callsLoader, callsClock bool) {
+	t.callsLoader, t.callsClock = callsLoader, callsClock
+}
+
+// CallsProjectLoader reports the first fact of SetProjectFacts.
+func (t *Text) CallsProjectLoader() bool {
+	t.askedLoader = true
+	return t.callsLoader
+}
+
+// CallsProjectClock reports the second fact of SetProjectFacts.
+func (t *Text) CallsProjectClock() bool {
+	t.askedClock = true
+	return t.callsClock
+}
+
+// AskedProjectFacts reports which facts of SetProjectFacts a prefilter
+// asked for since Reset. Prefilters are functions of the text and those
+// facts: one that was not asked for cannot have changed an answer, so the
+// engine need not ask again with it changed.
+func (t *Text) AskedProjectFacts() (loader, clock bool) {
+	return t.askedLoader, t.askedClock
 }
 
 // tripleSet has one bit per hash of a three-byte sequence: a bloom filter
@@ -48,8 +74,8 @@ func NewText(src []byte) *Text { return &Text{Src: src} }
 func (t *Text) Reset(src []byte) {
 	t.Src = src
 	t.built = false
-	t.CallsProjectLoader = false
-	t.CallsProjectClock = false
+	t.callsLoader, t.callsClock = false, false
+	t.askedLoader, t.askedClock = false, false
 }
 
 // Contains reports whether the text contains lit.

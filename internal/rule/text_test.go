@@ -62,3 +62,27 @@ func FuzzTextContains(f *testing.F) {
 		}
 	})
 }
+
+// The engine asks prefilters again with a project fact changed only when
+// one asked for it: the record must follow the questions and start afresh
+// with each text.
+func TestAskedProjectFacts(t *testing.T) {
+	text := NewText([]byte("int main() {}"))
+	if l, c := text.AskedProjectFacts(); l || c {
+		t.Fatal("asked before any question")
+	}
+	text.SetProjectFacts(true, false)
+	if !text.CallsProjectLoader() {
+		t.Error("fact not kept")
+	}
+	if l, c := text.AskedProjectFacts(); !l || c {
+		t.Errorf("asked loader=%v clock=%v after asking for the loader", l, c)
+	}
+	if text.CallsProjectClock() {
+		t.Error("clock fact set")
+	}
+	text.Reset([]byte("x"))
+	if l, c := text.AskedProjectFacts(); l || c || text.CallsProjectLoader() {
+		t.Error("Reset kept the facts or the record")
+	}
+}

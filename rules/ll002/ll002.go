@@ -38,8 +38,8 @@ var Rule = &rule.Rule{
 // methods' calls, and a benchmark state loop's `state)`.
 func prefilter(text *rule.Text) bool {
 	clock := text.ContainsAny(clockSpellings...) || text.ContainsAny(timerObjects...) && text.ContainsAny(timerCalls...) ||
-		text.Contains("state)") || text.CallsProjectClock
-	return clock && (text.ContainsAny("<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch", "cub::", "thrust::") || text.CallsProjectLoader)
+		text.Contains("state)") || text.CallsProjectClock()
+	return clock && (text.ContainsAny("<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch", "cub::", "thrust::") || text.CallsProjectLoader())
 }
 
 var (
