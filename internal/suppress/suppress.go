@@ -105,6 +105,12 @@ func parse(src []byte, goSyntax bool) *Set {
 			}
 			continue
 		}
+		// Every form below names lazylint (in any case) or is NOLINT in
+		// capitals: other comments need no regular expression (a template
+		// library has thousands).
+		if !strings.Contains(text, "NOLINT") && !containsFold(text, "lazylint") {
+			continue
+		}
 		// A block comment's "*/" is not part of a rule list or reason.
 		if m := ignoreRE.FindStringSubmatch(strings.TrimSuffix(text, "*/")); m != nil {
 			kind := KindIgnore
@@ -395,6 +401,17 @@ func (s *Set) Unused(ran []*rule.Rule) []*Directive {
 func containsMarker(src []byte) bool {
 	for _, m := range markers {
 		if bytes.Contains(src, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s contains the lower-case ASCII word w in
+// any case.
+func containsFold(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(w)], w) {
 			return true
 		}
 	}
