@@ -545,7 +545,10 @@ func (pr *projectRun) summarizeWith(indices []int, parse bool) {
 	var mu sync.Mutex
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	binary, _ := cache.BinaryHash()
+	var binary []byte // the summary cache's key; hashing the binary costs a small project's run
+	if pr.opts.Cache != nil {
+		binary, _ = cache.BinaryHash()
+	}
 	for range min(pr.workers, len(indices)) {
 		wg.Add(1)
 		go func() {
