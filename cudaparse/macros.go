@@ -367,31 +367,69 @@ func (m Macro) accessesVolatile() bool {
 // such macro (`#define READ_ONCE(x) ACCESS_ONCE(x)`), and whether it
 // writes it (`#define WRITE_ONCE(x, v) (ACCESS_ONCE(x) = (v))`).
 func (t MacroTable) VolatileAccess(name string) (write, ok bool) {
-	return t.volatileAccess(name, 0)
-}
-
-func (t MacroTable) volatileAccess(name string, depth int) (write, ok bool) {
-	if depth > maxExpansionDepth {
-		return false, false
-	}
+	seen := map[string]bool{name: true}
 	for _, m := range t[name] {
-		if !m.FunctionLike || len(m.Params) == 0 {
-			continue
-		}
-		via := m.accessesVolatile()
-		for _, callee := range calledNames(m.Body) {
-			if via {
-				break
-			}
-			if callee != name {
-				_, via = t.volatileAccess(callee, depth+1)
-			}
-		}
-		if via {
+		if m.FunctionLike && len(m.Params) > 0 && (m.accessesVolatile() || t.reachesVolatile(m, seen)) {
 			return assigns(m.Body), true
 		}
 	}
 	return false, false
+}
+
+// reachesVolatile reports whether the body of m calls a macro that
+// accesses memory through a volatile lvalue, directly or through others.
+// Each name is looked into once (seen): a macro that expands into itself
+// ends there, and a header of many macros calling each other costs one
+// walk, not one per chain.
+func (t MacroTable) reachesVolatile(m Macro, seen map[string]bool) bool {
+	for _, callee := range calledNames(m.Body) {
+		if seen[callee] {
+			continue
+		}
+		seen[callee] = true
+		for _, c := range t[callee] {
+			if c.FunctionLike && len(c.Params) > 0 && (c.accessesVolatile() || t.reachesVolatile(c, seen)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// VolatileAccessNames returns the names of the table's macros for which
+// VolatileAccess holds: those that access volatile memory, and those that
+// call one, found backwards from the first in one pass over the table.
+func (t MacroTable) VolatileAccessNames() map[string]bool {
+	callers := map[string][]string{}
+	out := map[string]bool{}
+	var todo []string
+	for name, ms := range t {
+		for _, m := range ms {
+			if !m.FunctionLike || len(m.Params) == 0 {
+				continue
+			}
+			if m.accessesVolatile() && !out[name] {
+				out[name] = true
+				todo = append(todo, name)
+			}
+			for _, callee := range calledNames(m.Body) {
+				if callee != name {
+					callers[callee] = append(callers[callee], name)
+				}
+			}
+		}
+	}
+	for len(todo) > 0 {
+		name := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		for _, caller := range callers[name] {
+			if !out[caller] {
+				out[caller] = true
+				todo = append(todo, caller)
+			}
+		}
+	}
+	return out
 }
 
 // calledNames returns the names in body that are followed by '('.
@@ -444,13 +482,10 @@ func assigns(body string) bool {
 func SharedMacros(ms []Macro) []Macro {
 	t := MacroTable{}
 	t.Add(ms...)
+	volatile := t.VolatileAccessNames()
 	var out []Macro
 	for _, m := range ms {
-		if m.Relevant() {
-			out = append(out, m)
-			continue
-		}
-		if _, ok := t.VolatileAccess(m.Name); ok {
+		if m.Relevant() || volatile[m.Name] {
 			out = append(out, m)
 		}
 	}

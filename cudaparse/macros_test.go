@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -137,5 +138,36 @@ void f(void **p, size_t n) {
 	}
 	if _, ok := got["other"]; !ok {
 		t.Errorf("other call lost: %v", got)
+	}
+}
+
+// Volatile access through chains of macros, cycles included: the table's
+// names and VolatileAccess agree, and a cycle ends.
+func TestVolatileAccessNames(t *testing.T) {
+	table := MacroTable{}
+	def := func(name, params, body string) Macro {
+		return Macro{Name: name, Params: strings.Split(params, ","), FunctionLike: true, Body: body}
+	}
+	table.Add(
+		def("ACCESS_ONCE", "x", "(*(volatile typeof(x) *)&(x))"),
+		def("READ_ONCE", "x", "ACCESS_ONCE(x)"),
+		def("WRITE_ONCE", "x,v", "(ACCESS_ONCE(x) = (v))"),
+		def("PING", "x", "PONG(x)"), // PING -> PONG -> PING, and PONG -> READ_ONCE
+		def("PONG", "x", "PING(x) + READ_ONCE(x)"),
+		def("SELF", "x", "SELF(x)"),
+		def("LOOP_A", "x", "LOOP_B(x)"),
+		def("LOOP_B", "x", "LOOP_A(x)"),
+		def("PLAIN", "x", "(x) + 1"),
+	)
+	want := map[string]bool{"ACCESS_ONCE": true, "READ_ONCE": true, "WRITE_ONCE": true, "PING": true, "PONG": true}
+	got := table.VolatileAccessNames()
+	for name := range table {
+		_, ok := table.VolatileAccess(name)
+		if ok != want[name] || got[name] != want[name] {
+			t.Errorf("%s: VolatileAccess %v, VolatileAccessNames %v, want %v", name, ok, got[name], want[name])
+		}
+	}
+	if write, _ := table.VolatileAccess("WRITE_ONCE"); !write {
+		t.Error("WRITE_ONCE does not write")
 	}
 }

@@ -1137,10 +1137,8 @@ func (pr *projectRun) mayCallHeaderMacro(i int) bool {
 		pr.macroNames = make(map[string]bool, len(all))
 		for name := range all {
 			pr.macroNames[name] = true
-			if _, ok := all.VolatileAccess(name); ok {
-				pr.volatileMacros = append(pr.volatileMacros, name)
-			}
 		}
+		pr.volatileMacros = sortedKeys(all.VolatileAccessNames())
 	}
 	pr.macroMu.Unlock()
 	for _, name := range pr.calledNames(i) {
