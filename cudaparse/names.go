@@ -14,6 +14,7 @@ var controlWords = map[string]bool{
 	"sizeof": true, "alignof": true, "decltype": true, "typeof": true, "defined": true,
 	"__attribute__": true, "__declspec": true, "static_assert": true, "noexcept": true,
 	"alignas": true, "throw": true, "requires": true, "__launch_bounds__": true, "asm": true, "__asm__": true,
+	"static_cast": true, "reinterpret_cast": true, "const_cast": true, "dynamic_cast": true,
 }
 
 // NameIndex is the names a file defines as functions and the names it calls.
@@ -96,6 +97,10 @@ func EachName(src []byte, visit func(name []byte, def bool)) {
 			j := i
 			for j < n && (isSpace(src[j]) || src[j] == '\n') {
 				j++
+			}
+			if j < n && src[j] == '<' {
+				// An explicit template call: launch<4096>(g).
+				j = afterTemplateArguments(src, j)
 			}
 			if j >= n || src[j] != '(' || controlWords[string(src[start:i])] {
 				continue
@@ -255,4 +260,50 @@ func matchingBrace(src []byte, open int) int {
 		}
 	}
 	return len(src)
+}
+
+// maxTemplateArguments bounds how far a template argument list is looked
+// for its end.
+const maxTemplateArguments = 256
+
+// afterTemplateArguments returns the index of the first byte after the
+// template argument list opening at src[lt] ('<') and the space after it,
+// or lt when no list ends there (a shift or a launch's <<<, a comparison
+// joined by && or ||, or a list longer than maxTemplateArguments or
+// crossing a statement).
+func afterTemplateArguments(src []byte, lt int) int {
+	if lt+1 < len(src) && src[lt+1] == '<' {
+		return lt // a shift, or a kernel launch's <<<
+	}
+	depth, parens := 0, 0
+	for k := lt; k < len(src) && k < lt+maxTemplateArguments; k++ {
+		if parens == 0 && k+1 < len(src) && (src[k] == '&' && src[k+1] == '&' || src[k] == '|' && src[k+1] == '|') {
+			return lt // a comparison: a < b && c > (d)
+		}
+		switch src[k] {
+		case '<':
+			depth++
+		case '>':
+			if parens == 0 {
+				depth--
+			}
+		case '(':
+			parens++
+		case ')':
+			parens--
+			if parens < 0 {
+				return lt
+			}
+		case ';', '{', '}':
+			return lt
+		}
+		if depth == 0 {
+			k++
+			for k < len(src) && (isSpace(src[k]) || src[k] == '\n') {
+				k++
+			}
+			return k
+		}
+	}
+	return lt
 }

@@ -34,6 +34,9 @@ type Project struct {
 	// visible, when set, says whether a definition in file def can be
 	// what a call in file from reaches (see SetVisibility).
 	visible func(from, def string) bool
+	// includes, when set, says whether file from includes file def
+	// (see SetInclusion).
+	includes func(from, def string) bool
 	// includers, when set, returns the source files that include a header,
 	// directly or not (see SetIncluders).
 	includers func(header string) []string
@@ -53,6 +56,17 @@ type Project struct {
 func (p *Project) SetVisibility(visible func(from, def string) bool) {
 	if p != nil {
 		p.visible = visible
+	}
+}
+
+// SetInclusion tells the project which files a file includes, directly or
+// not: among visible definitions of a name, those the calling file
+// includes are its translation unit's and come first (a test that
+// includes train.cu calls train.cu's function, not the one of the same
+// name in train.c beside it).
+func (p *Project) SetInclusion(includes func(from, def string) bool) {
+	if p != nil {
+		p.includes = includes
 	}
 }
 
@@ -238,6 +252,9 @@ func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *P
 		return nil
 	}
 	filter(func(c *ProjectFunction) bool { return c.File == fromFile })
+	if p.includes != nil {
+		filter(func(c *ProjectFunction) bool { return c.File == fromFile || p.includes(fromFile, c.File) })
+	}
 	if arity >= 0 {
 		filter(func(c *ProjectFunction) bool { return c.Summary.Arity == arity })
 	}

@@ -376,7 +376,7 @@ func Run(opts Options) Result {
 		for pass := 0; pass < 2; pass++ {
 			if pass == 1 {
 				// Files checked again may have been summarized on the way.
-				if !pr.findCallers(current()) && pr.summaries() == project.Files() {
+				if !pr.findCallers(current()) && pr.summaries() == project.Files() && pr.upgraded == 0 {
 					break
 				}
 				project = pr.project()

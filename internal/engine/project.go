@@ -51,6 +51,8 @@ type fileFacts struct {
 	summary *cudaparse.FileSummary
 	// summaryRef is the summary not decoded yet (see noteAll).
 	summaryRef *summaryRef
+	// lexical: summary was made from the text alone (LexicalSummary).
+	lexical bool
 	// The names a scan found (scanned set), interned: the functions the
 	// file defines whose body spells a launch or preload (defines), or a
 	// host clock read (clockDefines); the names it calls (calls, for
@@ -181,6 +183,9 @@ type projectRun struct {
 	settings func(string) Settings
 	workers  int
 	parsed   int // files parsed in the link step
+	// upgraded counts the lexical summaries that a parse replaced since
+	// the project was linked (the project must be linked again).
+	upgraded int
 	// definedBy lists, by name, the files that spell a launch or preload
 	// and seem to define a function of the name; requested, the files
 	// already asked for their summary.
@@ -379,6 +384,7 @@ func (pr *projectRun) project() *cudaparse.Project {
 	}
 	p := cudaparse.NewProject(sums)
 	p.SetVisibility(pr.visibleFrom)
+	p.SetInclusion(pr.includedFrom)
 	p.SetIncluders(pr.includersOf)
 	p.Freeze()
 	return p
@@ -390,6 +396,17 @@ func (pr *projectRun) project() *cudaparse.Project {
 // parent or a child. A repository of many programs
 // (benchmark suites, samples) reuses names across them; a definition in
 // another program is not the one called.
+// includedFrom reports whether file from includes file def, directly or
+// not.
+func (pr *projectRun) includedFrom(from, def string) bool {
+	pr.visMu.Lock()
+	defer pr.visMu.Unlock()
+	pr.indexShown()
+	di, ok := pr.byShown[def]
+	fi, ok2 := pr.byShown[from]
+	return ok && ok2 && pr.includeClosure(fi).has(di)
+}
+
 func (pr *projectRun) visibleFrom(from, def string) bool {
 	pr.visMu.Lock()
 	defer pr.visMu.Unlock()
@@ -563,6 +580,7 @@ func (pr *projectRun) summarizeWith(indices []int, parse bool) {
 				sum, parsed := pr.summarizeOne(&parser, binary, i, parse)
 				mu.Lock()
 				pr.facts[i].summary = sum
+				pr.facts[i].lexical = sum != nil && !parse
 				if parsed {
 					pr.parsed++
 				}
@@ -860,14 +878,18 @@ func (pr *projectRun) callerFiles(names []string) []int {
 // filters admit, read and scanned on the workers. A name more than limit
 // files may spell is not looked for.
 func (pr *projectRun) filesNaming(names []string, def bool, limit int) map[string][]int {
+	probes := make([]rule.NameProbe, len(names))
+	for k, name := range names {
+		probes[k] = rule.NewNameProbe(name)
+	}
 	byName := map[string][]int{}
 	for i := range pr.facts {
 		ff := &pr.facts[i]
 		if ff.summary != nil || ff.filter == nil {
 			continue
 		}
-		for _, name := range names {
-			if ff.filter.MayContain(name) {
+		for k, name := range names {
+			if ff.filter.MayContainProbe(probes[k]) {
 				byName[name] = append(byName[name], i)
 			}
 		}
@@ -966,9 +988,14 @@ func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith 
 				i := indices[k]
 				if out, how, sum, ok := pr.rerun(&parser, &text, p, digests[k], i); ok {
 					mu.Lock()
-					if sum != nil && pr.facts[i].summary == nil {
+					// A parse's summary replaces one made from the text
+					// alone, which knows no order of calls.
+					if sum != nil && (pr.facts[i].summary == nil || pr.facts[i].lexical) {
 						sum.Path = pr.shown[i]
-						pr.facts[i].summary = sum
+						if pr.facts[i].lexical {
+							pr.upgraded++
+						}
+						pr.facts[i].summary, pr.facts[i].lexical = sum, false
 					}
 					done(i, out, how)
 					mu.Unlock()

@@ -158,13 +158,36 @@ func (nf *NameFilter) set(k uint16) {
 
 // MayContain reports whether the file may contain s: false means it does not.
 func (nf *NameFilter) MayContain(s string) bool {
+	return nf.MayContainProbe(NewNameProbe(s))
+}
+
+// NameProbe is a name's bits in a NameFilter, computed once for asking
+// many filters about it.
+type NameProbe []nameBit
+
+type nameBit struct {
+	word int
+	mask uint64
+}
+
+// NewNameProbe returns the probe for s.
+func NewNameProbe(s string) NameProbe {
+	const fold = len(tripleSet{}) / len(NameFilter{})
+	out := make(NameProbe, 0, max(0, len(s)-2))
+	for i := 0; i+2 < len(s); i++ {
+		k := tripleHash(uint32(s[i])<<16 | uint32(s[i+1])<<8 | uint32(s[i+2]))
+		out = append(out, nameBit{int(k>>6) / fold, 1 << (k & 63)})
+	}
+	return out
+}
+
+// MayContainProbe is MayContain for a probe.
+func (nf *NameFilter) MayContainProbe(p NameProbe) bool {
 	if nf == nil {
 		return true
 	}
-	const fold = len(tripleSet{}) / len(NameFilter{})
-	for i := 0; i+2 < len(s); i++ {
-		k := tripleHash(uint32(s[i])<<16 | uint32(s[i+1])<<8 | uint32(s[i+2]))
-		if nf[int(k>>6)/fold]&(1<<(k&63)) == 0 {
+	for _, b := range p {
+		if nf[b.word]&b.mask == 0 {
 			return false
 		}
 	}
