@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -248,7 +250,7 @@ func (pr *projectRun) link(wantPreloads bool) *cudaparse.Project {
 	}
 	// What the files that may time a launcher of another file call, and
 	// the timer helpers the files that launch may call.
-	loadWanted := map[string]bool{}
+	loadWanted := map[string][]int{} // name -> the files calling it
 	clockWanted := map[string]bool{}
 	var candidates []int
 	for i := range pr.facts {
@@ -266,15 +268,17 @@ func (pr *projectRun) link(wantPreloads bool) *cudaparse.Project {
 		}
 		for _, id := range ff.calls {
 			if ff.loadCandidate {
-				loadWanted[pr.names.name(id)] = true
+				name := pr.names.name(id)
+				loadWanted[name] = append(loadWanted[name], i)
 			}
 			if ff.clockCandidate {
 				clockWanted[pr.names.name(id)] = true
 			}
 		}
 	}
+	definers := pr.definersOf(loadWanted)
 	for _, name := range sortedKeys(loadWanted) {
-		for _, i := range pr.definedBy[name] {
+		for _, i := range definers[name] {
 			if !pr.requested(i) {
 				candidates = append(candidates, i)
 			}
@@ -308,7 +312,7 @@ func (pr *projectRun) link(wantPreloads bool) *cudaparse.Project {
 	return pr.project()
 }
 
-func sortedKeys(m map[string]bool) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -335,7 +339,7 @@ func (pr *projectRun) requested(i int) bool {
 // functions that measure (Timed), or, when only is set, the functions of
 // those names. Then what the functions reached call, up to maxLinkRounds.
 func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
-	wanted := map[string]bool{}
+	wanted := map[string][]int{} // name -> the files calling it
 	want := func(i int, fns map[string]bool) {
 		sum := pr.facts[i].summary
 		if sum == nil {
@@ -344,7 +348,7 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 		eachOutCall(sum, func(fn *cudaparse.FunctionSummary) bool {
 			return fns != nil && fns[fn.Name] || fns == nil && fn.Timed
 		}, func(_ *cudaparse.FunctionSummary, st *cudaparse.SummaryStep) bool {
-			wanted[st.Callee] = true
+			wanted[st.Callee] = append(wanted[st.Callee], i)
 			return true
 		})
 	}
@@ -353,8 +357,12 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 	}
 	for round := 0; round < maxLinkRounds && len(wanted) > 0; round++ {
 		var todo []int
+		definers := pr.definedBy
+		if round == 0 {
+			definers = pr.definersOf(wanted)
+		}
 		for _, name := range sortedKeys(wanted) {
-			for _, i := range pr.definedBy[name] {
+			for _, i := range definers[name] {
 				if !pr.requested(i) {
 					todo = append(todo, i)
 				}
@@ -366,12 +374,74 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 		}
 		sort.Ints(todo)
 		pr.summarizeLexically(todo)
-		reached := wanted
-		wanted = map[string]bool{}
+		reached := setOf(sortedKeys(wanted))
+		wanted = map[string][]int{}
 		for _, i := range todo {
 			want(i, reached)
 		}
 	}
+}
+
+// setOf returns the names as a set.
+func setOf(names []string) map[string]bool {
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = true
+	}
+	return out
+}
+
+// maxIncludedDefiners bounds definersOf: a name that more files of the
+// callers' includes may define is left to definedBy.
+const maxIncludedDefiners = 4
+
+// definersOf returns the files to summarize for what each name does, for
+// the files that call it (wanted: name -> calling files): the files that
+// spell a launch or preload in a function of the name (definedBy), and
+// the source files the callers include that define it, launch or not. The
+// definition a caller compiles with may launch nothing while a file
+// beside it has one of the same name that does: a test of a CPU
+// reference includes model.c, beside model.cu.
+func (pr *projectRun) definersOf(wanted map[string][]int) map[string][]int {
+	names := sortedKeys(wanted)
+	among := make(map[string]fileSet, len(names))
+	for _, name := range names {
+		set := newFileSet(len(pr.facts))
+		for _, from := range wanted[name] {
+			set.union(pr.includedSources(from))
+		}
+		among[name] = set
+	}
+	found := pr.filesNaming(names, true, 2*maxCallerFiles, among)
+	out := make(map[string][]int, len(names))
+	for _, name := range names {
+		files := append([]int{}, pr.definedBy[name]...)
+		if extra := found[name]; len(extra) <= maxIncludedDefiners {
+			for _, i := range extra {
+				if !slices.Contains(files, i) {
+					files = append(files, i)
+				}
+			}
+		}
+		out[name] = files
+	}
+	return out
+}
+
+// includedSources returns the source files (not headers) file i includes,
+// directly or not: a test that includes the implementation it tests.
+// Headers are left to definedBy: a template library's headers define
+// thousands of functions, none of them a second definition of a name.
+func (pr *projectRun) includedSources(i int) fileSet {
+	pr.visMu.Lock()
+	defer pr.visMu.Unlock()
+	set := newFileSet(len(pr.facts))
+	pr.includeClosure(i).each(func(j int) {
+		if !cudaparse.IsHeader(pr.shown[j]) {
+			set.add(j)
+		}
+	})
+	return set
 }
 
 // project links the summaries there are now, frozen for concurrent use.
@@ -527,6 +597,24 @@ type fileSet []uint64
 func newFileSet(n int) fileSet { return make(fileSet, (n+63)/64) }
 
 func (s fileSet) has(i int) bool { return i >= 0 && i/64 < len(s) && s[i/64]&(1<<(i%64)) != 0 }
+
+// each calls f with the files of s in order.
+func (s fileSet) each(f func(i int)) {
+	for k, w := range s {
+		for w != 0 {
+			b := bits.TrailingZeros64(w)
+			f(k*64 + b)
+			w &^= 1 << b
+		}
+	}
+}
+
+// union adds the files of o to s (sets of the same size).
+func (s fileSet) union(o fileSet) {
+	for k := range min(len(s), len(o)) {
+		s[k] |= o[k]
+	}
+}
 
 func (s fileSet) add(i int) {
 	if i >= 0 && i/64 < len(s) {
@@ -854,7 +942,7 @@ const (
 // callerFiles returns the files not yet summarized that call one of the
 // names, by their name filters, then their text: a call of the name.
 func (pr *projectRun) callerFiles(names []string) []int {
-	callsOf := pr.filesNaming(names, false, 2*maxCallerFiles)
+	callsOf := pr.filesNaming(names, false, 2*maxCallerFiles, nil)
 	var out []int
 	picked := map[int]bool{}
 	for _, name := range names {
@@ -875,23 +963,31 @@ func (pr *projectRun) callerFiles(names []string) []int {
 
 // filesNaming returns, by name, the files not yet summarized whose text
 // calls (def false) or defines (def true) each name: those the name
-// filters admit, read and scanned on the workers. A name more than limit
-// files may spell is not looked for.
-func (pr *projectRun) filesNaming(names []string, def bool, limit int) map[string][]int {
+// filters admit (among the files of among[name] when among is set, all
+// files otherwise), read and scanned on the workers. A name more than limit files may spell is not
+// looked for.
+func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map[string]fileSet) map[string][]int {
 	probes := make([]rule.NameProbe, len(names))
 	for k, name := range names {
 		probes[k] = rule.NewNameProbe(name)
 	}
 	byName := map[string][]int{}
-	for i := range pr.facts {
-		ff := &pr.facts[i]
-		if ff.summary != nil || ff.filter == nil {
-			continue
+	mayName := func(i, k int) {
+		if ff := &pr.facts[i]; ff.summary == nil && ff.filter != nil && ff.filter.MayContainProbe(probes[k]) {
+			byName[names[k]] = append(byName[names[k]], i)
 		}
-		for k, name := range names {
-			if ff.filter.MayContainProbe(probes[k]) {
-				byName[name] = append(byName[name], i)
+	}
+	if among == nil {
+		// Every file for every name: one filter at a time, while it is
+		// in the cache.
+		for i := range pr.facts {
+			for k := range names {
+				mayName(i, k)
 			}
+		}
+	} else {
+		for k, name := range names {
+			among[name].each(func(i int) { mayName(i, k) })
 		}
 	}
 	want := map[string]bool{}
