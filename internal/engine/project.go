@@ -210,6 +210,8 @@ type projectRun struct {
 	// closures, for visibleFrom.
 	byShown  map[string]int
 	dirs     []string
+	byDir    map[string][]int // files by folder, and (byParent) by their folder's parent
+	byParent map[string][]int
 	closures map[int]fileSet
 	// includers: the source files including each header (includersOf);
 	// includedBy: the files including each file directly.
@@ -266,6 +268,14 @@ func (pr *projectRun) link(wantPreloads bool) *cudaparse.Project {
 		if !ff.scanned {
 			continue
 		}
+		if ff.clockCandidate && !ff.loadCandidate {
+			// A file that measures with another file's clock may also
+			// time another file's launcher: what it calls between two
+			// calls of such a clock.
+			for _, name := range pr.timedByProjectClock(i) {
+				loadWanted[name] = append(loadWanted[name], i)
+			}
+		}
 		for _, id := range ff.calls {
 			if ff.loadCandidate {
 				name := pr.names.name(id)
@@ -276,7 +286,7 @@ func (pr *projectRun) link(wantPreloads bool) *cudaparse.Project {
 			}
 		}
 	}
-	definers := pr.definersOf(loadWanted)
+	definers := pr.definersOf(loadWanted, true)
 	for _, name := range sortedKeys(loadWanted) {
 		for _, i := range definers[name] {
 			if !pr.requested(i) {
@@ -309,6 +319,9 @@ func (pr *projectRun) link(wantPreloads bool) *cudaparse.Project {
 		}
 	}
 	pr.linkFrom(from, nil)
+	// What the functions the candidates call go on to call: the launch
+	// may be further on, in a file that the called one's file calls.
+	pr.linkFrom(candidates, setOf(sortedKeys(loadWanted)))
 	return pr.project()
 }
 
@@ -359,7 +372,7 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 		var todo []int
 		definers := pr.definedBy
 		if round == 0 {
-			definers = pr.definersOf(wanted)
+			definers = pr.definersOf(wanted, false)
 		}
 		for _, name := range sortedKeys(wanted) {
 			for _, i := range definers[name] {
@@ -382,6 +395,25 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 	}
 }
 
+// timedByProjectClock returns what file i calls between two calls of a
+// function another file defines that reads a host clock (clockDefinedBy).
+func (pr *projectRun) timedByProjectClock(i int) []string {
+	var clocks [][]byte
+	for _, id := range pr.facts[i].calls {
+		if name := pr.names.name(id); len(pr.clockDefinedBy[name]) > 0 {
+			clocks = append(clocks, []byte(name+"("))
+		}
+	}
+	if len(clocks) == 0 {
+		return nil
+	}
+	src, err := ReadSource(pr.sources[i])
+	if err != nil {
+		return nil
+	}
+	return cudaparse.TimedCalls(src, clocks)
+}
+
 // setOf returns the names as a set.
 func setOf(names []string) map[string]bool {
 	out := make(map[string]bool, len(names))
@@ -398,17 +430,27 @@ const maxIncludedDefiners = 4
 // definersOf returns the files to summarize for what each name does, for
 // the files that call it (wanted: name -> calling files): the files that
 // spell a launch or preload in a function of the name (definedBy), and
-// the source files the callers include that define it, launch or not. The
+// the source files the callers include that define it, launch or not;
+// with near, for a name no file spelling a launch defines, also the
+// source files near the callers: a timed call may be two calls away from
+// a launch (a .c file's GICOV() calls a .cu file's GICOV_CUDA(), which
+// launches, and the .c file spells no launch). link asks it so of the
+// calls of the files that may time another file's launcher; asked of
+// every call of every measuring function, it summarized a third of a
+// large tree. The
 // definition a caller compiles with may launch nothing while a file
 // beside it has one of the same name that does: a test of a CPU
 // reference includes model.c, beside model.cu.
-func (pr *projectRun) definersOf(wanted map[string][]int) map[string][]int {
+func (pr *projectRun) definersOf(wanted map[string][]int, near bool) map[string][]int {
 	names := sortedKeys(wanted)
 	among := make(map[string]fileSet, len(names))
 	for _, name := range names {
 		set := newFileSet(len(pr.facts))
 		for _, from := range wanted[name] {
 			set.union(pr.includedSources(from))
+			if near && len(pr.definedBy[name]) == 0 {
+				set.union(pr.nearSources(from))
+			}
 		}
 		among[name] = set
 	}
@@ -426,6 +468,32 @@ func (pr *projectRun) definersOf(wanted map[string][]int) map[string][]int {
 		out[name] = files
 	}
 	return out
+}
+
+// nearSources returns the source files (not headers) of file i's folder,
+// its parent and its children: those whose functions a call in file i
+// may reach without an include (visibleFrom).
+func (pr *projectRun) nearSources(i int) fileSet {
+	pr.visMu.Lock()
+	defer pr.visMu.Unlock()
+	pr.indexShown()
+	if pr.byDir == nil {
+		pr.byDir, pr.byParent = map[string][]int{}, map[string][]int{}
+		for j, d := range pr.dirs {
+			pr.byDir[d] = append(pr.byDir[d], j)
+			pr.byParent[filepath.Dir(d)] = append(pr.byParent[filepath.Dir(d)], j)
+		}
+	}
+	set := newFileSet(len(pr.facts))
+	d := pr.dirs[i]
+	for _, group := range [][]int{pr.byDir[d], pr.byDir[filepath.Dir(d)], pr.byParent[d]} {
+		for _, j := range group {
+			if !cudaparse.IsHeader(pr.shown[j]) && nearFolders(d, pr.dirs[j]) {
+				set.add(j)
+			}
+		}
+	}
+	return set
 }
 
 // includedSources returns the source files (not headers) file i includes,
