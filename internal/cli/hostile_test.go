@@ -14,11 +14,12 @@ import (
 func TestHostileInputMatrix(t *testing.T) {
 	long := strings.Repeat("x", 100_000)
 	files := map[string]string{
-		"hazard.cu":         hazard, // the control: still found
-		"nul_late.cu":       strings.Repeat("int a;\n", 2000) + "\x00\x00" + hazard,
-		"invalid_utf8.cu":   "\xff\xfe\xfd\n" + hazard,
-		"nested_braces.cu":  "void f() " + strings.Repeat("{", 20000) + "cudaMalloc(p, n);" + strings.Repeat("}", 20000) + "\n",
-		"unbalanced.cu":     "void f() " + strings.Repeat("{", 20000) + "cudaMalloc(p, n);\n",
+		"hazard.cu":       hazard, // the control: still found
+		"nul_late.cu":     strings.Repeat("int a;\n", 2000) + "\x00\x00" + hazard,
+		"invalid_utf8.cu": "\xff\xfe\xfd\n" + hazard,
+		// Allocations in a loop, so that LL001's prefilter lets them be parsed.
+		"nested_braces.cu":  "void f() { while (n) " + strings.Repeat("{", 20000) + "cudaMalloc(p, n);" + strings.Repeat("}", 20000) + "}\n",
+		"unbalanced.cu":     "void f() { while (n) " + strings.Repeat("{", 20000) + "cudaMalloc(p, n);\n",
 		"long_line.cu":      "int x = " + long + ";\n" + hazard,
 		"long_string.cu":    "const char *s = \"" + long + "\";\n" + hazard,
 		"conflict.cu":       "<<<<<<< HEAD\n" + hazard + "=======\n" + safe + ">>>>>>> feature\n",
@@ -84,7 +85,7 @@ func TestHostileInputMatrix(t *testing.T) {
 func TestParseLimitNamesTheFile(t *testing.T) {
 	var big strings.Builder
 	for big.Len() < 20<<20 {
-		big.WriteString("void f(void **p, size_t n) { if (n) { cudaMalloc(p, n); } }\n")
+		big.WriteString("void f(void **p, size_t n) { while (n--) { cudaMalloc(p, n); } }\n")
 	}
 	dir := writeFiles(t, map[string]string{"generated.cuh": big.String(), "hazard.cu": hazard})
 	code, out, errs := run(t, dir, "check", "--no-cache", "--max-parse-mib", "0", "--parse-limit", "50ms", ".")

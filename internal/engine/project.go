@@ -372,7 +372,7 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 		var todo []int
 		definers := pr.definedBy
 		if round == 0 {
-			definers = pr.definersOf(wanted, false)
+			definers = pr.definersOf(wanted, true)
 		}
 		for _, name := range sortedKeys(wanted) {
 			for _, i := range definers[name] {

@@ -29,13 +29,36 @@ var Rule = &rule.Rule{
 		{Name: "threshold", Default: "0.9", Doc: "share of free or total memory (0-1) from which an allocation is reported", Numeric: true, Range: &rule.Range{Min: 0, Max: 1, MinOpen: true}},
 		{Name: "min-headroom-mib", Default: "256", Doc: "an allocation of free or total memory minus less than this many MiB is reported", Numeric: true, Range: &rule.Range{Min: 0, Max: 1 << 20}},
 	},
-	Triggers: []string{
-		"MemGetInfo", "GetMemoryInfo", "totalGlobalMem", "TotalMem", "available_device_memory", "percent_of_free_device_memory",
-		// allocate-until-failure loops need no query
-		"cudaMalloc", "cuMemAlloc", "cuMemCreate",
-	},
-	Run: run,
+	Prefilter: prefilter,
+	Run:       run,
 }
+
+// memoryQuerySpellings are what every size taken from free or total
+// memory starts at: the memory queries, the device property, and RMM's
+// helpers.
+var memoryQuerySpellings = []string{"MemGetInfo", "GetMemoryInfo", "totalGlobalMem", "TotalMem", "available_device_memory", "percent_of_free_device_memory"}
+
+// prefilter admits files that query the memory, and files that call an
+// allocator in a loop, which may allocate until an allocation fails with
+// no query at all (allocatesUntilFailure). Most files that allocate do it
+// outside any loop: on the 13 projects of bench/README.md, 316 of the 360
+// files only this rule would have parsed.
+func prefilter(text *rule.Text) bool {
+	if text.ContainsAny(memoryQuerySpellings...) {
+		return true
+	}
+	return text.ContainsAny("cudaMalloc", "cuMemAlloc", "cuMemCreate") && cudaparse.CallsInLoop(text.Src, allocatorNames)
+}
+
+// allocatorNames are the allocation functions, for the prefilter.
+var allocatorNames = func() []string {
+	out := make([]string, 0, len(allocators))
+	for name := range allocators {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}()
 
 // allocator describes where an allocation function takes its size: the
 // product of the arguments at sizeArgs.

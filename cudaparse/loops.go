@@ -1,0 +1,101 @@
+package cudaparse
+
+// CallsInLoop reports whether src calls one of names inside a for, while
+// or do loop (in its header or its body), as far as a lexer can tell:
+// prefilters use it to leave out files whose calls of an API are never
+// repeated. It errs towards true: braces of any kind nested in a loop
+// body count as the body's, and a loop statement without braces runs to
+// its first semicolon.
+func CallsInLoop(src []byte, names []string) bool {
+	if len(names) == 0 {
+		return false
+	}
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		want[n] = true
+	}
+	toks := lex(src)
+	text := func(t token) string { return string(src[t.start:t.end]) }
+	isPunct := func(k int, c byte) bool {
+		return k < len(toks) && toks[k].kind == tokPunct && src[toks[k].start] == c
+	}
+	calls := func(k int) bool { return toks[k].kind == tokIdent && want[text(toks[k])] && isPunct(k+1, '(') }
+	// braces holds, for each open brace, whether it is in a loop.
+	var braces []bool
+	inLoop := func() bool { return len(braces) > 0 && braces[len(braces)-1] }
+	// A loop body without braces: the brace depth it runs at, -1 for none.
+	stmtDepth := -1
+	parens := 0
+	for k := 0; k < len(toks); k++ {
+		t := toks[k]
+		switch t.kind {
+		case tokIdent:
+			switch name := text(t); {
+			case calls(k) && (inLoop() || stmtDepth >= 0):
+				return true
+			case name == "for" || name == "while":
+				if !isPunct(k+1, '(') {
+					continue
+				}
+				// The header: a call in it runs once per iteration.
+				depth, j := 0, k+1
+				for ; j < len(toks); j++ {
+					if calls(j) {
+						return true
+					}
+					if toks[j].kind == tokPunct {
+						switch src[toks[j].start] {
+						case '(':
+							depth++
+						case ')':
+							depth--
+						}
+					}
+					if depth == 0 {
+						break
+					}
+				}
+				k = j
+				k = enterLoopBody(isPunct, k, &braces, &stmtDepth)
+			case name == "do":
+				k = enterLoopBody(isPunct, k, &braces, &stmtDepth)
+			}
+		case tokPunct:
+			switch src[t.start] {
+			case '{':
+				braces = append(braces, inLoop() || stmtDepth >= 0)
+			case '}':
+				if len(braces) > 0 {
+					braces = braces[:len(braces)-1]
+				}
+				if len(braces) < stmtDepth {
+					stmtDepth = -1
+				}
+			case '(':
+				parens++
+			case ')':
+				parens = max(0, parens-1)
+			case ';':
+				if stmtDepth >= 0 && len(braces) == stmtDepth && parens == 0 {
+					stmtDepth = -1
+				}
+			}
+		}
+	}
+	return false
+}
+
+// enterLoopBody starts the body of a loop whose header ends at token k: a
+// block is pushed as a loop's, a statement marks its depth; an empty body
+// (`while (x);`, the end of a do-while) starts nothing. It returns the
+// last token consumed.
+func enterLoopBody(isPunct func(int, byte) bool, k int, braces *[]bool, stmtDepth *int) int {
+	switch {
+	case isPunct(k+1, '{'):
+		*braces = append(*braces, true)
+		return k + 1
+	case !isPunct(k+1, ';') && *stmtDepth < 0:
+		*stmtDepth = len(*braces)
+	}
+	return k
+}
