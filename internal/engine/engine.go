@@ -265,7 +265,7 @@ func Run(opts Options) Result {
 	hashes := make([]uint64, len(sources))
 	shownPaths := make([]string, len(sources))
 	for i, p := range sources {
-		shownPaths[i] = relPath(base, p)
+		shownPaths[i] = relFromAbs(base, p, absSources[i])
 	}
 	var memoKey cache.Key
 	var memo *memoEntry
@@ -798,6 +798,15 @@ func relPath(base, path string) string {
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
+		return path
+	}
+	return relFromAbs(base, path, abs)
+}
+
+// relFromAbs is relPath for a path whose absolute form is known (Abs asks
+// for the working directory each time).
+func relFromAbs(base, path, abs string) string {
+	if base == "" {
 		return path
 	}
 	rel, err := filepath.Rel(base, abs)
