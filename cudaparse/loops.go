@@ -16,6 +16,11 @@ func CallsInLoop(src []byte, names []string) bool {
 	}
 	toks := lex(src)
 	text := func(t token) string { return string(src[t.start:t.end]) }
+	// A comment or literal that never ends hides the rest of the file from
+	// the lexer, not from the parser, which recovers after it.
+	if n := len(toks); n > 0 && unterminated(src, toks[n-1]) {
+		return true
+	}
 	isPunct := func(k int, c byte) bool {
 		return k < len(toks) && toks[k].kind == tokPunct && src[toks[k].start] == c
 	}
@@ -98,4 +103,18 @@ func enterLoopBody(isPunct func(int, byte) bool, k int, braces *[]bool, stmtDept
 		*stmtDepth = len(*braces)
 	}
 	return k
+}
+
+// unterminated reports whether t, a file's last token, is a block comment
+// or a string or character literal that the file ends inside.
+func unterminated(src []byte, t token) bool {
+	body := src[t.start:t.end]
+	switch t.kind {
+	case tokComment:
+		return len(body) >= 2 && body[1] == '*' && (len(body) < 4 || string(body[len(body)-2:]) != "*/")
+	case tokString, tokChar:
+		last := body[len(body)-1]
+		return int(t.end) == len(src) && (len(body) < 2 || last != '"' && last != '\'')
+	}
+	return false
 }

@@ -30,3 +30,16 @@ func TestCallsInLoop(t *testing.T) {
 		}
 	}
 }
+
+// A comment that never ends: the parser goes on after it, so the lexer's
+// answer cannot be trusted (found by FuzzRules).
+func TestCallsInLoopUnterminated(t *testing.T) {
+	for _, src := range []string{
+		"/* never closed\nvoid f() { for (;;) { if (cudaMalloc(&p, n)) break; } }\n",
+		"const char *s = \"never closed\nvoid f() { while (cudaMalloc(&p, n) == 0) {} }",
+	} {
+		if !CallsInLoop([]byte(src), []string{"cudaMalloc"}) {
+			t.Errorf("CallsInLoop(%q) = false", src)
+		}
+	}
+}

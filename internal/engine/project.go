@@ -368,8 +368,9 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 	for _, i := range from {
 		want(i, only)
 	}
+	followed := map[string]bool{} // names whose definers' calls were wanted
 	for round := 0; round < maxLinkRounds && len(wanted) > 0; round++ {
-		var todo []int
+		var todo, follow []int
 		definers := pr.definedBy
 		if round == 0 {
 			definers = pr.definersOf(wanted, true)
@@ -379,17 +380,28 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 				if !pr.requested(i) {
 					todo = append(todo, i)
 				}
+				// A definer summarized before (for another name) still
+				// has to lend what this function calls.
+				if !slices.Contains(follow, i) {
+					follow = append(follow, i)
+				}
 			}
 		}
-
-		if len(todo) == 0 {
+		if len(follow) == 0 {
 			break
 		}
 		sort.Ints(todo)
 		pr.summarizeLexically(todo)
-		reached := setOf(sortedKeys(wanted))
+		reached := map[string]bool{}
+		for name := range wanted {
+			if !followed[name] {
+				followed[name] = true
+				reached[name] = true
+			}
+		}
 		wanted = map[string][]int{}
-		for _, i := range todo {
+		sort.Ints(follow)
+		for _, i := range follow {
 			want(i, reached)
 		}
 	}
@@ -412,6 +424,16 @@ func (pr *projectRun) timedByProjectClock(i int) []string {
 		return nil
 	}
 	return cudaparse.TimedCalls(src, clocks)
+}
+
+// definesFunction reports whether the summary has a function of the name.
+func definesFunction(sum *cudaparse.FileSummary, name string) bool {
+	for k := range sum.Functions {
+		if sum.Functions[k].Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // setOf returns the names as a set.
@@ -455,6 +477,15 @@ func (pr *projectRun) definersOf(wanted map[string][]int, near bool) map[string]
 		among[name] = set
 	}
 	found := pr.filesNaming(names, true, 2*maxCallerFiles, among)
+	// Files summarized already (for another name) are not searched again:
+	// their summaries say what they define.
+	for _, name := range names {
+		among[name].each(func(j int) {
+			if sum := pr.facts[j].summary; sum != nil && definesFunction(sum, name) {
+				found[name] = append(found[name], j)
+			}
+		})
+	}
 	out := make(map[string][]int, len(names))
 	for _, name := range names {
 		files := append([]int{}, pr.definedBy[name]...)
