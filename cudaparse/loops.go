@@ -43,25 +43,13 @@ func CallsInLoop(src []byte, names []string) bool {
 					continue
 				}
 				// The header: a call in it runs once per iteration.
-				depth, j := 0, k+1
-				for ; j < len(toks); j++ {
+				end := balancedEnd(src, toks, k+1)
+				for j := k + 1; j <= end; j++ {
 					if calls(j) {
 						return true
 					}
-					if toks[j].kind == tokPunct {
-						switch src[toks[j].start] {
-						case '(':
-							depth++
-						case ')':
-							depth--
-						}
-					}
-					if depth == 0 {
-						break
-					}
 				}
-				k = j
-				k = enterLoopBody(isPunct, k, &braces, &stmtDepth)
+				k = enterLoopBody(isPunct, end, &braces, &stmtDepth)
 			case name == "do":
 				k = enterLoopBody(isPunct, k, &braces, &stmtDepth)
 			}
@@ -117,4 +105,25 @@ func unterminated(src []byte, t token) bool {
 		return int(t.end) == len(src) && (len(body) < 2 || last != '"' && last != '\'')
 	}
 	return false
+}
+
+// balancedEnd returns the index of the token that closes the parenthesis
+// toks[k] opens, k itself when toks[k] opens none, and the last token when
+// the file ends first.
+func balancedEnd(src []byte, toks []token, k int) int {
+	depth := 0
+	for ; k < len(toks); k++ {
+		if toks[k].kind == tokPunct {
+			switch src[toks[k].start] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+		}
+		if depth == 0 {
+			return k
+		}
+	}
+	return len(toks) - 1
 }

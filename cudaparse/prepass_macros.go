@@ -116,20 +116,8 @@ func (p *prepass) qualifierExpansion(body []byte) (QualifierKind, bool) {
 		case s == "inline" || s == "static" || s == "constexpr" || s == "__inline__" || s == "__forceinline":
 		case s == "__attribute__" || s == "__declspec" || cudaAttributeCalls[s]:
 			// Skip the balanced argument list.
-			depth := 0
-			for i+1 < len(toks) {
-				i++
-				if toks[i].kind == tokPunct {
-					switch body[toks[i].start] {
-					case '(':
-						depth++
-					case ')':
-						depth--
-					}
-				}
-				if depth == 0 {
-					break
-				}
+			if i+1 < len(toks) {
+				i = balancedEnd(body, toks, i+1)
 			}
 		default:
 			return 0, false

@@ -559,30 +559,34 @@ func (pr *projectRun) project() *cudaparse.Project {
 	return p
 }
 
+// includedFrom reports whether file from includes file def, directly or
+// not.
+func (pr *projectRun) includedFrom(from, def string) bool {
+	pr.visMu.Lock()
+	defer pr.visMu.Unlock()
+	fi, di, ok := pr.pair(from, def)
+	return ok && pr.includeClosure(fi).has(di)
+}
+
+// pair returns the indexes of files from and def (under visMu).
+func (pr *projectRun) pair(from, def string) (fi, di int, ok bool) {
+	pr.indexShown()
+	di, ok = pr.byShown[def]
+	fi, ok2 := pr.byShown[from]
+	return fi, di, ok && ok2
+}
+
 // visibleFrom says whether a function defined in file def can be what a
 // call in file from reaches: def is a header from includes (directly or
 // not), or a source file of the same program: in from's folder, its
 // parent or a child. A repository of many programs
 // (benchmark suites, samples) reuses names across them; a definition in
 // another program is not the one called.
-// includedFrom reports whether file from includes file def, directly or
-// not.
-func (pr *projectRun) includedFrom(from, def string) bool {
-	pr.visMu.Lock()
-	defer pr.visMu.Unlock()
-	pr.indexShown()
-	di, ok := pr.byShown[def]
-	fi, ok2 := pr.byShown[from]
-	return ok && ok2 && pr.includeClosure(fi).has(di)
-}
-
 func (pr *projectRun) visibleFrom(from, def string) bool {
 	pr.visMu.Lock()
 	defer pr.visMu.Unlock()
-	pr.indexShown()
-	di, ok := pr.byShown[def]
-	fi, ok2 := pr.byShown[from]
-	if !ok || !ok2 {
+	fi, di, ok := pr.pair(from, def)
+	if !ok {
 		return false
 	}
 	if !cudaparse.IsHeader(def) && nearFolders(pr.dirs[fi], pr.dirs[di]) {
