@@ -159,8 +159,8 @@ type callerSite struct {
 	step   int
 }
 
-// maxCallerDepth bounds how far up the call graph LoadedOnEntry looks.
-const maxCallerDepth = 8
+// MaxCallerDepth bounds how far up the call graph LoadedOnEntry looks.
+const MaxCallerDepth = 8
 
 // NewProject links file summaries. Files are taken in path order, so the
 // result does not depend on the order they were summarized in.
@@ -420,7 +420,7 @@ func (p *Project) loadedOnEntry(fn *ProjectFunction, depth int) *KernelFacts {
 		return k
 	}
 	sites := p.callers[fn]
-	if len(sites) == 0 || fn.Summary.Entry || depth > maxCallerDepth {
+	if len(sites) == 0 || fn.Summary.Entry || depth > MaxCallerDepth {
 		return &KernelFacts{}
 	}
 	p.entry[fn] = nil

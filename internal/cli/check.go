@@ -52,6 +52,7 @@ type checkOptions struct {
 	compileDB     string
 	statistics    bool
 	cpuProfile    string
+	trace         bool
 }
 
 func newCheckCommand() *cobra.Command {
@@ -103,6 +104,8 @@ be read or parsed (the other files are still checked and reported).`,
 	// For bench/: where a check spends its time, in pprof's format.
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to this file")
 	_ = f.MarkHidden("cpuprofile")
+	f.BoolVar(&o.trace, "trace", false, "print the time each phase of the check took on stderr")
+	_ = f.MarkHidden("trace")
 	return cmd
 }
 
@@ -266,6 +269,9 @@ func (o *checkOptions) engineOptions(cmd *cobra.Command, paths []string, wd stri
 	}
 	if !o.noCache {
 		opts.Cache = openCache(cmd)
+	}
+	if o.trace {
+		opts.Trace = cmd.ErrOrStderr()
 	}
 	opts.NoProject = o.noProject
 	if !o.noProject {

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -100,6 +101,9 @@ type Options struct {
 	// Project, for CheckSource, is the project's linked facts (the
 	// language server keeps them); Run builds its own.
 	Project *cudaparse.Project
+	// Trace, when set, receives a line per phase of Run: its name, what
+	// it did and the time since the run began (for bench/).
+	Trace io.Writer
 }
 
 // Settings are what applies to one file: the rules to run, their options
@@ -205,6 +209,7 @@ func Run(opts Options) Result {
 		go func() { _, _ = cache.BinaryHash() }()
 	}
 	walked := collect(opts.Paths, opts.Exclude, opts.Extensions...)
+	opts.trace(start, "walk", "%d files", len(walked.files))
 	res := Result{Errors: walked.errors, ExcludedNamed: walked.excludedNamed}
 	res.Stats.Excluded = walked.excluded
 	base := opts.BaseDir
@@ -348,6 +353,7 @@ func Run(opts Options) Result {
 	}
 	close(jobs)
 	wg.Wait()
+	opts.trace(start, "files", "%d parsed", countParsed(results))
 
 	// A memo that is not complete (a file had an error, which is not
 	// kept) still holds the project step's results.
@@ -362,6 +368,7 @@ func Run(opts Options) Result {
 			wantPreloads = wantPreloads || usesProjectPreloads(results[i].Findings)
 		}
 		project := pr.link(wantPreloads)
+		opts.trace(start, "link", "%d summaries, %d parsed", pr.summaries(), pr.parsed)
 		current := func() []FileResult {
 			out := make([]FileResult, len(results))
 			for i := range results {
@@ -380,6 +387,7 @@ func Run(opts Options) Result {
 					break
 				}
 				project = pr.project()
+				opts.trace(start, "callers", "%d summaries, %d parsed", pr.summaries(), pr.parsed)
 			}
 			again := pr.recheck(project, current())
 			for _, i := range again {
@@ -391,6 +399,7 @@ func Run(opts Options) Result {
 				}
 				results[i].FileResult = out
 			})
+			opts.trace(start, "recheck", "%d files", len(again))
 		}
 		res.Stats.LinkParsed = pr.parsed
 		res.Stats.ProjectFunctions = project.Len()
@@ -814,4 +823,21 @@ func relFromAbs(base, path, abs string) string {
 		return path
 	}
 	return rel
+}
+
+// trace writes a line of Options.Trace.
+func (o *Options) trace(start time.Time, phase, format string, args ...any) {
+	if o.Trace != nil {
+		fmt.Fprintf(o.Trace, "%-8s %7.3fs  %s\n", phase, time.Since(start).Seconds(), fmt.Sprintf(format, args...))
+	}
+}
+
+func countParsed(results []sourceResult) int {
+	n := 0
+	for i := range results {
+		if results[i].how == parsedIt {
+			n++
+		}
+	}
+	return n
 }

@@ -957,7 +957,7 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 // that define what those callers call; then the callers of those callers,
 // up to maxLinkRounds. It reports whether it summarized any file.
 func (pr *projectRun) findCallers(results []FileResult) bool {
-	targets := map[string]bool{}
+	var holders []callerNode
 	for i := range results {
 		sum := pr.facts[i].summary
 		if sum == nil {
@@ -969,7 +969,7 @@ func (pr *projectRun) findCallers(results []FileResult) bool {
 			}
 			for _, fn := range sum.Functions {
 				if fn.Line <= f.Start.Line && f.Start.Line <= fn.EndLine && !fn.Entry {
-					targets[fn.Name] = true
+					holders = append(holders, callerNode{i, fn.Name})
 				}
 			}
 		}
@@ -977,20 +977,7 @@ func (pr *projectRun) findCallers(results []FileResult) bool {
 	added := false
 	searched := map[string]bool{}
 	for round := 0; round < maxLinkRounds; round++ {
-		// Callers already summarized are targets too: their callers count.
-		for grew := true; grew; {
-			grew = false
-			for i := range pr.facts {
-				if sum := pr.facts[i].summary; sum != nil {
-					for _, fn := range sum.Functions {
-						if !fn.Entry && !targets[fn.Name] && callsAny(&fn, targets) {
-							targets[fn.Name] = true
-							grew = true
-						}
-					}
-				}
-			}
-		}
+		targets := pr.callerTargets(holders)
 		var names []string
 		for name := range targets {
 			if !searched[name] {
@@ -1021,6 +1008,80 @@ func (pr *projectRun) findCallers(results []FileResult) bool {
 		added = true
 	}
 	return added
+}
+
+// callerNode is a function of a file, by name.
+type callerNode struct {
+	file int
+	name string
+}
+
+// callerTargets returns the names whose callers may decide the findings of
+// the holders: the holders', and up the calls the summaries know, their
+// callers' up to cudaparse.MaxCallerDepth (as far as the project's
+// LoadedOnEntry looks). Entry functions have no callers to look for. A name
+// that functions of more than maxCallerFiles files call (a run or test
+// helper) is followed up only through callers in its own file: the calls
+// of the others most likely reach another function of that name, and
+// following them pulls in most of a large project.
+func (pr *projectRun) callerTargets(holders []callerNode) map[string]bool {
+	callersOf := map[string][]callerNode{}
+	for i := range pr.facts {
+		sum := pr.facts[i].summary
+		if sum == nil {
+			continue
+		}
+		for k := range sum.Functions {
+			fn := &sum.Functions[k]
+			if fn.Entry {
+				continue
+			}
+			for _, st := range fn.Steps {
+				if st.Kind == cudaparse.StepCall && st.Callee != fn.Name {
+					callersOf[st.Callee] = append(callersOf[st.Callee], callerNode{i, fn.Name})
+				}
+			}
+		}
+	}
+	depth := map[callerNode]int{}
+	queue := make([]callerNode, 0, len(holders))
+	for _, h := range holders {
+		if _, ok := depth[h]; !ok {
+			depth[h] = 0
+			queue = append(queue, h)
+		}
+	}
+	// Breadth first: every node gets its least depth, whatever the order.
+	for len(queue) > 0 {
+		node := queue[0]
+		queue = queue[1:]
+		if depth[node] >= cudaparse.MaxCallerDepth {
+			continue
+		}
+		refs := callersOf[node.name]
+		generic := calledFromFiles(refs) > maxCallerFiles
+		for _, ref := range refs {
+			if _, ok := depth[ref]; ok || generic && ref.file != node.file {
+				continue
+			}
+			depth[ref] = depth[node] + 1
+			queue = append(queue, ref)
+		}
+	}
+	targets := map[string]bool{}
+	for node := range depth {
+		targets[node.name] = true
+	}
+	return targets
+}
+
+// calledFromFiles counts the files of the callers.
+func calledFromFiles(refs []callerNode) int {
+	files := map[int]bool{}
+	for _, r := range refs {
+		files[r.file] = true
+	}
+	return len(files)
 }
 
 func callsAny(fn *cudaparse.FunctionSummary, names map[string]bool) bool {

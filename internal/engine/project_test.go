@@ -197,3 +197,64 @@ func TestProjectMemo(t *testing.T) {
 		t.Errorf("after removing the warm-up in main.cpp, timing.cpp:11 is not reported:\n%s", show(after))
 	}
 }
+
+// callerSummaries builds one summary per file from "caller->callee" calls.
+func callerSummaries(files [][]string) []fileFacts {
+	facts := make([]fileFacts, len(files))
+	for i, calls := range files {
+		sum := &cudaparse.FileSummary{Path: fmt.Sprintf("f%d.cu", i)}
+		for _, c := range calls {
+			caller, callee, _ := strings.Cut(c, "->")
+			fn := cudaparse.FunctionSummary{Name: caller, Entry: caller == "main"}
+			if callee != "" {
+				fn.Steps = []cudaparse.SummaryStep{{Kind: cudaparse.StepCall, Callee: callee}}
+			}
+			sum.Functions = append(sum.Functions, fn)
+		}
+		facts[i].summary = sum
+	}
+	return facts
+}
+
+func TestCallerTargetsStopsAtGenericNames(t *testing.T) {
+	// File 0 defines run, which holds a finding; its own bench calls it.
+	// Twenty other files call some run of their own: their callers are
+	// not followed.
+	files := [][]string{{"run", "bench->run", "main->bench"}}
+	for k := range maxCallerFiles + 4 {
+		files = append(files, []string{fmt.Sprintf("helper%d->run", k), fmt.Sprintf("user%d->helper%d", k, k)})
+	}
+	pr := &projectRun{facts: callerSummaries(files)}
+	got := pr.callerTargets([]callerNode{{0, "run"}})
+	if !got["run"] || !got["bench"] {
+		t.Errorf("targets %v: want run and bench", sortedKeys(got))
+	}
+	if got["helper0"] || got["user0"] || got["main"] {
+		t.Errorf("targets %v: want no helper, user or main", sortedKeys(got))
+	}
+
+	// With few callers, each is followed, and theirs in turn.
+	pr = &projectRun{facts: callerSummaries(files[:3])}
+	got = pr.callerTargets([]callerNode{{0, "run"}})
+	for _, want := range []string{"run", "bench", "helper0", "user0", "helper1", "user1"} {
+		if !got[want] {
+			t.Errorf("targets %v: want %s", sortedKeys(got), want)
+		}
+	}
+}
+
+func TestCallerTargetsStopsAtMaxDepth(t *testing.T) {
+	// A chain f1 -> f0 (holder) ... fN -> fN-1, longer than the project looks.
+	var chain []string
+	for k := 1; k <= cudaparse.MaxCallerDepth+3; k++ {
+		chain = append(chain, fmt.Sprintf("f%d->f%d", k, k-1))
+	}
+	pr := &projectRun{facts: callerSummaries([][]string{append([]string{"f0"}, chain...)})}
+	got := pr.callerTargets([]callerNode{{0, "f0"}})
+	if len(got) != cudaparse.MaxCallerDepth+1 {
+		t.Errorf("targets %v: want f0..f%d", sortedKeys(got), cudaparse.MaxCallerDepth)
+	}
+	if !got[fmt.Sprintf("f%d", cudaparse.MaxCallerDepth)] || got[fmt.Sprintf("f%d", cudaparse.MaxCallerDepth+1)] {
+		t.Errorf("targets %v: want f%d in, f%d out", sortedKeys(got), cudaparse.MaxCallerDepth, cudaparse.MaxCallerDepth+1)
+	}
+}
