@@ -1,5 +1,7 @@
 package cudaparse
 
+import "bytes"
+
 // CallsInLoop reports whether src calls one of names inside a for, while
 // or do loop (in its header or its body), as far as a lexer can tell:
 // prefilters use it to leave out files whose calls of an API are never
@@ -14,6 +16,66 @@ func CallsInLoop(src []byte, names []string) bool {
 	for _, n := range names {
 		want[n] = true
 	}
+	return eachLoopCall(src, func(name string) bool { return want[name] })
+}
+
+// CallsInLoopThrough is CallsInLoop that also counts, as a call of one of
+// names, a loop's call of a function src defines whose body spells one of
+// them, or calls such a function (two levels of helpers, by their text).
+func CallsInLoopThrough(src []byte, names []string) bool {
+	if len(names) == 0 {
+		return false
+	}
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		want[n] = true
+	}
+	inLoop := map[string]bool{}
+	if eachLoopCall(src, func(name string) bool {
+		inLoop[name] = true
+		return want[name]
+	}) {
+		return true
+	}
+	// Helpers: level one spells a name; level two calls level one.
+	spells := func(body []byte) bool {
+		for _, n := range names {
+			if bytes.Contains(body, []byte(n)) {
+				return true
+			}
+		}
+		return false
+	}
+	levelOne := map[string]bool{}
+	var called [][]byte // bodies of the functions loops call
+	eachDefinition(src, func(name, body []byte) {
+		if spells(body) {
+			levelOne[string(name)] = true
+		}
+		if inLoop[string(name)] {
+			called = append(called, body)
+		}
+	})
+	for name := range levelOne {
+		if inLoop[name] {
+			return true
+		}
+	}
+	for _, body := range called {
+		found := false
+		EachName(body, func(n []byte, def bool) { found = found || !def && levelOne[string(n)] })
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// eachLoopCall calls visit with the name of each call inside a loop, in
+// order, until visit returns true; it reports whether one did (or the
+// file ends inside a comment or literal, where the lexer loses what the
+// parser recovers).
+func eachLoopCall(src []byte, visit func(name string) bool) bool {
 	toks := lex(src)
 	text := func(t token) string { return string(src[t.start:t.end]) }
 	// A comment or literal that never ends hides the rest of the file from
@@ -24,7 +86,7 @@ func CallsInLoop(src []byte, names []string) bool {
 	isPunct := func(k int, c byte) bool {
 		return k < len(toks) && toks[k].kind == tokPunct && src[toks[k].start] == c
 	}
-	calls := func(k int) bool { return toks[k].kind == tokIdent && want[text(toks[k])] && isPunct(k+1, '(') }
+	calls := func(k int) bool { return toks[k].kind == tokIdent && isPunct(k+1, '(') && visit(text(toks[k])) }
 	// braces holds, for each open brace, whether it is in a loop.
 	var braces []bool
 	inLoop := func() bool { return len(braces) > 0 && braces[len(braces)-1] }
@@ -36,8 +98,6 @@ func CallsInLoop(src []byte, names []string) bool {
 		switch t.kind {
 		case tokIdent:
 			switch name := text(t); {
-			case calls(k) && (inLoop() || stmtDepth >= 0):
-				return true
 			case name == "for" || name == "while":
 				if !isPunct(k+1, '(') {
 					continue
@@ -52,6 +112,8 @@ func CallsInLoop(src []byte, names []string) bool {
 				k = enterLoopBody(isPunct, end, &braces, &stmtDepth)
 			case name == "do":
 				k = enterLoopBody(isPunct, k, &braces, &stmtDepth)
+			case (inLoop() || stmtDepth >= 0) && calls(k):
+				return true
 			}
 		case tokPunct:
 			switch src[t.start] {

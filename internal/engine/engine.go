@@ -315,7 +315,7 @@ func Run(opts Options) Result {
 					// A context file: its facts only.
 					if err == nil && !memoize && !bytes.Contains(src[:min(len(src), binaryProbe)], []byte{0}) {
 						text.Reset(src)
-						noteProjectFacts(&facts[i], &text, settingsFor(absSources[i]), nil, skipped, -1, names)
+						noteProjectFacts(&facts[i], &text, settingsFor(absSources[i]), nil, skipped, nil, names)
 						facts[i].candidate = false
 					}
 					continue
@@ -331,15 +331,16 @@ func Run(opts Options) Result {
 					if !opts.NoProject {
 						fileOpts.keep = func(f *cudaparse.File, sum *cudaparse.FileSummary) { kept.offer(i, f, sum) }
 					}
-					var firing int
-					results[i].FileResult, results[i].how, ref, firing = checkText(&parser, &text, s, fileOpts, shown, nil, [32]byte{})
+					var answers *prefilterAnswers
+					results[i].FileResult, results[i].how, ref, answers = checkText(&parser, &text, s, fileOpts, shown, nil, [32]byte{})
 					switch {
 					case memoize:
 						// The text's facts, and the summary, wait until the
 						// project's memo is known to miss.
 						facts[i].summaryRef, facts[i].parsed = ref, results[i].how != skipped && ref != nil
+						facts[i].answers = answers
 					case !opts.NoProject:
-						noteProjectFacts(&facts[i], &text, s, ref.get(), results[i].how, firing, names)
+						noteProjectFacts(&facts[i], &text, s, ref.get(), results[i].how, answers, names)
 					}
 				}
 				if opts.Progress != nil && i < checkedSources {
@@ -541,17 +542,18 @@ const (
 // when there is one, with
 // the project's facts (nil: none) whose digest for this file is digest.
 // It also returns the file's summary when it was parsed or cached.
-func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, project *cudaparse.Project, digest [32]byte) (FileResult, checked, *summaryRef, int) {
+func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, project *cudaparse.Project, digest [32]byte) (FileResult, checked, *summaryRef, *prefilterAnswers) {
 	var key cache.Key
 	src := text.Src
-	firing := firingRules(s.Rules, text)
+	answers := askPrefilters(s.Rules, text)
+	firing := answers.firing
 	cacheable := opts.Cache != nil && len(firing) > 0
 	if cacheable {
 		binary, _ := cache.BinaryHash()
 		key = cacheKey(binary, &s, &opts, src, digest)
 		if data, ok := opts.Cache.Get(key); ok {
 			if r, sum, ok := decodeEntry(data, &s, shown); ok {
-				return r, fromCache, sum, len(firing)
+				return r, fromCache, sum, answers
 			}
 		}
 	}
@@ -573,9 +575,9 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Opti
 		how = parsedIt
 	}
 	if sum == nil {
-		return out, how, nil, len(firing)
+		return out, how, nil, answers
 	}
-	return out, how, &summaryRef{sum: sum}, len(firing)
+	return out, how, &summaryRef{sum: sum}, answers
 }
 
 // firingRules returns the rules that may fire on the text (the others need
@@ -584,18 +586,49 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Opti
 // HIP code written for AMD GPUs alone gets none: CUDA's lazy loading does
 // not apply to it (docs/parsing.md).
 func firingRules(rules []*rule.Rule, text *rule.Text) []*rule.Rule {
-	var out []*rule.Rule
+	return askPrefilters(rules, text).firing
+}
+
+// prefilterAnswers are the rules whose prefilters admit a file (firing),
+// and those that did not but asked for a project fact (askers): only
+// these may answer otherwise once the project's facts are known.
+type prefilterAnswers struct {
+	firing, askers []*rule.Rule
+	// Which facts were asked for (rule.Text.AskedProjectFacts).
+	askedLoader, askedClock bool
+}
+
+// askPrefilters asks each rule's prefilter about the text.
+func askPrefilters(rules []*rule.Rule, text *rule.Text) *prefilterAnswers {
+	a := &prefilterAnswers{}
 	for _, r := range rules {
-		if mayFire(r, text) {
-			out = append(out, r)
+		switch fire, asked := mayFire(r, text); {
+		case fire:
+			a.firing = append(a.firing, r)
+		case asked:
+			a.askers = append(a.askers, r)
 		}
 	}
 	// Asked only of files some rule may fire on: most files are not, and
 	// the question reads the whole text.
-	if len(out) > 0 && cudaparse.HIPOnly(text.Src) {
-		return nil
+	if (len(a.firing) > 0 || len(a.askers) > 0) && cudaparse.HIPOnly(text.Src) {
+		return &prefilterAnswers{}
 	}
-	return out
+	a.askedLoader, a.askedClock = text.AskedProjectFacts()
+	return a
+}
+
+// firesWith reports whether one of the askers fires with the project's
+// facts set as given.
+func (a *prefilterAnswers) firesWith(text *rule.Text, callsLoader, callsClock bool) bool {
+	text.SetProjectFacts(callsLoader, callsClock)
+	defer text.SetProjectFacts(false, false)
+	for _, r := range a.askers {
+		if fire, _ := mayFire(r, text); fire {
+			return true
+		}
+	}
+	return false
 }
 
 // setSeverities gives each finding its severity under s.
@@ -764,13 +797,13 @@ func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string, project
 
 // mayFire is r.MayFire, where a prefilter that panics says yes: the rule
 // then runs, where a panic is reported.
-func mayFire(r *rule.Rule, text *rule.Text) (yes bool) {
+func mayFire(r *rule.Rule, text *rule.Text) (yes, asked bool) {
 	defer func() {
 		if recover() != nil {
 			yes = true
 		}
 	}()
-	return r.MayFire(text)
+	return r.MayFireAsking(text)
 }
 
 func locate(f *cudaparse.File, path string, fd rule.Finding) Finding {

@@ -72,7 +72,10 @@ type fileFacts struct {
 	// without them (or it was parsed); loadCandidate: once it is taken to
 	// call a launcher of another file; clockCandidate: a timer helper.
 	candidate, loadCandidate, clockCandidate bool
-	parsed                                   bool // phase 1 parsed it or took it from the cache
+	// answers are the prefilters' answers of the per-file check, kept until
+	// noteProjectFacts (which a memoized run calls later).
+	answers *prefilterAnswers
+	parsed  bool // phase 1 parsed it or took it from the cache
 	// filter answers whether the file may contain a name (for finding
 	// the callers of a function).
 	filter *rule.NameFilter
@@ -127,29 +130,25 @@ func readsClock(text *rule.Text) bool {
 }
 
 // noteProjectFacts fills what step 1 notes about a file from its text (the
-// prefilters' view, without project facts) and its result; firing is how
-// many rules may fire on the text (-1: not asked yet).
-func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, firing int, names *interner) {
+// prefilters' view, without project facts) and its result; answers are the
+// prefilters' answers about the text (nil: not asked yet).
+func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, answers *prefilterAnswers, names *interner) {
 	ff.summary = sum
 	ff.parsed = how != skipped && sum != nil
 	ff.loader = text.ContainsAny(kernelLoadSpellings...)
 	ff.preloader = ff.loader && text.ContainsAny(preloadSpellings...)
 	ff.clockDefiner = text.ContainsAny(hostClockSpellings...)
-	if firing < 0 {
-		firing = len(firingRules(s.Rules, text))
+	if answers == nil {
+		answers = askPrefilters(s.Rules, text)
 	}
-	// Whether a rule would fire with the project's help; a fact no
-	// prefilter asked for cannot change their answers.
-	askedLoader, askedClock := text.AskedProjectFacts()
-	if askedLoader && readsClock(text) {
-		text.SetProjectFacts(true, false)
-		ff.loadCandidate = len(firingRules(s.Rules, text)) > firing
+	// Whether a rule would fire with the project's help: asked only of the
+	// prefilters that asked for a fact, which alone can answer otherwise.
+	if answers.askedLoader && readsClock(text) {
+		ff.loadCandidate = answers.firesWith(text, true, false)
 	}
-	if askedClock {
-		text.SetProjectFacts(false, true)
-		ff.clockCandidate = len(firingRules(s.Rules, text)) > firing
+	if answers.askedClock {
+		ff.clockCandidate = answers.firesWith(text, false, true)
 	}
-	text.SetProjectFacts(false, false)
 	ff.candidate = ff.loadCandidate || ff.clockCandidate || ff.parsed
 	if !ff.parsed && (ff.loader || ff.clockDefiner || ff.loadCandidate || ff.clockCandidate) {
 		ff.scanned = true
@@ -939,7 +938,7 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 	}
 	text.Reset(src)
 	opts := pr.opts
-	opts.macros = pr.visibleMacros(i)
+	opts.macros = spelledMacros(pr.visibleMacros(i), text)
 	opts.clocks = p.ClockFunctions(pr.calledNames(i), pr.shown[i])
 	text.SetProjectFacts(pr.callsLoaderElsewhere(p, i), len(opts.clocks) > 0)
 	// A file kept from the per-file check needs no second parse, unless
@@ -1215,6 +1214,19 @@ func sortedInts(m map[int]bool) []int {
 // on the workers, and hands each new result to done (from one goroutine
 // at a time). checkedWith holds the digest (digest) each file was last
 // checked with; a file whose digest is the same is not checked again.
+// spelledMacros returns the table when the text spells one of its names,
+// and nil otherwise: macros a file never names cannot change its parse,
+// and without them the parse of the per-file check is reused. (A header
+// macro used through another is found by the first name.)
+func spelledMacros(t cudaparse.MacroTable, text *rule.Text) cudaparse.MacroTable {
+	for name := range t {
+		if text.Contains(name) {
+			return t
+		}
+	}
+	return nil
+}
+
 func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith map[int][32]byte, done func(i int, out FileResult, how checked)) {
 	// A file checked with the same facts before (the caller round's
 	// project adds facts to the first one's) would get the same result.
@@ -1739,7 +1751,8 @@ func (pr *projectRun) noteAll(checked int) {
 				if ff.parsed {
 					how = parsedIt
 				}
-				noteProjectFacts(ff, &text, pr.settings(pr.absPath(i)), ff.summary, how, -1, pr.names)
+				noteProjectFacts(ff, &text, pr.settings(pr.absPath(i)), ff.summary, how, ff.answers, pr.names)
+				ff.answers = nil
 				if i >= checked {
 					ff.candidate = false
 				}

@@ -107,7 +107,7 @@ func TestProjectFileVanishes(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := rule.NewText(src)
-		noteProjectFacts(&pr.facts[i], text, pr.settings(p), nil, skipped, -1, pr.names)
+		noteProjectFacts(&pr.facts[i], text, pr.settings(p), nil, skipped, nil, pr.names)
 	}
 	if err := os.Remove(sources[1]); err != nil {
 		t.Fatal(err)

@@ -279,6 +279,19 @@ func (r *Rule) MayFire(text *Text) bool {
 	return len(r.Triggers) == 0 || text.ContainsAny(r.Triggers...)
 }
 
+// MayFireAsking is MayFire that also reports whether the prefilter asked
+// for a project fact (Text.CallsProjectLoader or CallsProjectClock): a
+// prefilter that did not answers the same whatever the facts.
+func (r *Rule) MayFireAsking(text *Text) (fire, asked bool) {
+	loader, clock := text.askedLoader, text.askedClock
+	text.askedLoader, text.askedClock = false, false
+	defer func() {
+		asked = text.askedLoader || text.askedClock
+		text.askedLoader, text.askedClock = loader || text.askedLoader, clock || text.askedClock
+	}()
+	return r.MayFire(text), false
+}
+
 // SortRules sorts rules by ID.
 func SortRules(rs []*Rule) {
 	sort.Slice(rs, func(i, j int) bool { return rs[i].ID < rs[j].ID })

@@ -41,8 +41,10 @@ func prefilter(text *rule.Text) bool {
 		return false
 	}
 	// The recognizer's words (spin.go): no-op atomics, atomic objects and
-	// loads, cache-bypassing intrinsics, PTX loads with an ordering.
-	if text.ContainsAny("atomic", "__ld") && text.ContainsAny(readWords...) {
+	// loads, cache-bypassing intrinsics, PTX loads with an ordering. Such
+	// a read spins only when called in a loop, itself or through a helper
+	// of the file; most files that spell atomics call them once a thread.
+	if text.ContainsAny("atomic", "__ld") && text.ContainsAny(readWords...) && cudaparse.CallsInLoopThrough(text.Src, spinCalls) {
 		return true
 	}
 	if text.Contains("ld.") && text.ContainsAny(ptxSpinMarkers...) {
@@ -60,6 +62,21 @@ func prefilter(text *rule.Text) bool {
 		bytes.Count(text.Src, []byte("__asm__ __volatile__")) + bytes.Count(text.Src, []byte("asm  volatile"))
 	return volatiles > asmVolatile
 }
+
+// spinCalls are the calls spinReadAt takes for reads: no-op atomics,
+// atomicCAS, cache-bypassing and atomic loads, an atomic object's methods.
+// The prefilter looks for them in loops, called directly or through the
+// file's helpers (newAnalysis's readers, two levels).
+var spinCalls = func() []string {
+	out := []string{"atomicCAS", "atomicCAS_system"}
+	for _, m := range []map[string]bool{noOpAtomics, volatileLoads, atomicObjectMethods} {
+		for name := range m {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}()
 
 // readWords are literals one of which every spin read of spin.go that is
 // not a volatile access or PTX contains.
