@@ -43,3 +43,28 @@ func TestCallsInLoopUnterminated(t *testing.T) {
 		}
 	}
 }
+
+func TestCallsInLoopThrough(t *testing.T) {
+	names := []string{"atomicAdd", "load"}
+	for _, c := range []struct {
+		src  string
+		want bool
+	}{
+		{"__global__ void k(int *f) { while (atomicAdd(f, 0) == 0) {} }", true},
+		{"__global__ void k(int *f) { atomicAdd(f, 1); }", false},
+		// A helper of the file, called in a loop.
+		{"__device__ int peek(int *f) { return atomicAdd(f, 0); }\n__global__ void k(int *f) { while (peek(f) == 0) ; }", true},
+		// A helper of a helper.
+		{"__device__ int peek(int *f) { return atomicAdd(f, 0); }\n__device__ int ready(int *f) { return peek(f); }\n__global__ void k(int *f) { do { } while (!ready(f)); }", true},
+		// The helper is called, but not in a loop.
+		{"__device__ int peek(int *f) { return atomicAdd(f, 0); }\n__global__ void k(int *f) { int v = peek(f); for (int i = 0; i < v; ++i) out(i); }", false},
+		// A loop calls a function of the file that reads nothing.
+		{"__device__ int twice(int x) { return 2 * x; }\n__global__ void k(int *f) { for (int i = 0; i < 4; ++i) f[i] = twice(i); }", false},
+		// Method calls count by name: flag.load() in a loop.
+		{"__global__ void k(cuda::atomic<int> &flag) { while (flag.load() == 0) {} }", true},
+	} {
+		if got := CallsInLoopThrough([]byte(c.src), names); got != c.want {
+			t.Errorf("CallsInLoopThrough(%q) = %v, want %v", c.src, got, c.want)
+		}
+	}
+}
