@@ -225,7 +225,7 @@ type resolveKey struct {
 }
 
 func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *ProjectFunction {
-	cands := p.byName[name]
+	cands := p.reachable(name, fromFile)
 	if len(cands) == 0 {
 		return nil
 	}
@@ -239,21 +239,6 @@ func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *P
 		if len(out) > 0 {
 			cands = out
 		}
-	}
-	// A file-local function is seen from its own file only; others where
-	// the caller can see them.
-	cands = slices.DeleteFunc(slices.Clone(cands), func(c *ProjectFunction) bool {
-		if c.File == fromFile {
-			return false
-		}
-		return c.Summary.Local || p.visible != nil && !p.visible(fromFile, c.File)
-	})
-	if len(cands) == 0 {
-		return nil
-	}
-	filter(func(c *ProjectFunction) bool { return c.File == fromFile })
-	if p.includes != nil {
-		filter(func(c *ProjectFunction) bool { return c.File == fromFile || p.includes(fromFile, c.File) })
 	}
 	if arity >= 0 {
 		filter(func(c *ProjectFunction) bool { return c.Summary.Arity == arity })
@@ -276,6 +261,51 @@ func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *P
 		}
 	}
 	return cands[0]
+}
+
+// reachable returns the definitions of name a call from fromFile may
+// reach, whatever its qualifier and arity: the visible ones (a file-local
+// function only from its own file), those of fromFile itself when it has
+// any, else those it includes when it includes any.
+func (p *Project) reachable(name, fromFile string) []*ProjectFunction {
+	cands := p.byName[name]
+	if len(cands) == 0 {
+		return nil
+	}
+	cands = slices.DeleteFunc(slices.Clone(cands), func(c *ProjectFunction) bool {
+		if c.File == fromFile {
+			return false
+		}
+		return c.Summary.Local || p.visible != nil && !p.visible(fromFile, c.File)
+	})
+	prefer := func(keep func(*ProjectFunction) bool) {
+		var out []*ProjectFunction
+		for _, c := range cands {
+			if keep(c) {
+				out = append(out, c)
+			}
+		}
+		if len(out) > 0 {
+			cands = out
+		}
+	}
+	prefer(func(c *ProjectFunction) bool { return c.File == fromFile })
+	if p.includes != nil {
+		prefer(func(c *ProjectFunction) bool { return c.File == fromFile || p.includes(fromFile, c.File) })
+	}
+	return cands
+}
+
+// Reachable returns the definitions of name a call from fromFile may
+// reach (Resolve picks among them by the call's qualifier and arity): what
+// a file's results can depend on, of all the definitions of the name.
+func (p *Project) Reachable(name, fromFile string) []*ProjectFunction {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.reachable(name, fromFile)
 }
 
 func sameFacts(a, b *KernelFacts) bool {

@@ -394,13 +394,14 @@ func Run(opts Options) Result {
 			for _, i := range again {
 				rechecked[i] = true
 			}
-			pr.rerunAll(project, again, checkedWith, func(i int, out FileResult, how checked) {
+			opts.trace(start, "select", "%d files to check again", len(again))
+			ran := pr.rerunAll(project, again, checkedWith, func(i int, out FileResult, how checked) {
 				if how == parsedIt && results[i].how == skipped {
 					results[i].how = parsedIt
 				}
 				results[i].FileResult = out
 			})
-			opts.trace(start, "recheck", "%d files", len(again))
+			opts.trace(start, "recheck", "%d with new facts", ran)
 		}
 		res.Stats.LinkParsed = pr.parsed
 		res.Stats.ProjectFunctions = project.Len()

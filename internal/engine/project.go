@@ -904,7 +904,7 @@ func (pr *projectRun) hasLoadingCallers(p *cudaparse.Project, i int) bool {
 func (pr *projectRun) digest(p *cudaparse.Project, i int) [32]byte {
 	h := sha256.New()
 	for _, name := range pr.calledNames(i) {
-		for _, pf := range p.Definitions(name) {
+		for _, pf := range p.Reachable(name, pr.shown[i]) {
 			fmt.Fprintf(h, "%s %s:%d %v %v\n", name, pf.File, pf.Summary.Line, *p.Kernels(pf), pf.Summary.ReadsClock)
 		}
 	}
@@ -1212,7 +1212,7 @@ func sortedInts(m map[int]bool) []int {
 
 // rerunAll checks the files at the indices again with the project's facts,
 // on the workers, and hands each new result to done (from one goroutine
-// at a time). checkedWith holds the digest (digest) each file was last
+// at a time). It returns how many it checked. checkedWith holds the digest (digest) each file was last
 // checked with; a file whose digest is the same is not checked again.
 // spelledMacros returns the table when the text spells one of its names,
 // and nil otherwise: macros a file never names cannot change its parse,
@@ -1227,7 +1227,7 @@ func spelledMacros(t cudaparse.MacroTable, text *rule.Text) cudaparse.MacroTable
 	return nil
 }
 
-func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith map[int][32]byte, done func(i int, out FileResult, how checked)) {
+func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith map[int][32]byte, done func(i int, out FileResult, how checked)) int {
 	// A file checked with the same facts before (the caller round's
 	// project adds facts to the first one's) would get the same result.
 	var digests [][32]byte
@@ -1280,6 +1280,7 @@ func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith 
 	}
 	close(jobs)
 	wg.Wait()
+	return len(indices)
 }
 
 // The include graph. `#include "x.h"` is looked for beside the includer,
