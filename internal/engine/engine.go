@@ -610,23 +610,23 @@ func askPrefilters(rules []*rule.Rule, text *rule.Text) *prefilterAnswers {
 			a.askers = append(a.askers, r)
 		}
 	}
+	a.askedLoader, a.askedClock = text.AskedProjectFacts()
 	// Asked only of files some rule may fire on: most files are not, and
 	// the question reads the whole text.
-	if (len(a.firing) > 0 || len(a.askers) > 0) && cudaparse.HIPOnly(text.Src) {
+	if len(a.firing) > 0 && cudaparse.HIPOnly(text.Src) {
 		return &prefilterAnswers{}
 	}
-	a.askedLoader, a.askedClock = text.AskedProjectFacts()
 	return a
 }
 
 // firesWith reports whether one of the askers fires with the project's
-// facts set as given.
+// facts set as given (on a file that is not HIP's alone).
 func (a *prefilterAnswers) firesWith(text *rule.Text, callsLoader, callsClock bool) bool {
 	text.SetProjectFacts(callsLoader, callsClock)
 	defer text.SetProjectFacts(false, false)
 	for _, r := range a.askers {
 		if fire, _ := mayFire(r, text); fire {
-			return true
+			return len(a.firing) > 0 || !cudaparse.HIPOnly(text.Src)
 		}
 	}
 	return false
