@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"bytes"
+	"sort"
 	"strings"
 )
 
@@ -365,22 +366,35 @@ func containsWord(b []byte, w string) bool {
 // calls, transitively (a timed frame callback calls the file's
 // render_frame(), which calls another file's launcher).
 func TimedCalls(src []byte, clocks [][]byte) []string {
+	// Where the clocks are spelled, found once for the file rather than
+	// in each function's body.
+	var marks []int
+	for _, c := range clocks {
+		for i := 0; i < len(src); {
+			k := bytes.Index(src[i:], c)
+			if k < 0 {
+				break
+			}
+			marks = append(marks, i+k)
+			i += k + 1
+		}
+	}
+	if len(marks) < 2 {
+		return nil
+	}
+	sort.Ints(marks)
 	var out []string
 	seen := map[string]bool{}
-	eachDefinition(src, func(_, body []byte) {
-		first, last := -1, -1
-		for _, c := range clocks {
-			if i := bytes.Index(body, c); i >= 0 && (first < 0 || i < first) {
-				first = i
-			}
-			if i := bytes.LastIndex(body, c); i > last {
-				last = i
-			}
+	bodies := map[string][][]byte{}
+	eachDefinition(src, func(name, body []byte) {
+		bodies[string(name)] = append(bodies[string(name)], body)
+		start := cap(src) - cap(body)
+		k := sort.SearchInts(marks, start)
+		j := sort.SearchInts(marks, start+len(body)) - 1
+		if k >= j {
+			return // fewer than two clock reads in the body
 		}
-		if first < 0 || last <= first {
-			return
-		}
-		region := body[first:last]
+		region := body[marks[k]-start : marks[j]-start]
 		EachName(region, func(n []byte, d bool) {
 			if !d && !methodBefore(region, cap(region)-cap(n)) && !seen[string(n)] {
 				seen[string(n)] = true
@@ -392,10 +406,6 @@ func TimedCalls(src []byte, clocks [][]byte) []string {
 		return out
 	}
 	// What the file's own timed callees call, to a fixed point.
-	bodies := map[string][][]byte{}
-	eachDefinition(src, func(name, body []byte) {
-		bodies[string(name)] = append(bodies[string(name)], body)
-	})
 	for k := 0; k < len(out) && k < maxTimedCalls; k++ {
 		for _, body := range bodies[out[k]] {
 			EachName(body, func(n []byte, d bool) {

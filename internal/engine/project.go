@@ -206,12 +206,16 @@ type projectRun struct {
 	macroNames     map[string]bool
 	volatileMacros []string
 	// byShown, closures (under visMu): files by name and their include
-	// closures, for visibleFrom.
-	byShown  map[string]int
-	dirs     []string
-	byDir    map[string][]int // files by folder, and (byParent) by their folder's parent
-	byParent map[string][]int
-	closures map[int]fileSet
+	// closures, for visibleFrom; header tells headers by their names;
+	// includedSrc and near memoize includedSources and nearSources.
+	byShown     map[string]int
+	header      []bool
+	includedSrc map[int]fileSet
+	near        map[int]fileSet
+	dirs        []string
+	byDir       map[string][]int // files by folder, and (byParent) by their folder's parent
+	byParent    map[string][]int
+	closures    map[int]fileSet
 	// includers: the source files including each header (includersOf);
 	// includedBy: the files including each file directly.
 	includers  map[string][]string
@@ -514,15 +518,22 @@ func (pr *projectRun) nearSources(i int) fileSet {
 			pr.byParent[filepath.Dir(d)] = append(pr.byParent[filepath.Dir(d)], j)
 		}
 	}
+	if set, ok := pr.near[i]; ok {
+		return set
+	}
 	set := newFileSet(len(pr.facts))
 	d := pr.dirs[i]
 	for _, group := range [][]int{pr.byDir[d], pr.byDir[filepath.Dir(d)], pr.byParent[d]} {
 		for _, j := range group {
-			if !cudaparse.IsHeader(pr.shown[j]) && nearFolders(d, pr.dirs[j]) {
+			if !pr.header[j] && nearFolders(d, pr.dirs[j]) {
 				set.add(j)
 			}
 		}
 	}
+	if pr.near == nil {
+		pr.near = map[int]fileSet{}
+	}
+	pr.near[i] = set
 	return set
 }
 
@@ -533,12 +544,20 @@ func (pr *projectRun) nearSources(i int) fileSet {
 func (pr *projectRun) includedSources(i int) fileSet {
 	pr.visMu.Lock()
 	defer pr.visMu.Unlock()
+	if set, ok := pr.includedSrc[i]; ok {
+		return set
+	}
+	pr.indexShown()
 	set := newFileSet(len(pr.facts))
 	pr.includeClosure(i).each(func(j int) {
-		if !cudaparse.IsHeader(pr.shown[j]) {
+		if !pr.header[j] {
 			set.add(j)
 		}
 	})
+	if pr.includedSrc == nil {
+		pr.includedSrc = map[int]fileSet{}
+	}
+	pr.includedSrc[i] = set
 	return set
 }
 
@@ -601,9 +620,11 @@ func (pr *projectRun) indexShown() {
 	}
 	pr.byShown = map[string]int{}
 	pr.dirs = make([]string, len(pr.shown))
+	pr.header = make([]bool, len(pr.shown))
 	for i, s := range pr.shown {
 		pr.byShown[s] = i
 		pr.dirs[i] = filepath.Dir(pr.absPath(i))
+		pr.header[i] = cudaparse.IsHeader(s)
 	}
 }
 
