@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -269,31 +268,28 @@ func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *P
 // any, else those it includes when it includes any.
 func (p *Project) reachable(name, fromFile string) []*ProjectFunction {
 	cands := p.byName[name]
-	if len(cands) == 0 {
-		return nil
-	}
-	cands = slices.DeleteFunc(slices.Clone(cands), func(c *ProjectFunction) bool {
+	var own, visible, included []*ProjectFunction
+	for _, c := range cands {
 		if c.File == fromFile {
-			return false
-		}
-		return c.Summary.Local || p.visible != nil && !p.visible(fromFile, c.File)
-	})
-	prefer := func(keep func(*ProjectFunction) bool) {
-		var out []*ProjectFunction
-		for _, c := range cands {
-			if keep(c) {
-				out = append(out, c)
-			}
-		}
-		if len(out) > 0 {
-			cands = out
+			own = append(own, c)
 		}
 	}
-	prefer(func(c *ProjectFunction) bool { return c.File == fromFile })
-	if p.includes != nil {
-		prefer(func(c *ProjectFunction) bool { return c.File == fromFile || p.includes(fromFile, c.File) })
+	if len(own) > 0 {
+		return own // the others need not be looked at
 	}
-	return cands
+	for _, c := range cands {
+		if c.Summary.Local || p.visible != nil && !p.visible(fromFile, c.File) {
+			continue
+		}
+		visible = append(visible, c)
+		if p.includes != nil && p.includes(fromFile, c.File) {
+			included = append(included, c)
+		}
+	}
+	if len(included) > 0 {
+		return included
+	}
+	return visible
 }
 
 // Reachable returns the definitions of name a call from fromFile may
