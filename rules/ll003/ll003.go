@@ -4,7 +4,6 @@
 package ll003
 
 import (
-	"bytes"
 	_ "embed"
 	"fmt"
 	"regexp"
@@ -34,7 +33,8 @@ var Rule = &rule.Rule{
 }
 
 // prefilter: a file needs device code and a way to wait. `volatile` counts
-// only outside `asm volatile`, which every PTX-heavy header is full of.
+// only on data (cudaparse.VolatileData), not in `asm volatile`, which every
+// PTX-heavy header is full of.
 func prefilter(text *rule.Text) bool {
 	// "_global" and "_device" also find __global__ and __device__.
 	if !text.ContainsAny("_global", "_device", "DEVICE", "GLOBAL", "KERNEL") {
@@ -54,13 +54,7 @@ func prefilter(text *rule.Text) bool {
 	if text.Contains("_ONCE(") {
 		return true
 	}
-	if !text.Contains("volatile") {
-		return false
-	}
-	volatiles := bytes.Count(text.Src, []byte("volatile"))
-	asmVolatile := bytes.Count(text.Src, []byte("asm volatile")) + bytes.Count(text.Src, []byte("asm __volatile__")) +
-		bytes.Count(text.Src, []byte("__asm__ __volatile__")) + bytes.Count(text.Src, []byte("asm  volatile"))
-	return volatiles > asmVolatile
+	return text.Contains("volatile") && cudaparse.VolatileData(text.Src)
 }
 
 // spinCalls are the calls spinReadAt takes for reads: no-op atomics,

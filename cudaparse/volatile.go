@@ -1,0 +1,58 @@
+package cudaparse
+
+import "bytes"
+
+// VolatileData reports whether src applies the volatile keyword to data,
+// as far as a lexer can tell: in a declaration, a cast or a macro's body,
+// but not in an asm statement (`asm volatile`), a comment, a string, or
+// after a parameter list (a volatile member function). Prefilters use it:
+// PTX-heavy headers spell volatile hundreds of times, all in asm.
+func VolatileData(src []byte) bool {
+	toks := lex(src)
+	if n := len(toks); n > 0 && unterminated(src, toks[n-1]) {
+		return true
+	}
+	prev := -1 // the last token that is not a comment
+	for k, t := range toks {
+		switch t.kind {
+		case tokComment:
+			continue
+		case tokDirective:
+			if directiveVolatile(src[t.start:t.end]) {
+				return true
+			}
+		case tokIdent:
+			if w := src[t.start:t.end]; string(w) == "volatile" || string(w) == "__volatile__" {
+				if prev < 0 {
+					return true
+				}
+				p := toks[prev]
+				before := string(src[p.start:p.end])
+				asm := p.kind == tokIdent && (before == "asm" || before == "__asm__" || before == "__asm")
+				qualifier := p.kind == tokPunct && before == ")"
+				if !asm && !qualifier {
+					return true
+				}
+			}
+		}
+		prev = k
+	}
+	return false
+}
+
+// directiveVolatile reports whether a directive (a macro's body) spells
+// volatile other than after asm.
+func directiveVolatile(d []byte) bool {
+	for i := 0; ; {
+		k := bytes.Index(d[i:], []byte("volatile"))
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		before := bytes.TrimRight(d[:at], " \t\\\r\n_")
+		if !bytes.HasSuffix(before, []byte("asm")) {
+			return true
+		}
+		i = at + len("volatile")
+	}
+}
