@@ -166,6 +166,9 @@ type File struct {
 	macros MacroTable
 	// projectClocks are other files' functions that read a host clock.
 	projectClocks map[string]bool
+	// device: DeviceSummaries' answer; unitDevice, what SetUnitDevice gave.
+	device, unitDevice []DeviceSummary
+	unitWants          []string
 	// namespaces are the names of the namespaces the file opens.
 	namespaces map[string]bool
 	// errorNodes are the outermost ERROR nodes.

@@ -83,6 +83,12 @@ type SummaryStep struct {
 type FileSummary struct {
 	Path      string            `json:"p"`
 	Functions []FunctionSummary `json:"f,omitempty"`
+	// Device, set only for a file whose findings its translation units
+	// may remove (the engine's choice), summarizes its device functions.
+	Device []DeviceSummary `json:"d,omitempty"`
+	// UnitWants are the origins (OriginKey) whose release in the file's
+	// translation units would remove a finding.
+	UnitWants []string `json:"w,omitempty"`
 }
 
 // maxBefore is how many of the nearest earlier steps the Before mask

@@ -86,6 +86,9 @@ type Options struct {
 	// read a host clock.
 	macros cudaparse.MacroTable
 	clocks map[string]bool
+	// unitDevice, for one file's check, are the device summaries of the
+	// other files of its translation units.
+	unitDevice []cudaparse.DeviceSummary
 	// keep, when set, is handed each file parsed in the per-file check
 	// with its summary (the project step may check it again without a
 	// second parse); parsed, when set, is the file to check instead of
@@ -394,6 +397,7 @@ func Run(opts Options) Result {
 			for _, i := range again {
 				rechecked[i] = true
 			}
+			pr.prepareUnits(again, current())
 			opts.trace(start, "select", "%d files to check again", len(again))
 			ran := pr.rerunAll(project, again, checkedWith, func(i int, out FileResult, how checked) {
 				if how == parsedIt && results[i].how == skipped {
@@ -558,7 +562,7 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Opti
 			}
 		}
 	}
-	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: project, Macros: opts.macros, Clocks: opts.clocks, keep: opts.keep, parsed: opts.parsed}
+	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: project, Macros: opts.macros, Clocks: opts.clocks, UnitDevice: opts.unitDevice, keep: opts.keep, parsed: opts.parsed}
 	found, parsed, sum, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult
@@ -673,8 +677,11 @@ type Checker struct {
 	Macros cudaparse.MacroTable
 	// Clocks are functions of other files that read a host clock.
 	Clocks map[string]bool
-	keep   func(*cudaparse.File, *cudaparse.FileSummary)
-	parsed *cudaparse.File
+	// UnitDevice are the device summaries of the other files of the
+	// file's translation units.
+	UnitDevice []cudaparse.DeviceSummary
+	keep       func(*cudaparse.File, *cudaparse.FileSummary)
+	parsed     *cudaparse.File
 }
 
 // Check checks one file's contents with a parser of its own.
@@ -713,6 +720,7 @@ func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte,
 	} else if f, err = c.parse(parser, path, src); f == nil {
 		return nil, err != nil && !errors.Is(err, errNotParsed), nil, err
 	}
+	f.SetUnitDevice(c.UnitDevice)
 	sum = f.Summary()
 	if c.keep != nil {
 		c.keep(f, sum)
@@ -730,6 +738,11 @@ func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte,
 		}
 	}
 	SortFindings(findings)
+	if usesUnitDevice(findings) {
+		// What the project step looks for in the files sharing its
+		// translation units.
+		sum.UnitWants = f.UnitWants()
+	}
 	return findings, true, sum, err
 }
 

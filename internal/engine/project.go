@@ -223,6 +223,9 @@ type projectRun struct {
 	visMu      sync.Mutex
 	// abs are the sources' absolute paths.
 	abs []string
+	// device holds the device summaries of files parsed for translation
+	// units; unitDevice, by file, those of its units' other files.
+	device, unitDevice map[int][]cudaparse.DeviceSummary
 	// names interns the names the scans found; kept holds files parsed
 	// in the per-file check that the project may change.
 	names *interner
@@ -854,6 +857,7 @@ func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int 
 		}
 		if pr.timedCallsLoader(p, i) || usesCallerFacts(results[i].Findings) && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
 			usesProjectPreloads(results[i].Findings) && p.PreloadsEveryKernel(pr.shown[i]) ||
+			usesUnitDevice(results[i].Findings) ||
 			len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 {
 			out = append(out, i)
 		}
@@ -937,6 +941,7 @@ func (pr *projectRun) digest(p *cudaparse.Project, i int) [32]byte {
 		}
 	}
 	fmt.Fprintf(h, "preloads every kernel %v\n", p.PreloadsEveryKernel(pr.shown[i]))
+	pr.hashUnit(h, i)
 	names := make([]string, 0, len(pr.visibleMacros(i)))
 	for name := range pr.visibleMacros(i) {
 		names = append(names, name)
@@ -960,6 +965,7 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 	text.Reset(src)
 	opts := pr.opts
 	opts.macros = spelledMacros(pr.visibleMacros(i), text)
+	opts.unitDevice = pr.unitDevice[i]
 	opts.clocks = p.ClockFunctions(pr.calledNames(i), pr.shown[i])
 	text.SetProjectFacts(pr.callsLoaderElsewhere(p, i), len(opts.clocks) > 0)
 	// A file kept from the per-file check needs no second parse, unless

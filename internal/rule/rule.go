@@ -107,7 +107,12 @@ type Rule struct {
 	// (Pass.Project.PreloadsEveryKernel): the engine then checks a file
 	// with such a finding again when the project has one.
 	UsesProjectPreloads bool
-	Run                 func(*Pass)
+	// UsesUnitDevice is set for rules whose findings the device code of
+	// the other files of the file's translation units can remove
+	// (cudaparse.File.UnitDevice): the engine then parses those files and
+	// checks the file again with their device summaries.
+	UsesUnitDevice bool
+	Run            func(*Pass)
 }
 
 // DocsBaseURL is where the rule pages of docs/rules/ are published.

@@ -7,6 +7,7 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,7 +30,10 @@ var Rule = &rule.Rule{
 	// A library that preloads its kernel table at start-up (NCCL) has
 	// nothing left to load while its kernels wait on its proxy threads.
 	UsesProjectPreloads: true,
-	Run:                 run,
+	// A wait released by the same kernel's code in another header (a
+	// persistent kernel's producer stage) is not a hazard.
+	UsesUnitDevice: true,
+	Run:            run,
 }
 
 // prefilter: a file needs device code and a way to wait. `volatile` counts
@@ -472,7 +476,7 @@ func (a *analysis) writes(n cudaparse.Node, key string) bool {
 		case "gnu_asm_expression":
 			t := strings.ToLower(x.ChildByField("assembly_code").Text())
 			if strings.Contains(t, "st.") || strings.Contains(t, "red.") || strings.Contains(t, "atom.") {
-				for _, addr := range asmAddressOperands(x) {
+				for _, addr := range cudaparse.AsmAddressOperands(x) {
 					if resolvedKey(addr) == key {
 						found = true
 					}
@@ -541,7 +545,67 @@ func (a *analysis) selfReleased(w waiter, kernels []*cudaparse.Function) bool {
 			return true
 		}
 	}
-	return a.peerProtocol(code, w.read.key) || a.symmetricAcrossDevices(code, kernels) || peerIndexed(w.read.node, 0)
+	return a.peerProtocol(code, w.read.key) || a.symmetricAcrossDevices(code, kernels) || peerIndexed(w.read.node, 0) ||
+		a.releasedInUnit(w)
+}
+
+// releasedInUnit reports whether the memory a waiter reads, named in words
+// other files share (cudaparse.OriginKey: the accessor that returns it, the
+// member it is), is written by device code that a kernel running the
+// waiter also runs, in this file or in the other files of its translation
+// units (a persistent kernel whose producer stage lives in another
+// header). Device functions are matched by name.
+func (a *analysis) releasedInUnit(w waiter) bool {
+	if w.read.origin == "" {
+		return false
+	}
+	unit := a.file.UnitDevice(w.read.origin)
+	if len(unit) == 0 {
+		return false
+	}
+	all := append(append([]cudaparse.DeviceSummary(nil), a.file.DeviceSummaries()...), unit...)
+	calls := map[string][]string{}
+	callers := map[string][]string{}
+	kernel := map[string]bool{}
+	releases := map[string]bool{}
+	for _, d := range all {
+		calls[d.Name] = append(calls[d.Name], d.Calls...)
+		for _, c := range d.Calls {
+			callers[c] = append(callers[c], d.Name)
+		}
+		kernel[d.Name] = kernel[d.Name] || d.Kernel
+		if slices.Contains(d.Releases, w.read.origin) {
+			releases[d.Name] = true
+		}
+	}
+	if len(releases) == 0 {
+		return false
+	}
+	walk := func(from []string, next map[string][]string) map[string]bool {
+		seen := map[string]bool{}
+		for len(from) > 0 {
+			name := from[len(from)-1]
+			from = from[:len(from)-1]
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			from = append(from, next[name]...)
+		}
+		return seen
+	}
+	var kernels []string
+	for name := range walk([]string{w.fn.Name}, callers) {
+		if kernel[name] {
+			kernels = append(kernels, name)
+		}
+	}
+	for name := range walk(kernels, calls) {
+		if releases[name] {
+			return true
+		}
+	}
+	return false
 }
 
 // peerIndexed reports whether the memory a read waits on is picked by a
@@ -681,7 +745,7 @@ func (a *analysis) noteSystemWrites(fn *cudaparse.Function) {
 		case "gnu_asm_expression":
 			t := strings.ToLower(x.ChildByField("assembly_code").Text())
 			if strings.Contains(t, ".sys") && (strings.Contains(t, "st.") || strings.Contains(t, "red.") || strings.Contains(t, "atom.")) {
-				for _, addr := range asmAddressOperands(x) {
+				for _, addr := range cudaparse.AsmAddressOperands(x) {
 					a.systemWritten[resolvedKey(addr)] = true
 				}
 			}

@@ -1,8 +1,6 @@
 package ll003
 
 import (
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -15,25 +13,17 @@ type spinRead struct {
 	node cudaparse.Node // the read: *flag, atomicAdd(p, 0), r.load(), the asm statement
 	key  string         // the location read: the variable the pointer comes from
 	how  string         // "volatile read", "atomicAdd(p, 0)", "atomic load", "ld.acquire"...
+	// origin names the location in words other files share
+	// (cudaparse.OriginKey), "" when it has none.
+	origin string
 }
 
-// noOpAtomics are atomics that leave memory unchanged when their operand is
-// zero: used as coherent reads.
-var noOpAtomics = map[string]bool{
-	"atomicAdd": true, "atomicAdd_system": true, "atomicAdd_block": true,
-	"atomicOr": true, "atomicOr_system": true, "atomicOr_block": true,
-	"atomicXor": true, "atomicXor_system": true, "atomicSub": true, "atomicSub_system": true,
-}
-
-// atomicWrites write their first argument's target.
-var atomicWrites = map[string]bool{
-	"atomicExch": true, "atomicExch_system": true, "atomicExch_block": true,
-	"atomicAdd": true, "atomicAdd_system": true, "atomicAdd_block": true,
-	"atomicSub": true, "atomicSub_system": true, "atomicInc": true, "atomicDec": true,
-	"atomicOr": true, "atomicOr_system": true, "atomicAnd": true, "atomicAnd_system": true,
-	"atomicXor": true, "atomicMax": true, "atomicMin": true, "atomicCAS": true,
-	"atomicCAS_system": true, "atomicCAS_block": true,
-}
+// noOpAtomics (used as coherent reads) and atomicWrites are cudaparse's,
+// which device summaries use too.
+var (
+	noOpAtomics  = cudaparse.NoOpAtomics
+	atomicWrites = cudaparse.AtomicWrites
+)
 
 // volatileLoads are intrinsics and builtins that read memory other agents
 // write: cache-bypassing loads and atomic loads.
@@ -91,7 +81,7 @@ func (a *analysis) spinReadAt(x cudaparse.Node, fn *cudaparse.Function) (spinRea
 			return spinRead{}, false
 		}
 		if base, ok := a.volatileBase(x, fn); ok {
-			return spinRead{node: x, key: base, how: "volatile read"}, true
+			return spinRead{node: x, key: base, how: "volatile read", origin: cudaparse.OriginKey(x)}, true
 		}
 	case "call_expression":
 		callee := x.ChildByField("function")
@@ -99,34 +89,34 @@ func (a *analysis) spinReadAt(x cudaparse.Node, fn *cudaparse.Function) (spinRea
 		name := callee.Name()
 		switch {
 		case noOpAtomics[name] && len(args) == 2 && isZero(a, args[1]):
-			return spinRead{node: x, key: resolvedKey(args[0]), how: name + "(p, 0)"}, true
+			return spinRead{node: x, key: resolvedKey(args[0]), how: name + "(p, 0)", origin: cudaparse.OriginKey(args[0])}, true
 		case (name == "atomicCAS" || name == "atomicCAS_system") && len(args) == 3 && compact(args[1].Text()) == compact(args[2].Text()):
-			return spinRead{node: x, key: resolvedKey(args[0]), how: name + "(p, v, v)"}, true
+			return spinRead{node: x, key: resolvedKey(args[0]), how: name + "(p, v, v)", origin: cudaparse.OriginKey(args[0])}, true
 		case volatileLoads[name] && len(args) >= 1:
-			return spinRead{node: x, key: resolvedKey(args[0]), how: name}, true
+			return spinRead{node: x, key: resolvedKey(args[0]), how: name, origin: cudaparse.OriginKey(args[0])}, true
 		case callee.Is("field_expression") && atomicObjectMethods[name]:
 			obj := callee.ChildByField("argument")
 			if a.isAtomicObject(obj, fn) {
-				return spinRead{node: x, key: resolvedKey(obj), how: "atomic " + name}, true
+				return spinRead{node: x, key: resolvedKey(obj), how: "atomic " + name, origin: cudaparse.OriginKey(obj)}, true
 			}
 		case len(args) >= 1 && a.volatileMacroReads(name):
 			// READ_ONCE(*flag), ACCESS_ONCE(x): a macro of the file or its
 			// headers that reads through a volatile lvalue.
-			return spinRead{node: x, key: resolvedKey(args[0]), how: "volatile read in " + name}, true
+			return spinRead{node: x, key: resolvedKey(args[0]), how: "volatile read in " + name, origin: cudaparse.OriginKey(args[0])}, true
 		case a.readers[name] != nil:
 			// A device helper of this file that spin-reads its parameter.
 			h := a.readers[name]
 			if h.param < len(args) {
-				return spinRead{node: x, key: resolvedKey(args[h.param]), how: h.how + " in " + name}, true
+				return spinRead{node: x, key: resolvedKey(args[h.param]), how: h.how + " in " + name, origin: cudaparse.OriginKey(args[h.param])}, true
 			}
 		}
 	case "gnu_asm_expression":
 		if spinAsm(x.ChildByField("assembly_code").Text()) {
-			key := ""
-			if addrs := asmAddressOperands(x); len(addrs) > 0 {
-				key = resolvedKey(addrs[0])
+			r := spinRead{node: x, how: "PTX load"}
+			if addrs := cudaparse.AsmAddressOperands(x); len(addrs) > 0 {
+				r.key, r.origin = resolvedKey(addrs[0]), cudaparse.OriginKey(addrs[0])
 			}
-			return spinRead{node: x, key: key, how: "PTX load"}, true
+			return r, true
 		}
 	}
 	return spinRead{}, false
@@ -135,27 +125,6 @@ func (a *analysis) spinReadAt(x cudaparse.Node, fn *cudaparse.Function) (spinRea
 func (a *analysis) volatileMacroReads(name string) bool {
 	write, ok := a.file.VolatileAccessMacro(name)
 	return ok && !write
-}
-
-// asmAddress matches an operand used as an address in PTX: [%1], [%1+4].
-var asmAddress = regexp.MustCompile(`\[\s*%(\d+)`)
-
-// asmAddressOperands returns the operand expressions an asm statement uses
-// as addresses (operands are numbered outputs first, then inputs).
-func asmAddressOperands(x cudaparse.Node) []cudaparse.Node {
-	var operands []cudaparse.Node
-	for _, field := range []string{"output_operands", "input_operands"} {
-		for _, op := range x.ChildByField(field).NamedChildren() {
-			operands = append(operands, op.ChildByField("value"))
-		}
-	}
-	var out []cudaparse.Node
-	for _, m := range asmAddress.FindAllStringSubmatch(x.ChildByField("assembly_code").Text(), -1) {
-		if k, err := strconv.Atoi(m[1]); err == nil && k < len(operands) {
-			out = append(out, operands[k])
-		}
-	}
-	return out
 }
 
 func compact(s string) string { return strings.Join(strings.Fields(s), "") }

@@ -1,0 +1,202 @@
+package cudaparse
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Device code across files: which device functions call which, and which
+// memory they release, so that a rule can tell a wait released by its own
+// kernel's code in another header from one that needs another kernel.
+
+// DeviceSummary is what a __device__ or __global__ function of a file does
+// that matters to other files: the device functions it calls (by name)
+// and the memory it writes (Releases: origin keys, see OriginKey).
+type DeviceSummary struct {
+	Name     string   `json:"n"`
+	Kernel   bool     `json:"k,omitempty"`
+	Calls    []string `json:"c,omitempty"`
+	Releases []string `json:"r,omitempty"`
+}
+
+// AtomicWrites are the atomic intrinsics that write their first
+// argument's target (atomicAdd(p, 0) and the like only read, see
+// NoOpAtomics).
+var AtomicWrites = map[string]bool{
+	"atomicExch": true, "atomicExch_system": true, "atomicExch_block": true,
+	"atomicAdd": true, "atomicAdd_system": true, "atomicAdd_block": true,
+	"atomicSub": true, "atomicSub_system": true, "atomicInc": true, "atomicDec": true,
+	"atomicOr": true, "atomicOr_system": true, "atomicAnd": true, "atomicAnd_system": true,
+	"atomicXor": true, "atomicMax": true, "atomicMin": true, "atomicCAS": true,
+	"atomicCAS_system": true, "atomicCAS_block": true,
+}
+
+// NoOpAtomics leave memory unchanged when their operand is zero: used as
+// coherent reads.
+var NoOpAtomics = map[string]bool{
+	"atomicAdd": true, "atomicAdd_system": true, "atomicAdd_block": true,
+	"atomicOr": true, "atomicOr_system": true, "atomicOr_block": true,
+	"atomicXor": true, "atomicXor_system": true, "atomicSub": true, "atomicSub_system": true,
+}
+
+// atomicStoreMethods write an atomic object (cuda::atomic_ref<T>(x).store(v)).
+var atomicStoreMethods = map[string]bool{
+	"store": true, "fetch_add": true, "fetch_sub": true, "fetch_or": true, "fetch_and": true,
+	"exchange": true, "compare_exchange_strong": true, "compare_exchange_weak": true,
+	"notify_all": true, "notify_one": true, "test_and_set": true, "clear": true,
+}
+
+// castNames are calls that only convert a pointer.
+var castNames = map[string]bool{"reinterpret_cast": true, "static_cast": true, "const_cast": true, "__builtin_assume_aligned": true}
+
+// OriginKey names the memory a pointer or lvalue expression designates in
+// words another file can match: "call f" for memory a function f returns
+// (&buf(spec, parity)[i], a pointer initialized from it), "field f" for a
+// member f (spec->ready, &s.flags[i]). Local names, parameters and globals
+// give "" (they do not name the same memory in another file). Pointer
+// arithmetic, subscripts, casts and locals' single initializations are
+// followed.
+func OriginKey(n Node) string {
+	for range 6 {
+		n = n.Unparen()
+		switch n.Kind() {
+		case "pointer_expression", "subscript_expression":
+			n = n.ChildByField("argument")
+			continue
+		case "binary_expression":
+			n = n.ChildByField("left")
+			continue
+		case "cast_expression":
+			n = n.ChildByField("value")
+			continue
+		case "call_expression":
+			name := n.ChildByField("function").Name()
+			args := n.ChildByField("arguments").NamedChildren()
+			if castNames[name] && len(args) > 0 {
+				n = args[0]
+				continue
+			}
+			if name == "" {
+				return ""
+			}
+			return "call " + name
+		case "field_expression":
+			return "field " + n.ChildByField("field").Text()
+		case "identifier":
+			defs := n.File().ReachingDefs(n)
+			if len(defs) != 1 || !defs[0].Value.Valid() || defs[0].Op != DefInit && defs[0].Op != DefAssign {
+				return ""
+			}
+			n = defs[0].Value
+			continue
+		}
+		return ""
+	}
+	return ""
+}
+
+// deviceSummaries returns the file's device functions' summaries.
+func (f *File) deviceSummaries() []DeviceSummary {
+	var out []DeviceSummary
+	for _, fn := range f.Functions {
+		if fn.Space&(SpaceDevice|SpaceGlobal) == 0 || fn.Name == "" {
+			continue
+		}
+		ds := DeviceSummary{Name: fn.Name, Kernel: fn.IsKernel()}
+		seenCall, seenKey := map[string]bool{}, map[string]bool{}
+		release := func(n Node) {
+			if k := OriginKey(n); k != "" && !seenKey[k] {
+				seenKey[k] = true
+				ds.Releases = append(ds.Releases, k)
+			}
+		}
+		for _, c := range f.CallsIn(fn) {
+			switch {
+			case AtomicWrites[c.Name] && len(c.Args) > 0:
+				if NoOpAtomics[c.Name] && len(c.Args) == 2 {
+					if v, ok := f.ConstValue(c.Args[1]); ok && v == 0 {
+						continue // a read
+					}
+				}
+				release(c.Args[0])
+			case c.Callee.Is("field_expression") && atomicStoreMethods[c.Name]:
+				release(c.Callee.ChildByField("argument"))
+			case c.Name != "" && c.Name != fn.Name && !isCUDAName(c.Name) && !castNames[c.Name]:
+				if !seenCall[c.Name] {
+					seenCall[c.Name] = true
+					ds.Calls = append(ds.Calls, c.Name)
+				}
+			}
+		}
+		fn.Body.Descendants(func(x Node) bool {
+			switch x.Kind() {
+			case "assignment_expression":
+				release(x.ChildByField("left"))
+			case "gnu_asm_expression":
+				t := strings.ToLower(x.ChildByField("assembly_code").Text())
+				if strings.Contains(t, "st.") || strings.Contains(t, "red.") || strings.Contains(t, "atom.") {
+					for _, addr := range AsmAddressOperands(x) {
+						release(addr)
+					}
+				}
+			}
+			return true
+		})
+		out = append(out, ds)
+	}
+	return out
+}
+
+// asmAddress matches an operand used as an address in PTX: [%1], [%1+4].
+var asmAddress = regexp.MustCompile(`\[\s*%(\d+)`)
+
+// AsmAddressOperands returns the operand expressions an asm statement uses
+// as addresses (operands are numbered outputs first, then inputs).
+func AsmAddressOperands(x Node) []Node {
+	var operands []Node
+	for _, field := range []string{"output_operands", "input_operands"} {
+		for _, op := range x.ChildByField(field).NamedChildren() {
+			operands = append(operands, op.ChildByField("value"))
+		}
+	}
+	var out []Node
+	for _, m := range asmAddress.FindAllStringSubmatch(x.ChildByField("assembly_code").Text(), -1) {
+		if k, err := strconv.Atoi(m[1]); err == nil && k < len(operands) {
+			out = append(out, operands[k])
+		}
+	}
+	return out
+}
+
+// DeviceSummaries returns what the file's device functions call and
+// release, for the files that share a translation unit with it.
+func (f *File) DeviceSummaries() []DeviceSummary {
+	if f.device == nil {
+		f.device = f.deviceSummaries()
+		if f.device == nil {
+			f.device = []DeviceSummary{}
+		}
+	}
+	return f.device
+}
+
+// SetUnitDevice gives the file the device summaries of the other files of
+// its translation units (the sources that include it, and what they
+// include): its waits may be released by their code.
+func (f *File) SetUnitDevice(ds []DeviceSummary) { f.unitDevice = ds }
+
+// UnitDevice returns what SetUnitDevice gave; key, when not "", is the
+// origin (OriginKey) the caller would like released there: asked of a
+// file checked alone, it tells the engine which files of the units to
+// parse (UnitWants).
+func (f *File) UnitDevice(key string) []DeviceSummary {
+	if key != "" && f.unitDevice == nil && !slices.Contains(f.unitWants, key) {
+		f.unitWants = append(f.unitWants, key)
+	}
+	return f.unitDevice
+}
+
+// UnitWants returns the origins rules asked UnitDevice about, in order.
+func (f *File) UnitWants() []string { return f.unitWants }

@@ -1,0 +1,202 @@
+package engine
+
+import (
+	"fmt"
+	"hash"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/lazylint/lazylint/cudaparse"
+)
+
+// Translation units: a header's device code runs in the kernels of the
+// sources that include it, beside the device code of everything else they
+// include. A rule whose findings that code can remove (Rule.UsesUnitDevice)
+// gets the device summaries of those files.
+
+// maxUnitFiles bounds the files parsed for one file's translation units.
+const maxUnitFiles = 64
+
+// releaseWords are spellings one of which device code that releases a
+// waiter contains: atomic intrinsics and methods, PTX stores, reductions
+// and atomics. (A plain volatile store is not looked for in other files.)
+var releaseWords = []string{"atomic", "store(", "st.", "red.", "atom."}
+
+// deviceWords are spellings of device code (its qualifiers, and the
+// project macros that usually stand for them).
+var deviceWords = []string{"__device__", "__global__", "DEVICE", "GLOBAL", "KERNEL"}
+
+// maxUnitRoots bounds the sources whose units are looked at: a header that
+// most of a project includes is in too many units to be one kernel's.
+const maxUnitRoots = 8
+
+func usesUnitDevice(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Rule.UsesUnitDevice {
+			return true
+		}
+	}
+	return false
+}
+
+// unitFiles returns the other files of file i's translation units that
+// may release what its findings wait for: the sources that include it (or
+// it, a source; at most maxUnitRoots), and what they include, in file
+// order, at most maxUnitFiles: those that spell a release and one of the
+// names of the file's UnitWants, then the other device code. A file that
+// wants nothing has no unit files.
+func (pr *projectRun) unitFiles(i int) []int {
+	roots := []int{}
+	pr.visMu.Lock()
+	pr.indexShown()
+	header := pr.header[i]
+	pr.visMu.Unlock()
+	if !header {
+		roots = append(roots, i)
+	}
+	for _, s := range pr.includersOf(pr.shown[i]) {
+		if j, ok := pr.byShown[s]; ok && len(roots) < maxUnitRoots {
+			roots = append(roots, j)
+		}
+	}
+	set := newFileSet(len(pr.facts))
+	pr.visMu.Lock()
+	for _, r := range roots {
+		set.add(r)
+		set.union(pr.includeClosure(r))
+	}
+	pr.visMu.Unlock()
+	// Only files that spell what the rules would like released (the
+	// accessor or member the waits read) can release it.
+	var names []string
+	if sum := pr.facts[i].summary; sum != nil {
+		for _, w := range sum.UnitWants {
+			if _, name, ok := strings.Cut(w, " "); ok {
+				names = append(names, name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	// The files that spell a wanted name and a release first, then the
+	// other device code (the kernels and stages between).
+	var first, then []int
+	set.each(func(j int) {
+		ff := &pr.facts[j]
+		switch {
+		case j == i:
+		case ff.filter == nil || mayContainAny(ff, releaseWords) && mayContainAny(ff, names):
+			first = append(first, j)
+		case mayContainAny(ff, deviceWords):
+			then = append(then, j)
+		}
+	})
+	out := append(first, then...)
+	if len(out) > maxUnitFiles {
+		out = out[:maxUnitFiles]
+	}
+	sort.Ints(out)
+	return out
+}
+
+func mayContainAny(ff *fileFacts, words []string) bool {
+	for _, w := range words {
+		if ff.filter.MayContain(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// prepareUnits finds the translation units of the files at indices that
+// hold findings of a rule that uses them, parses the unit files not parsed
+// for this yet (on the workers), and keeps each file's unit summaries for
+// its next check.
+func (pr *projectRun) prepareUnits(indices []int, results []FileResult) {
+	if pr.device == nil {
+		pr.device, pr.unitDevice = map[int][]cudaparse.DeviceSummary{}, map[int][]cudaparse.DeviceSummary{}
+	}
+	var want []int
+	units := map[int][]int{}
+	for _, i := range indices {
+		if _, done := pr.unitDevice[i]; done || !usesUnitDevice(results[i].Findings) {
+			continue
+		}
+		units[i] = pr.unitFiles(i)
+		if pr.opts.Trace != nil {
+			fmt.Fprintf(pr.opts.Trace, "unit     %s: %d files\n", pr.shown[i], len(units[i]))
+		}
+		for _, j := range units[i] {
+			if _, ok := pr.device[j]; !ok {
+				pr.device[j] = nil
+				want = append(want, j)
+			}
+		}
+	}
+	if len(units) == 0 {
+		return
+	}
+	var mu sync.Mutex
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(pr.workers, max(1, len(want))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var parser *cudaparse.Parser
+			defer func() {
+				if parser != nil {
+					parser.Close()
+				}
+			}()
+			for j := range jobs {
+				ds := pr.deviceSummaries(&parser, j)
+				mu.Lock()
+				pr.device[j] = ds
+				pr.parsed++
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, j := range want {
+		jobs <- j
+	}
+	close(jobs)
+	wg.Wait()
+	for i, files := range units {
+		var all []cudaparse.DeviceSummary
+		for _, j := range files {
+			all = append(all, pr.device[j]...)
+		}
+		pr.unitDevice[i] = all
+	}
+}
+
+// deviceSummaries parses file j for its device summaries (none when it
+// cannot be read or parsed).
+func (pr *projectRun) deviceSummaries(parser **cudaparse.Parser, j int) (out []cudaparse.DeviceSummary) {
+	defer func() {
+		if recover() != nil {
+			out = nil // a bug in the facts: the file takes no part
+		}
+	}()
+	src, err := ReadSource(pr.sources[j])
+	if err != nil || binaryError(src) != nil {
+		return nil
+	}
+	c := &Checker{ParseLimit: pr.opts.ParseLimit, MaxParseBytes: pr.opts.MaxParseBytes, Macros: pr.visibleMacros(j)}
+	f, err := c.parse(parser, pr.shown[j], src)
+	if err != nil || f == nil {
+		return nil
+	}
+	return f.DeviceSummaries()
+}
+
+// hashUnit adds file i's unit summaries to a digest.
+func (pr *projectRun) hashUnit(h hash.Hash, i int) {
+	for _, d := range pr.unitDevice[i] {
+		fmt.Fprintf(h, "device %s %v %v %v\n", d.Name, d.Kernel, d.Calls, d.Releases)
+	}
+}
