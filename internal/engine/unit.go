@@ -93,7 +93,8 @@ func (pr *projectRun) unitFiles(i int) []int {
 			then = append(then, j)
 		}
 	})
-	out := append(first, then...)
+	out := make([]int, 0, len(first)+len(then))
+	out = append(append(out, first...), then...)
 	if len(out) > maxUnitFiles {
 		out = out[:maxUnitFiles]
 	}
