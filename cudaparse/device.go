@@ -41,9 +41,9 @@ var NoOpAtomics = map[string]bool{
 	"atomicXor": true, "atomicXor_system": true, "atomicSub": true, "atomicSub_system": true,
 }
 
-// atomicStoreMethods write an atomic object (cuda::atomic_ref<T>(x).store(v)).
-var atomicStoreMethods = map[string]bool{
-	"store": true, "fetch_add": true, "fetch_sub": true, "fetch_or": true, "fetch_and": true,
+// AtomicStoreMethods write an atomic object (cuda::atomic_ref<T>(x).store(v)).
+var AtomicStoreMethods = map[string]bool{
+	"store": true, "fetch_add": true, "fetch_sub": true, "fetch_or": true,
 	"exchange": true, "compare_exchange_strong": true, "compare_exchange_weak": true,
 	"notify_all": true, "notify_one": true, "test_and_set": true, "clear": true,
 }
@@ -121,7 +121,7 @@ func (f *File) deviceSummaries() []DeviceSummary {
 					}
 				}
 				release(c.Args[0])
-			case c.Callee.Is("field_expression") && atomicStoreMethods[c.Name]:
+			case c.Callee.Is("field_expression") && AtomicStoreMethods[c.Name]:
 				release(c.Callee.ChildByField("argument"))
 			case c.Name != "" && c.Name != fn.Name && !isCUDAName(c.Name) && !castNames[c.Name]:
 				if !seenCall[c.Name] {

@@ -12,10 +12,7 @@ func CallsInLoop(src []byte, names []string) bool {
 	if len(names) == 0 {
 		return false
 	}
-	want := make(map[string]bool, len(names))
-	for _, n := range names {
-		want[n] = true
-	}
+	want := nameSet(names)
 	return eachLoopCall(src, func(name string) bool { return want[name] })
 }
 
@@ -26,10 +23,7 @@ func CallsInLoopThrough(src []byte, names []string) bool {
 	if len(names) == 0 {
 		return false
 	}
-	want := make(map[string]bool, len(names))
-	for _, n := range names {
-		want[n] = true
-	}
+	want := nameSet(names)
 	inLoop := map[string]bool{}
 	if eachLoopCall(src, func(name string) bool {
 		inLoop[name] = true
@@ -69,6 +63,14 @@ func CallsInLoopThrough(src []byte, names []string) bool {
 		}
 	}
 	return false
+}
+
+func nameSet(names []string) map[string]bool {
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		set[n] = true
+	}
+	return set
 }
 
 // eachLoopCall calls visit with the name of each call inside a loop, in

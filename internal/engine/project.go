@@ -772,15 +772,29 @@ func (pr *projectRun) summarize(indices []int) { pr.summarizeWith(indices, true)
 func (pr *projectRun) summarizeLexically(indices []int) { pr.summarizeWith(indices, false) }
 
 func (pr *projectRun) summarizeWith(indices []int, parse bool) {
-
 	var mu sync.Mutex
-	jobs := make(chan int)
-	var wg sync.WaitGroup
 	var binary []byte // the summary cache's key; hashing the binary costs a small project's run
 	if pr.opts.Cache != nil {
 		binary, _ = cache.BinaryHash()
 	}
-	for range min(pr.workers, len(indices)) {
+	pr.onWorkers(indices, func(parser **cudaparse.Parser, i int) {
+		sum, parsed := pr.summarizeOne(parser, binary, i, parse)
+		mu.Lock()
+		pr.facts[i].summary = sum
+		pr.facts[i].lexical = sum != nil && !parse
+		if parsed {
+			pr.parsed++
+		}
+		mu.Unlock()
+	})
+}
+
+// onWorkers calls do for each of the indices on the run's workers, each
+// worker with a parser of its own (created by do on first need).
+func (pr *projectRun) onWorkers(indices []int, do func(parser **cudaparse.Parser, i int)) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(pr.workers, max(1, len(indices))) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -791,14 +805,7 @@ func (pr *projectRun) summarizeWith(indices []int, parse bool) {
 				}
 			}()
 			for i := range jobs {
-				sum, parsed := pr.summarizeOne(&parser, binary, i, parse)
-				mu.Lock()
-				pr.facts[i].summary = sum
-				pr.facts[i].lexical = sum != nil && !parse
-				if parsed {
-					pr.parsed++
-				}
-				mu.Unlock()
+				do(&parser, i)
 			}
 		}()
 	}

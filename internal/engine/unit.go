@@ -140,32 +140,13 @@ func (pr *projectRun) prepareUnits(indices []int, results []FileResult) {
 		return
 	}
 	var mu sync.Mutex
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(pr.workers, max(1, len(want))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var parser *cudaparse.Parser
-			defer func() {
-				if parser != nil {
-					parser.Close()
-				}
-			}()
-			for j := range jobs {
-				ds := pr.deviceSummaries(&parser, j)
-				mu.Lock()
-				pr.device[j] = ds
-				pr.parsed++
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, j := range want {
-		jobs <- j
-	}
-	close(jobs)
-	wg.Wait()
+	pr.onWorkers(want, func(parser **cudaparse.Parser, j int) {
+		ds := pr.deviceSummaries(parser, j)
+		mu.Lock()
+		pr.device[j] = ds
+		pr.parsed++
+		mu.Unlock()
+	})
 	for i, files := range units {
 		var all []cudaparse.DeviceSummary
 		for _, j := range files {

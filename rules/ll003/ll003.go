@@ -468,8 +468,7 @@ func (a *analysis) writes(n cudaparse.Node, key string) bool {
 				}
 			}
 			if fn := x.ChildByField("function"); fn.Is("field_expression") && resolvedKey(fn.ChildByField("argument")) == key {
-				switch fn.ChildByField("field").Text() {
-				case "store", "fetch_add", "fetch_sub", "fetch_or", "exchange", "compare_exchange_strong", "compare_exchange_weak", "notify_all", "notify_one", "test_and_set", "clear":
+				if cudaparse.AtomicStoreMethods[fn.ChildByField("field").Text()] {
 					found = true
 				}
 			}
