@@ -7,30 +7,28 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"golang.org/x/tools/go/analysis"
 )
 
 // LL001 reports device allocations from Go (C.cudaMalloc, C.cuMemAlloc...)
 // sized from the free or total memory a C.cudaMemGetInfo or C.cuMemGetInfo
 // reported: at least 90% of it, or all of it minus less than 256 MiB.
-var LL001 = &analysis.Analyzer{
-	Name:             "LL001",
-	Doc:              "LL001 whole-vram-allocation: device allocation takes (nearly) all free or total memory, leaving none for kernels loaded later",
-	URL:              "https://github.com/lazylint/lazylint/blob/main/docs/rules/LL001.md",
-	Run:              runLL001,
-	RunDespiteErrors: true,
-}
+var LL001 = newAnalyzer("LL001", "Looks at C.cudaMalloc, C.cuMemAlloc and the other allocators of the CUDA APIs called from Go, sized from C.cudaMemGetInfo or C.cuMemGetInfo.", runLL001)
 
-// The defaults of the C rule's options.
-const (
-	ll001Threshold = 0.9
-	ll001Headroom  = 256 << 20
-)
-
-// goAllocators map allocation functions to their size argument.
-var goAllocators = map[string]int{
-	"cudaMalloc": 1, "cudaMallocManaged": 1, "cuMemAlloc": 1, "cuMemAlloc_v2": 1, "cuMemCreate": 1,
-}
+// goAllocators map allocation functions to their size argument: the
+// allocators of knowledge.Allocators that take their size in one argument
+// (a pitched allocation's size is a product this analyzer does not follow).
+var goAllocators = func() map[string]int {
+	out := map[string]int{}
+	for name, al := range knowledge.Allocators {
+		if len(al.SizeArgs) == 1 {
+			out[name] = al.SizeArgs[0]
+		}
+	}
+	return out
+}()
 
 // goShare is a size in terms of a memory query: frac of it minus bytes.
 type goShare struct {
@@ -48,6 +46,8 @@ type goValue struct {
 }
 
 func runLL001(pass *analysis.Pass) (any, error) {
+	threshold := floatFlag(pass.Analyzer, "threshold")
+	headroom := floatFlag(pass.Analyzer, "min-headroom-mib") * (1 << 20)
 	for _, rf := range cgoFiles(pass) {
 		consts := numericConstants(rf.file)
 		fns := functions(rf.file)
@@ -71,18 +71,18 @@ func runLL001(pass *analysis.Pass) (any, error) {
 					continue
 				}
 				v := ev.eval(fb, c.Args[k], c.Pos(), 0)
-				if !v.isShare || v.s.frac < ll001Threshold || v.s.minus >= ll001Headroom {
+				if !v.isShare || v.s.frac < threshold || v.s.minus >= headroom {
 					continue
 				}
 				what := "free"
 				if v.s.total {
 					what = "total"
 				}
-				left := fmt.Sprintf("%.0f%% of it (under 256 MiB whenever less than %.1f GiB is %s)", 100*(1-v.s.frac), (ll001Headroom-v.s.minus)/(1-v.s.frac)/(1<<30), what)
-				fix := "subtract a fixed headroom of at least 256 MiB"
+				left := fmt.Sprintf("%.0f%% of it (under %.0f MiB whenever less than %.1f GiB is %s)", 100*(1-v.s.frac), headroom/(1<<20), (headroom-v.s.minus)/(1-v.s.frac)/(1<<30), what)
+				fix := fmt.Sprintf("subtract a fixed headroom of at least %.0f MiB", headroom/(1<<20))
 				if v.s.frac >= 1 {
 					left = fmt.Sprintf("only %.0f MiB", v.s.minus/(1<<20))
-					fix = "leave at least 256 MiB"
+					fix = fmt.Sprintf("leave at least %.0f MiB", headroom/(1<<20))
 				}
 				preload := "preload every kernel (cudaFuncGetAttributes on each, or CUDA_MODULE_LOADING=EAGER)"
 				if strings.HasPrefix(name, "cu") && !strings.HasPrefix(name, "cuda") {
@@ -258,8 +258,8 @@ func evalIdent(fb *funcBody, name string, pos token.Pos, consts map[string]float
 				}
 			}
 		case *ast.CallExpr:
-			switch api := cCall(n); api {
-			case "cudaMemGetInfo", "cuMemGetInfo", "cuMemGetInfo_v2":
+			switch api := cCall(n); {
+			case api != "" && knowledge.DeviceMemoryQueries[api]:
 				for k, arg := range n.Args {
 					if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
 						if id, ok := u.X.(*ast.Ident); ok && id.Name == name {

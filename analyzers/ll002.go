@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -14,13 +16,7 @@ import (
 // that launch kernels (`void launch_saxpy(...) { saxpy<<<...>>>(...); }`).
 // Driver-API launches through a CUfunction are not first launches:
 // cuModuleGetFunction loaded the kernel.
-var LL002 = &analysis.Analyzer{
-	Name:             "LL002",
-	Doc:              "LL002 untimed-first-launch: a timed region contains a kernel's first launch, so the measurement includes loading the kernel",
-	URL:              "https://github.com/lazylint/lazylint/blob/main/docs/rules/LL002.md",
-	Run:              runLL002,
-	RunDespiteErrors: true,
-}
+var LL002 = newAnalyzer("LL002", "Looks at launches (C.cudaLaunchKernel and C functions of the cgo preamble that launch) between two reads of a clock from Go.", runLL002)
 
 // preambleFunction matches a C function definition's name in a preamble.
 var preambleFunction = regexp.MustCompile(`(?m)^[\w \t*]*?\b(\w+)\s*\([^;{)]*\)\s*\{`)
@@ -76,7 +72,9 @@ func preambles(f *ast.File) []*ast.CommentGroup {
 	return out
 }
 
-var goPreloads = map[string]bool{"cudaFuncGetAttributes": true, "cudaFuncSetAttribute": true}
+// isPreload reports whether a C call loads the kernel it names without
+// launching it.
+func isPreload(name string) bool { _, ok := knowledge.PreloadAPIs[name]; return ok }
 
 func runLL002(pass *analysis.Pass) (any, error) {
 	for _, rf := range cgoFiles(pass) {
@@ -146,7 +144,7 @@ func warmedUp(fb *funcBody, c *ast.CallExpr, launch map[string]bool) bool {
 		}
 		name := cCall(d)
 		same := (launch[name] || name == "cudaLaunchKernel") && kernelOf(d) == key
-		if (same || goPreloads[name]) && warmsUp(fb.body, d, c) {
+		if (same || isPreload(name)) && warmsUp(fb.body, d, c) {
 			return true
 		}
 	}

@@ -4,45 +4,31 @@ import (
 	"go/ast"
 	"strings"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"golang.org/x/tools/go/analysis"
 )
 
 // LL004 reports a module load (C.cuModuleLoad*, C.cuLibraryLoad*) with
 // device memory queried, or time taken, before and after it in the same
 // function and no kernel resolved or launched in between.
-var LL004 = &analysis.Analyzer{
-	Name:             "LL004",
-	Doc:              "LL004 module-load-assumed-resident: memory or time measured around cuModuleLoad, which no longer loads the kernels",
-	URL:              "https://github.com/lazylint/lazylint/blob/main/docs/rules/LL004.md",
-	Run:              runLL004,
-	RunDespiteErrors: true,
+var LL004 = newAnalyzer("LL004", "Looks at C.cuModuleLoad* and C.cuLibraryLoad* called from Go with memory queried or time taken on both sides.", runLL004)
+
+// resolvesKernel reports whether a C call makes a kernel resident: it
+// resolves one (knowledge.KernelResolvers) or launches one.
+func resolvesKernel(name string) bool {
+	_, launches := knowledge.LaunchAPIs[name]
+	return launches || knowledge.KernelResolvers[name]
 }
 
-var moduleLoads = map[string]bool{
-	"cuModuleLoad": true, "cuModuleLoadData": true, "cuModuleLoadDataEx": true, "cuModuleLoadFatBinary": true,
-	"cuLibraryLoadData": true, "cuLibraryLoadFromFile": true,
-}
-
-// kernelResolvers make kernels resident.
-var kernelResolvers = map[string]bool{
-	"cuModuleGetFunction": true, "cuFuncLoad": true, "cuKernelGetFunction": true,
-	"cuLaunchKernel": true, "cuLaunchKernelEx": true, "cudaLaunchKernel": true,
-}
-
-func isMemoryQuery(c *ast.CallExpr) bool {
-	switch cCall(c) {
-	case "cuMemGetInfo", "cuMemGetInfo_v2", "cudaMemGetInfo":
-		return true
-	}
-	return false
-}
+func isMemoryQuery(c *ast.CallExpr) bool { return knowledge.IsMemoryQuery(cCall(c)) }
 
 func runLL004(pass *analysis.Pass) (any, error) {
 	for _, rf := range cgoFiles(pass) {
 		clock := goClock(rf.file)
 		for _, fb := range functions(rf.file) {
 			for i, load := range fb.calls {
-				if !moduleLoads[cCall(load)] {
+				if !knowledge.IsModuleLoad(cCall(load)) {
 					continue
 				}
 				before, after := -1, -1
@@ -77,7 +63,7 @@ func runLL004(pass *analysis.Pass) (any, error) {
 
 func resolvedBetweenCalls(calls []*ast.CallExpr) bool {
 	for _, c := range calls {
-		if kernelResolvers[cCall(c)] {
+		if resolvesKernel(cCall(c)) {
 			return true
 		}
 	}

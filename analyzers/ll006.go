@@ -10,13 +10,7 @@ import (
 // LL006 reports C.cuModuleGetLoadingMode called before CUDA is initialized
 // (C.cuInit, a runtime call, or a Go function of the package that makes
 // one) on the way in the same function.
-var LL006 = &analysis.Analyzer{
-	Name:             "LL006",
-	Doc:              "LL006 loading-mode-before-init: cuModuleGetLoadingMode is called before CUDA is initialized and fails with CUDA_ERROR_NOT_INITIALIZED",
-	URL:              "https://github.com/lazylint/lazylint/blob/main/docs/rules/LL006.md",
-	Run:              runLL006,
-	RunDespiteErrors: true,
-}
+var LL006 = newAnalyzer("LL006", "Looks at C.cuModuleGetLoadingMode called from Go before any call that initializes CUDA.", runLL006)
 
 // initializesCUDA reports whether a C function initializes CUDA.
 func initializesCUDA(name string) bool {

@@ -7,23 +7,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"golang.org/x/tools/go/analysis"
 )
 
 // LL007 reports CUDA_MODULE_LOADING or CUDA_MODULE_DATA_LOADING set from Go
 // (os.Setenv, syscall.Setenv, C.setenv, C.putenv) after a CUDA call in the
 // same function, or set to a value CUDA does not know.
-var LL007 = &analysis.Analyzer{
-	Name:             "LL007",
-	Doc:              "LL007 late-loading-env: CUDA_MODULE_LOADING is set after CUDA initialized (no effect) or to a value CUDA does not know",
-	URL:              "https://github.com/lazylint/lazylint/blob/main/docs/rules/LL007.md",
-	Run:              runLL007,
-	RunDespiteErrors: true,
-}
-
-var loadingVariables = map[string]bool{"CUDA_MODULE_LOADING": true, "CUDA_MODULE_DATA_LOADING": true}
-
-var loadingValues = map[string]bool{"LAZY": true, "EAGER": true, "DEFAULT": true}
+var LL007 = newAnalyzer("LL007", "Looks at os.Setenv, syscall.Setenv, C.setenv and C.putenv of CUDA_MODULE_LOADING from Go.", runLL007)
 
 // touchesCUDA reports whether a C function is part of the CUDA runtime or
 // driver API (a call of one initializes CUDA).
@@ -43,7 +35,7 @@ func runLL007(pass *analysis.Pass) (any, error) {
 		for _, fb := range fns {
 			for _, c := range fb.calls {
 				name, value, hasValue, ok := envSetting(c, setters, consts)
-				if !ok || !loadingVariables[name] {
+				if !ok || !knowledge.LoadingVariables[name] {
 					continue
 				}
 				if by := cudaBefore(fb, c, cuda); by != nil {
@@ -52,7 +44,7 @@ func runLL007(pass *analysis.Pass) (any, error) {
 						name, pass.Fset.Position(by.Pos()).Line)))
 					continue
 				}
-				if hasValue && !loadingValues[value] {
+				if hasValue && !knowledge.LoadingModes[value] {
 					pass.Report(diagnostic("LL007", c.Pos(), c.End(), fmt.Sprintf(
 						"%s is set to %q, which CUDA does not know (LAZY, EAGER or DEFAULT): the setting is ignored", name, value)))
 				}

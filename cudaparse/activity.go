@@ -1,21 +1,16 @@
 package cudaparse
 
-import "regexp"
+import (
+	"regexp"
+
+	"github.com/lazylint/lazylint/knowledge"
+)
 
 // Where a function may touch CUDA: calls of the CUDA APIs, kernel launches,
 // CUDA library handles, device containers, and code of the file that does
 // one of these (helpers, constructors, std::call_once). LL006 asks whether
 // CUDA is initialized on the way to a call, LL007 whether it may be; both
 // walk the same steps.
-
-// ReportingAPIs are CUDA calls that work without initializing CUDA: they
-// report on the library or an error code.
-var ReportingAPIs = map[string]bool{
-	"cudaGetErrorString": true, "cudaGetErrorName": true, "cudaGetLastError": true, "cudaPeekAtLastError": true,
-	"cudaDriverGetVersion": true, "cudaRuntimeGetVersion": true,
-	"cuGetErrorString": true, "cuGetErrorName": true, "cuDriverGetVersion": true,
-	"cuGetProcAddress": true, "cuGetProcAddress_v2": true,
-}
 
 // Patterns of the CUDA API names.
 var (
@@ -36,9 +31,6 @@ var (
 	// ncclCommInitRank.
 	LibraryInitializer = regexp.MustCompile(`^((cublas|cublasLt|cudnn|cusparse|cusolverDn|cusolverSp|cufft|curand|cutensor|nvjpeg)(Create|Plan)|ncclCommInit)`)
 )
-
-// deviceContainers allocate device memory when constructed.
-var deviceContainers = map[string]bool{"device_vector": true, "device_buffer": true, "device_uvector": true}
 
 // OnceRunners run the function they are given before they return.
 var OnceRunners = map[string]bool{"call_once": true, "pthread_once": true}
@@ -114,7 +106,7 @@ func (a *Activity) Steps(fn *Function) []Step {
 			return true
 		}
 		typ := n.ChildByField("type").Name()
-		if deviceContainers[typ] {
+		if knowledge.DeviceContainers[typ] {
 			out = append(out, Step{Node: n, API: typ})
 		} else if ctors := a.constructors(typ); len(ctors) > 0 {
 			out = append(out, Step{Node: n, Callees: ctors})

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // Device code across files: which device functions call which, and which
@@ -19,33 +21,6 @@ type DeviceSummary struct {
 	Kernel   bool     `json:"k,omitempty"`
 	Calls    []string `json:"c,omitempty"`
 	Releases []string `json:"r,omitempty"`
-}
-
-// AtomicWrites are the atomic intrinsics that write their first
-// argument's target (atomicAdd(p, 0) and the like only read, see
-// NoOpAtomics).
-var AtomicWrites = map[string]bool{
-	"atomicExch": true, "atomicExch_system": true, "atomicExch_block": true,
-	"atomicAdd": true, "atomicAdd_system": true, "atomicAdd_block": true,
-	"atomicSub": true, "atomicSub_system": true, "atomicInc": true, "atomicDec": true,
-	"atomicOr": true, "atomicOr_system": true, "atomicAnd": true, "atomicAnd_system": true,
-	"atomicXor": true, "atomicMax": true, "atomicMin": true, "atomicCAS": true,
-	"atomicCAS_system": true, "atomicCAS_block": true,
-}
-
-// NoOpAtomics leave memory unchanged when their operand is zero: used as
-// coherent reads.
-var NoOpAtomics = map[string]bool{
-	"atomicAdd": true, "atomicAdd_system": true, "atomicAdd_block": true,
-	"atomicOr": true, "atomicOr_system": true, "atomicOr_block": true,
-	"atomicXor": true, "atomicXor_system": true, "atomicSub": true, "atomicSub_system": true,
-}
-
-// AtomicStoreMethods write an atomic object (cuda::atomic_ref<T>(x).store(v)).
-var AtomicStoreMethods = map[string]bool{
-	"store": true, "fetch_add": true, "fetch_sub": true, "fetch_or": true,
-	"exchange": true, "compare_exchange_strong": true, "compare_exchange_weak": true,
-	"notify_all": true, "notify_one": true, "test_and_set": true, "clear": true,
 }
 
 // castNames are calls that only convert a pointer.
@@ -114,14 +89,14 @@ func (f *File) deviceSummaries() []DeviceSummary {
 		}
 		for _, c := range f.CallsIn(fn) {
 			switch {
-			case AtomicWrites[c.Name] && len(c.Args) > 0:
-				if NoOpAtomics[c.Name] && len(c.Args) == 2 {
+			case knowledge.AtomicWrites[c.Name] && len(c.Args) > 0:
+				if knowledge.NoOpAtomics[c.Name] && len(c.Args) == 2 {
 					if v, ok := f.ConstValue(c.Args[1]); ok && v == 0 {
 						continue // a read
 					}
 				}
 				release(c.Args[0])
-			case c.Callee.Is("field_expression") && AtomicStoreMethods[c.Name]:
+			case c.Callee.Is("field_expression") && knowledge.AtomicStoreMethods[c.Name]:
 				release(c.Callee.ChildByField("argument"))
 			case c.Name != "" && c.Name != fn.Name && !isCUDAName(c.Name) && !castNames[c.Name]:
 				if !seenCall[c.Name] {

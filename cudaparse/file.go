@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // Extensions are the file endings lazylint parses.
@@ -348,26 +350,6 @@ type Variable struct {
 	Kind QualifierKind // QualDevice, QualManaged, QualConstant or QualShared
 }
 
-// LaunchAPIs maps each launch function to the index of its kernel argument.
-var LaunchAPIs = map[string]int{
-	"cudaLaunchKernel":            0,
-	"cudaLaunchKernelExC":         1,
-	"cudaLaunchKernelEx":          1,
-	"cudaLaunchCooperativeKernel": 0,
-	"cuLaunchKernel":              0,
-	"cuLaunchKernelEx":            1,
-	"cuLaunchCooperativeKernel":   0,
-}
-
-// launchAPIStream gives the index of the stream argument of launch APIs
-// that take one directly.
-var launchAPIStream = map[string]int{
-	"cudaLaunchKernel":            5,
-	"cudaLaunchCooperativeKernel": 5,
-	"cuLaunchKernel":              8,
-	"cuLaunchCooperativeKernel":   8,
-}
-
 func (f *File) buildFacts() {
 	g := grammar()
 	f.funcOf = map[int32]*Function{}
@@ -443,10 +425,10 @@ func (f *File) buildFacts() {
 		c.Args = n.ChildByField("arguments").NamedChildren()
 		f.applyMacros(c)
 		f.Calls = append(f.Calls, c)
-		if k, ok := LaunchAPIs[c.Name]; ok && k < len(c.Args) {
+		if k, ok := knowledge.LaunchAPIs[c.Name]; ok && k < len(c.Args) {
 			kernel := kernelOperand(c.Args[k])
 			l := &Launch{KernelExpr: kernel, Kernel: kernel.Name(), Node: n, Args: c.Args, API: c.Name, Func: c.Func}
-			if s, ok := launchAPIStream[c.Name]; ok && s < len(c.Args) {
+			if s, ok := knowledge.LaunchAPIStream[c.Name]; ok && s < len(c.Args) {
 				l.Stream = c.Args[s]
 			}
 			l.Config = c.Args

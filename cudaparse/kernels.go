@@ -1,43 +1,14 @@
 package cudaparse
 
 import (
-	"sort"
 	"strings"
+
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // Facts about kernels beyond their launches: which calls load ("preload") a
 // kernel without launching it. Under lazy loading a kernel is loaded at its
 // first launch or first reference; these calls reference it.
-
-// preloadAPIs maps each call that loads a kernel to the index of the
-// argument naming it (a kernel symbol, or a CUfunction handle).
-var preloadAPIs = map[string]int{
-	"cudaFuncGetAttributes":                                  1,
-	"cudaFuncSetAttribute":                                   0,
-	"cudaFuncSetCacheConfig":                                 0,
-	"cudaFuncSetSharedMemConfig":                             0,
-	"cudaGetFuncBySymbol":                                    1,
-	"cudaOccupancyMaxActiveBlocksPerMultiprocessor":          1,
-	"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags": 1,
-	"cudaOccupancyMaxPotentialBlockSize":                     2,
-	"cudaOccupancyMaxPotentialBlockSizeWithFlags":            2,
-	"cudaOccupancyAvailableDynamicSMemPerBlock":              1,
-	"cuFuncLoad":                                  0,
-	"cuFuncGetAttribute":                          2,
-	"cuFuncSetAttribute":                          0,
-	"cuFuncSetCacheConfig":                        0,
-	"cuOccupancyMaxActiveBlocksPerMultiprocessor": 1,
-	"cuOccupancyMaxPotentialBlockSize":            2,
-}
-
-// handleAPIs return a loaded CUfunction through their first argument:
-// cuModuleGetFunction(&f, module, "name") loads the kernel "name" (the
-// vendor's guide names it as the way to load explicitly), and
-// cuKernelGetFunction(&f, kernel) loads kernel.
-var handleAPIs = map[string]bool{
-	"cuModuleGetFunction": true,
-	"cuKernelGetFunction": true,
-}
 
 // Preload is a call that loads a kernel before (or instead of) launching it.
 type Preload struct {
@@ -64,14 +35,14 @@ func (f *File) Preloads() []Preload {
 func (f *File) findPreloads() []Preload {
 	var out []Preload
 	for _, c := range f.Calls {
-		if k, ok := preloadAPIs[c.Name]; ok && k < len(c.Args) {
+		if k, ok := knowledge.PreloadAPIs[c.Name]; ok && k < len(c.Args) {
 			arg := kernelOperand(c.Args[k])
 			p := Preload{Call: c, Keys: []string{KernelKeyOf(arg)}}
 			p.All = isTableElement(arg)
 			out = append(out, p)
 			continue
 		}
-		if handleAPIs[c.Name] && len(c.Args) >= 2 {
+		if knowledge.HandleAPIs[c.Name] && len(c.Args) >= 2 {
 			p := Preload{Call: c}
 			if h := VarKey(kernelOperand(c.Args[0])); h != "" { // &f
 				p.Keys = append(p.Keys, h)
@@ -190,17 +161,4 @@ func (f *File) KernelLoadedOnTheWay(n Node, key string) bool {
 		}
 	}
 	return false
-}
-
-// PreloadAPINames are the calls that load a kernel without launching it.
-func PreloadAPINames() []string {
-	var out []string
-	for name := range preloadAPIs {
-		out = append(out, name)
-	}
-	for name := range handleAPIs {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
 }

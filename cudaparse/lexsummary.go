@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // A summary without a parse, for the functions a project's files call
@@ -45,7 +47,7 @@ func LexicalSummary(path string, src []byte, want map[string]bool) *FileSummary 
 		body := src[start:end]
 		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start), src[open:start])
 		clockReads := 0
-		for _, spelling := range HostClockSpellings() {
+		for _, spelling := range knowledge.HostClockSpellings() {
 			clockReads += bytes.Count(body, []byte(spelling))
 		}
 		fs.ReadsClock = clockReads == 1
@@ -85,13 +87,13 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int) []SummaryStep {
 			if !strings.HasPrefix(n, "cuda") {
 				return // a CUfunction launch: cuModuleGetFunction loaded it
 			}
-			if k := LaunchAPIs[n]; k < len(args) {
+			if k := knowledge.LaunchAPIs[n]; k < len(args) {
 				if key := lexicalKernel(args[k]); key != "" {
 					steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{key}, Line: line(pos)})
 				}
 			}
 		case isPreloadAPI(n):
-			if k, ok := preloadAPIs[n]; ok && k < len(args) {
+			if k, ok := knowledge.PreloadAPIs[n]; ok && k < len(args) {
 				if strings.HasPrefix(n, "cuda") && tableElement(body, args[k]) {
 					steps = append(steps, SummaryStep{Kind: StepPreloadAll, Line: line(pos)})
 				} else if key := lexicalKernel(args[k]); key != "" {
@@ -107,9 +109,9 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int) []SummaryStep {
 	return steps
 }
 
-func isLaunchAPI(n string) bool { _, ok := LaunchAPIs[n]; return ok }
+func isLaunchAPI(n string) bool { _, ok := knowledge.LaunchAPIs[n]; return ok }
 
-func isPreloadAPI(n string) bool { _, ok := preloadAPIs[n]; return ok }
+func isPreloadAPI(n string) bool { _, ok := knowledge.PreloadAPIs[n]; return ok }
 
 // sortSteps orders steps by line (stable: launches found first stay first
 // on a line).

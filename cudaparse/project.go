@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // Project links the summaries of a project's files: which kernels a
@@ -602,7 +604,7 @@ func (p *Project) ReadsClock(name, path string) bool {
 func (p *Project) ClockFunctions(names []string, path string) map[string]bool {
 	var out map[string]bool
 	for _, name := range names {
-		if !knownClockName(name) && p.ReadsClock(name, path) {
+		if !knowledge.IsClockName(name) && p.ReadsClock(name, path) {
 			if out == nil {
 				out = map[string]bool{}
 			}

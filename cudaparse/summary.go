@@ -2,6 +2,8 @@ package cudaparse
 
 import (
 	"strings"
+
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // What one file tells the rest of the project. A rule sees one parsed file;
@@ -102,16 +104,9 @@ const (
 	maxFarChecks = 1 << 16
 )
 
-// deviceSwitchAPIs make another device or context current.
-var deviceSwitchAPIs = map[string]bool{
-	"cudaSetDevice": true, "cuCtxSetCurrent": true, "cuCtxPushCurrent": true, "cuCtxPushCurrent_v2": true,
-	"cuCtxCreate": true, "cuCtxCreate_v2": true, "cuCtxCreate_v3": true, "cuCtxCreate_v4": true,
-	"cuDevicePrimaryCtxRetain": true,
-}
-
 // IsDeviceSwitch reports whether a call makes another device or context
 // current.
-func IsDeviceSwitch(name string) bool { return deviceSwitchAPIs[name] }
+func IsDeviceSwitch(name string) bool { return knowledge.IsDeviceSwitch(name) }
 
 // isCUDAName reports whether a callee is a CUDA API (or one of its
 // error-checking wrappers): those are not project functions.

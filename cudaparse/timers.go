@@ -2,8 +2,9 @@ package cudaparse
 
 import (
 	"regexp"
-	"sort"
 	"strings"
+
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // Timers and the regions of code they measure.
@@ -17,42 +18,16 @@ const (
 	ClockHost            // a host clock: std::chrono, clock_gettime, timer objects...
 )
 
-// hostClockCalls are C and OS calls that read a clock.
-var hostClockCalls = map[string]bool{
-	"clock_gettime": true, "gettimeofday": true, "omp_get_wtime": true, "MPI_Wtime": true,
-	"QueryPerformanceCounter": true, "GetTickCount": true, "GetTickCount64": true,
-	"timeGetTime": true, "mach_absolute_time": true, "rdtsc": true, "__rdtsc": true,
-	"clock": true, "cpuSecond": true, "seconds": true, "wtime": true, "get_time": true,
-	"getTime": true, "walltime": true, "wall_time": true, "now_ms": true, "now_us": true,
-	// cuda-samples' helper_timer.h
-	"sdkStartTimer": true, "sdkStopTimer": true,
-	"cutStartTimer": true, "cutStopTimer": true,
-}
-
-// timerMethod matches methods of timer objects: t.start(), timer.Stop(),
-// sw.tic(), gpu_timer.Elapsed().
-// (reset and create do not read the clock.)
-var timerMethod = regexp.MustCompile(`^(?i:start|stop|begin|end|tic|toc|elapsed|elapsed_ms|elapsedmillis|record|restart|lap|split)$`)
-
-// timerObject matches names of objects that are timers.
-var timerObject = regexp.MustCompile(`(?i)timer|clock|watch|tick|profil`)
-
-// timerFunction matches free functions named for a timer: StartTimer,
-// stop_timer, timerStart.
-var timerFunction = regexp.MustCompile(`^(?i:(start|stop|begin|end)_?timer|timer_?(start|stop|begin|end))$`)
-
 // ClockOf says whether a call reads a clock, and which kind.
 func ClockOf(c *Call) ClockKind {
-	switch c.Name {
-	case "cudaEventRecord", "cudaEventRecordWithFlags", "cuEventRecord", "cuEventRecordWithFlags":
+	if knowledge.EventRecords[c.Name] {
 		return ClockEvent
-	case "now":
-		// std::chrono::steady_clock::now(), Clock::now(), clock_t::now()
-		if strings.Contains(c.Callee.Text(), "::") {
-			return ClockHost
-		}
 	}
-	if hostClockCalls[c.Name] || timerFunction.MatchString(c.Name) {
+	// std::chrono::steady_clock::now(), Clock::now(), clock_t::now()
+	if c.Name == "now" && strings.Contains(c.Callee.Text(), "::") {
+		return ClockHost
+	}
+	if knowledge.IsClockName(c.Name) {
 		return ClockHost
 	}
 	// A function of another file of the project that reads a host clock
@@ -60,8 +35,8 @@ func ClockOf(c *Call) ClockKind {
 	if f := c.Node.f; f != nil && f.projectClocks[c.Name] && f.FunctionNamed(c.Name) == nil {
 		return ClockHost
 	}
-	if c.Callee.Is("field_expression") && timerMethod.MatchString(c.Name) {
-		if timerObject.MatchString(c.Callee.ChildByField("argument").Text()) {
+	if c.Callee.Is("field_expression") && knowledge.TimerMethod.MatchString(c.Name) {
+		if knowledge.TimerObject.MatchString(c.Callee.ChildByField("argument").Text()) {
 			return ClockHost
 		}
 	}
@@ -333,90 +308,4 @@ func (r TimedRegion) IsBenchmarkLoop() bool {
 func (f *File) FixedIterations(name string) bool {
 	re := regexp.MustCompile(`BENCHMARK\w*\(\s*` + regexp.QuoteMeta(name) + `\b[^;]*->\s*Iterations\s*\(`)
 	return re.Match(f.Src)
-}
-
-// HostClockSpellings are literals a call that reads a host clock contains:
-// a call of one of hostClockCalls (its name and the parenthesis, so that
-// `clock` does not match clock64 or a word in a comment), or std::chrono's
-// now(). What marks a file that may read a clock, and define a timer
-// helper for the others.
-func HostClockSpellings() []string {
-	out := []string{"::now"}
-	for name := range hostClockCalls {
-		out = append(out, name+"(")
-	}
-	sort.Strings(out)
-	return out
-}
-
-// TimerMethodSpellings are literals of a timer object's start or stop
-// (t.start(), timer->Stop(), sw.tic()).
-func TimerMethodSpellings() []string {
-	return []string{".start(", ".stop(", ".Start(", ".Stop(", "->start(", "->stop(", "->Start(", "->Stop(",
-		".tic(", ".toc(", ".elapsed", ".Elapsed", "->elapsed", "->Elapsed", ".record(", ".Record("}
-}
-
-// A file holds a clock read that ClockOf takes only if it contains one of
-// ClockReadSpellings, or one of TimerObjectSpellings and one of
-// TimerCallSpellings (t.start() on an object named for a timer). Prefilters
-// are built from these, so that they never skip a file ClockOf would time
-// (but a project's own timer helper, which the engine knows from the
-// project).
-
-// ClockReadSpellings are the spellings of clock reads by a call's name: the
-// host clocks, CUDA event records, and timer functions (StartTimer,
-// timer_stop: "timer" in any case). ("imer" would do for the timer
-// functions, but it is in every license header's "disclaimer": it let
-// 3,600 of 15,400 files of the real corpus past LL002's prefilter.)
-func ClockReadSpellings() []string {
-	out := append(HostClockSpellings(), "EventRecord")
-	out = append(out, caseVariants("timer")...)
-	sort.Strings(out)
-	return out
-}
-
-// TimerObjectSpellings are the words timerObject looks for in an object's
-// name, in lower, title and upper case.
-func TimerObjectSpellings() []string {
-	var out []string
-	for _, w := range []string{"timer", "clock", "watch", "tick", "profil"} {
-		out = append(out, w, strings.ToUpper(w[:1])+w[1:], strings.ToUpper(w))
-	}
-	return out
-}
-
-// TimerCallSpellings are the calls of timer objects' methods (t.start(),
-// sw->Elapsed(), timer.begin()) in their usual cases. Alone they say
-// little: begin() and end() are every container's.
-func TimerCallSpellings() []string {
-	var out []string
-	for _, m := range timerMethodNames {
-		for _, name := range []string{m, strings.ToUpper(m[:1]) + m[1:]} {
-			out = append(out, "."+name+"(", "->"+name+"(")
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// caseVariants returns word in every mix of upper and lower case.
-func caseVariants(word string) []string {
-	out := []string{""}
-	for _, c := range word {
-		var next []string
-		for _, prefix := range out {
-			next = append(next, prefix+strings.ToLower(string(c)), prefix+strings.ToUpper(string(c)))
-		}
-		out = next
-	}
-	return out
-}
-
-// timerMethodNames are timerMethod's names, in lower case.
-var timerMethodNames = []string{"start", "stop", "begin", "end", "tic", "toc", "elapsed", "elapsed_ms", "elapsedmillis", "record", "restart", "lap", "split"}
-
-// knownClockName reports whether a free function of the name is a clock
-// read by its name alone.
-func knownClockName(name string) bool {
-	return hostClockCalls[name] || timerFunction.MatchString(name)
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -85,25 +87,15 @@ type fileFacts struct {
 	includes []cudaparse.Include
 }
 
-// kernelLoadSpellings are literals every launch or preload contains.
-// preloadSpellings are the calls that load a kernel without launching it.
-var preloadSpellings = cudaparse.PreloadAPINames()
-
-var kernelLoadSpellings = func() []string {
-	out := []string{"<<<"}
-	for name := range cudaparse.LaunchAPIs {
-		out = append(out, name)
-	}
-	out = append(out, cudaparse.PreloadAPINames()...)
-	sort.Strings(out)
-	return out
-}()
-
-// hostClockSpellings mark a file that may read a host clock (and define
-// a timer helper); timerMethods a timer object's start or stop.
+// kernelLoadSpellings are literals every launch or preload contains;
+// preloadSpellings the calls that load a kernel without launching it;
+// hostClockSpellings mark a file that may read a host clock (and define a
+// timer helper); timerMethods a timer object's start or stop.
 var (
-	hostClockSpellings = cudaparse.HostClockSpellings()
-	timerMethods       = cudaparse.TimerMethodSpellings()
+	kernelLoadSpellings = knowledge.KernelLoadSpellings()
+	preloadSpellings    = knowledge.PreloadAPINames()
+	hostClockSpellings  = knowledge.HostClockSpellings()
+	timerMethods        = knowledge.TimerMethodSpellings()
 )
 
 // The same literals as bytes, for cudaparse.LoaderDefinitions.

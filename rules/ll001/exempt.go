@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
 )
@@ -47,9 +49,6 @@ func expectsOutOfMemory(c *cudaparse.Call) bool {
 var freeCalls = map[string]bool{
 	"cudaFree": true, "cudaFreeAsync": true, "cuMemFree": true, "cuMemFree_v2": true, "cuMemFreeAsync": true,
 }
-
-// moduleLoads load code without launching it.
-var moduleLoads = regexp.MustCompile(`^(cuModuleLoad|cuLibraryLoad|cudaLibraryLoad)`)
 
 // freedBeforeLoading reports whether the function frees the allocation
 // again before it launches a kernel or loads a module (directly or through
@@ -137,7 +136,7 @@ func (a *analysis) loadsBetween(fn *cudaparse.Function, from, to int, seen map[*
 		if c.Func != fn || c.Node.Start() < from || c.Node.Start() >= to {
 			continue
 		}
-		if moduleLoads.MatchString(c.Name) {
+		if knowledge.IsModuleLoadName(c.Name) {
 			return true
 		}
 		if callee := a.file.FunctionNamed(c.Name); callee != nil && !seen[callee] &&

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
 )
@@ -47,18 +49,11 @@ func prefilter(text *rule.Text) bool {
 	if text.ContainsAny(memoryQuerySpellings...) {
 		return true
 	}
-	return text.ContainsAny("cudaMalloc", "cuMemAlloc", "cuMemCreate") && cudaparse.CallsInLoop(text.Src, allocatorNames)
+	return text.ContainsAny(knowledge.AllocatorSpellings...) && cudaparse.CallsInLoop(text.Src, allocatorNames)
 }
 
 // allocatorNames are the allocation functions, for the prefilter.
-var allocatorNames = func() []string {
-	out := make([]string, 0, len(allocators))
-	for name := range allocators {
-		out = append(out, name)
-	}
-	slices.Sort(out)
-	return out
-}()
+var allocatorNames = knowledge.AllocatorNames()
 
 // allocator describes where an allocation function takes its size: the
 // product of the arguments at sizeArgs.
@@ -67,22 +62,14 @@ type allocator struct {
 	wrapper  bool // a function of the file that passes a parameter on
 }
 
-var allocators = map[string]allocator{
-	"cudaMalloc":         {sizeArgs: []int{1}},
-	"cudaMallocManaged":  {sizeArgs: []int{1}},
-	"cudaMallocPitch":    {sizeArgs: []int{2, 3}},
-	"cuMemAlloc":         {sizeArgs: []int{1}},
-	"cuMemAlloc_v2":      {sizeArgs: []int{1}},
-	"cuMemAllocPitch":    {sizeArgs: []int{2, 3}},
-	"cuMemAllocPitch_v2": {sizeArgs: []int{2, 3}},
-	"cuMemAllocManaged":  {sizeArgs: []int{1}},
-	"cuMemCreate":        {sizeArgs: []int{1}},
-	// Stream-ordered and pool allocations take memory like any other.
-	"cudaMallocAsync":         {sizeArgs: []int{1}},
-	"cudaMallocFromPoolAsync": {sizeArgs: []int{1}},
-	"cuMemAllocAsync":         {sizeArgs: []int{1}},
-	"cuMemAllocFromPoolAsync": {sizeArgs: []int{1}},
-}
+// allocators are the API's allocation functions (knowledge.Allocators).
+var allocators = func() map[string]allocator {
+	out := make(map[string]allocator, len(knowledge.Allocators))
+	for name, al := range knowledge.Allocators {
+		out[name] = allocator{sizeArgs: al.SizeArgs}
+	}
+	return out
+}()
 
 func run(p *rule.Pass) {
 	a := &analysis{

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/rules/fix"
@@ -43,9 +45,9 @@ func prefilter(text *rule.Text) bool {
 }
 
 var (
-	clockSpellings = cudaparse.ClockReadSpellings()
-	timerObjects   = cudaparse.TimerObjectSpellings()
-	timerCalls     = cudaparse.TimerCallSpellings()
+	clockSpellings = knowledge.ClockReadSpellings()
+	timerObjects   = knowledge.TimerObjectSpellings()
+	timerCalls     = knowledge.TimerCallSpellings()
 )
 
 // kernelUse is something a function does to kernels at one place: launch

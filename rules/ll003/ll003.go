@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
 )
@@ -392,7 +394,7 @@ func watchdogOf(loop cudaparse.Node) cudaparse.Node {
 		t.Descendants(func(x cudaparse.Node) bool {
 			switch {
 			case out.Valid():
-			case x.Is("call_expression") && clockReads[x.ChildByField("function").Name()],
+			case x.Is("call_expression") && knowledge.DeviceClocks[x.ChildByField("function").Name()],
 				x.Is("gnu_asm_expression") && strings.Contains(x.Text(), "globaltimer"):
 				out = t
 			case x.Is("update_expression") && counters[cudaparse.VarKey(x.ChildByField("argument"))] && x.Parent().Is("binary_expression"):
@@ -405,12 +407,6 @@ func watchdogOf(loop cudaparse.Node) cudaparse.Node {
 		})
 	}
 	return out
-}
-
-// clockReads are device clocks a watchdog reads.
-var clockReads = map[string]bool{
-	"clock": true, "clock64": true, "__globaltimer": true, "globaltimer": true, "read_globaltimer": true,
-	"query_globaltimer": true, "get_globaltimer": true,
 }
 
 func isConstantTrue(cond cudaparse.Node) bool {
@@ -468,7 +464,7 @@ func (a *analysis) writes(n cudaparse.Node, key string) bool {
 				}
 			}
 			if fn := x.ChildByField("function"); fn.Is("field_expression") && resolvedKey(fn.ChildByField("argument")) == key {
-				if cudaparse.AtomicStoreMethods[fn.ChildByField("field").Text()] {
+				if knowledge.AtomicStoreMethods[fn.ChildByField("field").Text()] {
 					found = true
 				}
 			}

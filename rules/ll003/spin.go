@@ -3,6 +3,8 @@ package ll003
 import (
 	"strings"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"github.com/lazylint/lazylint/cudaparse"
 )
 
@@ -21,8 +23,8 @@ type spinRead struct {
 // noOpAtomics (used as coherent reads) and atomicWrites are cudaparse's,
 // which device summaries use too.
 var (
-	noOpAtomics  = cudaparse.NoOpAtomics
-	atomicWrites = cudaparse.AtomicWrites
+	noOpAtomics  = knowledge.NoOpAtomics
+	atomicWrites = knowledge.AtomicWrites
 )
 
 // volatileLoads are intrinsics and builtins that read memory other agents

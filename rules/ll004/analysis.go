@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sort"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
 )
@@ -213,7 +215,7 @@ func (a *analysis) effectOf(it item, fn *cudaparse.Function, env map[string]effe
 	case it.launch:
 		return effect{resolves: true}
 	case it.ctorType != "":
-		if deviceContainers[it.ctorType] {
+		if knowledge.DeviceContainers[it.ctorType] {
 			return effect{memoryWork: true, timeWork: true}
 		}
 		if ctor := a.constructor(it.ctorType); ctor != nil && depth < maxDepth {
@@ -229,16 +231,16 @@ func (a *analysis) effectOfCall(c *cudaparse.Call, fn *cudaparse.Function, env m
 	// API names first: a file may define stubs of them (cgo preambles,
 	// mocks).
 	switch {
-	case moduleLoads[name]:
+	case knowledge.IsModuleLoad(name):
 		return effect{loads: []loadSite{{load: c}}}
-	case kernelResolvers[name]:
+	case knowledge.KernelResolvers[name]:
 		return effect{resolves: true}
-	case memoryQueries[name]:
+	case knowledge.IsMemoryQuery(name):
 		return effect{readsMemory: true}
-	case dataAccessors[name]:
+	case knowledge.ModuleDataAccessors[name]:
 		return effect{usesData: true}
 	}
-	if _, ok := cudaparse.LaunchAPIs[name]; ok {
+	if _, ok := knowledge.LaunchAPIs[name]; ok {
 		return effect{resolves: true}
 	}
 	switch cudaparse.ClockOf(c) {
@@ -358,7 +360,7 @@ type inputs struct {
 func loadInputs(items []item) inputs {
 	in := inputs{vars: map[string]bool{}}
 	for _, it := range items {
-		if it.call == nil || !moduleLoads[it.call.Name] {
+		if it.call == nil || !knowledge.IsModuleLoad(it.call.Name) {
 			continue
 		}
 		in.loads = append(in.loads, it.call)

@@ -10,32 +10,6 @@ import (
 // What running a piece of code does, as far as a measurement of device
 // memory or time around a module load can tell.
 
-// moduleLoads load a module or library image. Under lazy loading none of
-// them loads a kernel.
-var moduleLoads = map[string]bool{
-	"cuModuleLoad": true, "cuModuleLoadData": true, "cuModuleLoadDataEx": true, "cuModuleLoadFatBinary": true,
-	"cuLibraryLoadData": true, "cuLibraryLoadFromFile": true,
-}
-
-// kernelResolvers load kernels onto the device: after one of them a
-// measurement does see the module. (cuLibraryGetKernel alone does not load;
-// cuKernelGetFunction does.) Launches load their kernel too.
-var kernelResolvers = map[string]bool{
-	"cuModuleGetFunction": true, "cuFuncLoad": true, "cuKernelGetFunction": true,
-}
-
-// dataAccessors reach a module's or library's variables.
-var dataAccessors = map[string]bool{
-	"cuModuleGetGlobal": true, "cuModuleGetGlobal_v2": true, "cuLibraryGetGlobal": true, "cuLibraryGetManaged": true,
-	"cuModuleGetTexRef": true, "cuModuleGetSurfRef": true,
-}
-
-// memoryQueries report free device memory.
-var memoryQueries = map[string]bool{
-	"cuMemGetInfo": true, "cuMemGetInfo_v2": true, "cudaMemGetInfo": true, "cudaMemGetInfo_v2": true,
-	"nvmlDeviceGetMemoryInfo": true, "nvmlDeviceGetMemoryInfo_v2": true,
-}
-
 // effect is what running some code does.
 type effect struct {
 	// loads are module loads that no kernel resolution follows in the same
@@ -167,6 +141,3 @@ func isNeutral(name string) bool {
 		strings.HasPrefix(name, "nvml") || cudaparse.CheckWrapper.MatchString(name) ||
 		macroName.MatchString(name) || cheapCall.MatchString(name) || loggingCall.MatchString(name)
 }
-
-// deviceContainers allocate device memory when constructed.
-var deviceContainers = map[string]bool{"device_vector": true, "device_buffer": true, "device_uvector": true}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
 )
@@ -27,12 +29,12 @@ var Rule = &rule.Rule{
 	Run:      run,
 }
 
-var moduleLoads = map[string]bool{
-	"cuModuleLoad": true, "cuModuleLoadData": true, "cuModuleLoadDataEx": true, "cuModuleLoadFatBinary": true,
-}
-
+// moduleLoads load a module into the current context only;
 // libraryLoads are context-independent loads (CUDA 12.0).
-var libraryLoads = map[string]bool{"cuLibraryLoadData": true, "cuLibraryLoadFromFile": true}
+var (
+	moduleLoads  = knowledge.ContextModuleLoads
+	libraryLoads = knowledge.LibraryLoads
+)
 
 // loopRunners run a lambda argument once per element, like a loop body.
 var loopRunners = map[string]bool{"for_each": true, "for_each_n": true, "parallel_for": true, "parallel_for_each": true}

@@ -3,6 +3,8 @@ package ll006
 import (
 	"strings"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"github.com/lazylint/lazylint/cudaparse"
 )
 
@@ -11,18 +13,11 @@ import (
 // needs an initialized driver), functions of the file that do so, and
 // objects whose constructors do.
 
-// driverInitializers initialize the driver, or can only succeed once it is.
-var driverInitializers = map[string]bool{
-	"cuInit":                   true,
-	"cuDevicePrimaryCtxRetain": true,
-	"cuCtxCreate":              true,
-	"cuCtxCreate_v2":           true,
-	"cuCtxCreate_v3":           true,
-	"cuCtxCreate_v4":           true,
-	// A context to make current exists only after cuInit.
-	"cuCtxSetCurrent":     true,
-	"cuCtxPushCurrent":    true,
-	"cuCtxPushCurrent_v2": true,
+// driverInitializer reports whether a call initializes the driver, or can
+// only succeed once it is (a context to make current exists only after
+// cuInit).
+func driverInitializer(name string) bool {
+	return name == "cuInit" || knowledge.ContextCreators[name] || knowledge.ContextSetters[name]
 }
 
 type analysis struct {
@@ -41,12 +36,12 @@ func newAnalysis(f *cudaparse.File) *analysis {
 // the few that only report on the library itself.
 func (a *analysis) isInitializingAPI(name string) bool {
 	switch {
-	case driverInitializers[name]:
+	case driverInitializer(name):
 		return true // even when the file defines it: a mock driver in a test
 	case a.file.Defines(name):
 		return false
 	case cudaparse.RuntimeAPI.MatchString(name):
-		return !cudaparse.ReportingAPIs[name] && !cudaparse.CheckWrapper.MatchString(name)
+		return !knowledge.ReportingAPIs[name] && !cudaparse.CheckWrapper.MatchString(name)
 	}
 	return cudaparse.LibraryInitializer.MatchString(name)
 }

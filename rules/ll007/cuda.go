@@ -3,6 +3,8 @@ package ll007
 import (
 	"regexp"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
 )
@@ -33,7 +35,7 @@ func newAnalysis(f *cudaparse.File) *analysis {
 // isCUDAAPI reports whether a call of the named function, not defined in
 // the file, shows that CUDA is initialized once it returns.
 func (a *analysis) isCUDAAPI(name string) bool {
-	if a.file.Defines(name) || cudaparse.ReportingAPIs[name] {
+	if a.file.Defines(name) || knowledge.ReportingAPIs[name] {
 		return false
 	}
 	if cudaparse.DriverAPI.MatchString(name) || cudaparse.RuntimeAPI.MatchString(name) {

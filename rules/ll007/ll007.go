@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
 )
@@ -27,12 +29,6 @@ var Rule = &rule.Rule{
 	Run:      run,
 }
 
-// loadingVariables are read once, when CUDA initializes.
-var loadingVariables = map[string]bool{"CUDA_MODULE_LOADING": true, "CUDA_MODULE_DATA_LOADING": true}
-
-// loadingModes are the values CUDA expects, upper case.
-var loadingModes = map[string]bool{"LAZY": true, "EAGER": true, "DEFAULT": true}
-
 func run(p *rule.Pass) {
 	a := newAnalysis(p.File)
 	for _, c := range p.File.Calls {
@@ -44,7 +40,7 @@ func run(p *rule.Pass) {
 			p.Report(c.Callee, lateMessage(c, set, r), r.related()...)
 		}
 		for _, v := range set.values {
-			if !loadingModes[v] {
+			if !knowledge.LoadingModes[v] {
 				p.Report(c.Callee, valueMessage(c, set, v))
 				break
 			}
@@ -71,7 +67,7 @@ func callerName(c *cudaparse.Call) string {
 func valueMessage(c *cudaparse.Call, set setting, value string) string {
 	hint := ""
 	switch upper := strings.ToUpper(strings.TrimSpace(value)); {
-	case loadingModes[upper]:
+	case knowledge.LoadingModes[upper]:
 		hint = fmt.Sprintf(": write %q", upper)
 	case value == "":
 		hint = ": unset the variable instead of setting it empty"

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/lazylint/lazylint/knowledge"
+
 	"github.com/lazylint/lazylint/cudaparse"
 )
 
@@ -60,7 +62,7 @@ func (a *analysis) loadingSetting(c *cudaparse.Call) (setting, bool) {
 		} else if !t.complete {
 			continue
 		}
-		if !loadingVariables[name] || set.name != "" && set.name != name {
+		if !knowledge.LoadingVariables[name] || set.name != "" && set.name != name {
 			continue
 		}
 		set.name = name

@@ -1,0 +1,96 @@
+package knowledge
+
+import "sort"
+
+// LaunchAPIs maps each runtime or driver function that launches a kernel
+// to the index of its kernel argument (the <<<>>> syntax is the other way
+// to launch).
+var LaunchAPIs = map[string]int{
+	"cudaLaunchKernel":            0,
+	"cudaLaunchKernelExC":         1,
+	"cudaLaunchKernelEx":          1,
+	"cudaLaunchCooperativeKernel": 0,
+	"cuLaunchKernel":              0,
+	"cuLaunchKernelEx":            1,
+	"cuLaunchCooperativeKernel":   0,
+}
+
+// LaunchAPIStream gives the index of the stream argument of the launch
+// APIs that take one directly.
+var LaunchAPIStream = map[string]int{
+	"cudaLaunchKernel":            5,
+	"cudaLaunchCooperativeKernel": 5,
+	"cuLaunchKernel":              8,
+	"cuLaunchCooperativeKernel":   8,
+}
+
+// PreloadAPIs maps each call that loads the kernel it names, without
+// launching it, to the index of the argument naming the kernel (a kernel
+// symbol, or a CUfunction handle). Measured on an H100 (driver 580, CUDA
+// 13.0, 2026-11-25): after any of the runtime calls below, the kernel's
+// first launch triggered no lazy load; the driver calls take a CUfunction,
+// which is loaded already or is loaded by them (cuFuncLoad).
+var PreloadAPIs = map[string]int{
+	"cudaFuncGetAttributes":                                  1,
+	"cudaFuncSetAttribute":                                   0,
+	"cudaFuncSetCacheConfig":                                 0,
+	"cudaFuncSetSharedMemConfig":                             0,
+	"cudaGetFuncBySymbol":                                    1,
+	"cudaOccupancyMaxActiveBlocksPerMultiprocessor":          1,
+	"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags": 1,
+	"cudaOccupancyMaxPotentialBlockSize":                     2,
+	"cudaOccupancyMaxPotentialBlockSizeWithFlags":            2,
+	"cudaOccupancyAvailableDynamicSMemPerBlock":              1,
+	"cuFuncLoad":                                  0,
+	"cuFuncGetAttribute":                          2,
+	"cuFuncSetAttribute":                          0,
+	"cuFuncSetCacheConfig":                        0,
+	"cuOccupancyMaxActiveBlocksPerMultiprocessor": 1,
+	"cuOccupancyMaxPotentialBlockSize":            2,
+}
+
+// PreloadAPINames returns the names of every call that loads a kernel
+// without launching it (PreloadAPIs and HandleAPIs), sorted.
+func PreloadAPINames() []string {
+	out := append(sortedKeys(PreloadAPIs), sortedKeys(HandleAPIs)...)
+	sort.Strings(out)
+	return out
+}
+
+// HandleAPIs return a loaded CUfunction through their first argument:
+// cuModuleGetFunction(&f, module, "name") loads the kernel "name" (the
+// vendor's guide names it as the way to load explicitly), and
+// cuKernelGetFunction(&f, kernel) loads kernel. Measured: after either,
+// cuFuncIsLoaded says loaded and the first launch loads nothing.
+var HandleAPIs = map[string]bool{
+	"cuModuleGetFunction": true,
+	"cuKernelGetFunction": true,
+}
+
+// KernelResolvers load kernels onto the device: after one of them a
+// measurement of memory or time does see the module's code.
+// cuLibraryGetKernel alone does not load (measured: a CUkernel launched
+// with cuLaunchKernel loads at that launch).
+var KernelResolvers = map[string]bool{
+	"cuModuleGetFunction": true, "cuFuncLoad": true, "cuKernelGetFunction": true,
+}
+
+// KernelLoadSpellings are literals that every launch or preload contains:
+// the launch syntax, the launch APIs and the preload APIs. A file without
+// any of them can define no function that loads a kernel.
+func KernelLoadSpellings() []string {
+	out := []string{"<<<"}
+	out = append(out, sortedKeys(LaunchAPIs)...)
+	out = append(out, PreloadAPINames()...)
+	sort.Strings(out)
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
