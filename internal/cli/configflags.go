@@ -3,6 +3,8 @@ package cli
 import (
 	"os"
 
+	"github.com/lazylint/lazylint/rules"
+
 	"github.com/spf13/pflag"
 
 	"github.com/lazylint/lazylint/internal/config"
@@ -44,6 +46,7 @@ func (c *configFlags) load() (*config.Config, error) {
 // a selection on top of its rules.
 func configOptions(cfg *config.Config, sel config.Selection) engine.Options {
 	opts := engine.Options{
+		Catalog:     rules.All,
 		SettingsFor: func(abs string) engine.Settings { return cfg.Settings(abs, sel) },
 		Exclude:     cfg.Excluded,
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/lazylint/lazylint/rules"
+
 	"github.com/spf13/cobra"
 
 	"github.com/lazylint/lazylint/internal/lsp"
@@ -32,7 +34,7 @@ Exit codes (as LSP asks): 0 after shutdown and exit, 1 otherwise.`,
 				ctx = context.Background()
 			}
 			stream := &stdioStream{in: cmd.InOrStdin(), out: cmd.OutOrStdout()}
-			err := lsp.Serve(ctx, stream, lsp.Config{Options: configuredOptions, Version: version.Version, Debounce: debounce, Log: cmd.ErrOrStderr()})
+			err := lsp.Serve(ctx, stream, lsp.Config{Options: configuredOptions, Rules: rules.All, Version: version.Version, Debounce: debounce, Log: cmd.ErrOrStderr()})
 			if err != nil {
 				// An exit without shutdown (lsp.ErrExitWithoutShutdown) or
 				// a client gone before shutdown.

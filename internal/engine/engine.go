@@ -31,6 +31,10 @@ type Options struct {
 	Paths []string
 	// Rules to run.
 	Rules []*rule.Rule
+	// Catalog is every rule the tool has, run or not: a suppression
+	// comment naming one of them is no typo (nil: only the rules that
+	// run are known).
+	Catalog []*rule.Rule
 	// RuleOptions override rule options: rule ID -> option -> value.
 	RuleOptions map[string]map[string]string
 	// Workers is the number of parsing goroutines (0: one per core).
@@ -566,7 +570,7 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Opti
 	found, parsed, sum, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult
-	out.Findings, out.Suppressed = suppressions(shown, text, false, found, s.Rules, opts.ReportUnusedSuppressions)
+	out.Findings, out.Suppressed = suppressions(shown, text, false, found, opts.Catalog, s.Rules, opts.ReportUnusedSuppressions)
 	if err != nil {
 		out.Err = &FileError{Path: shown, Message: err.Error()}
 	} else if cacheable {

@@ -167,7 +167,7 @@ func checkGo(paths []string, settingsFor func(string) Settings, base string, rea
 		for i := range files {
 			f := &files[i]
 			setSeverities(found[f.shown], &f.settings)
-			kept, suppressed := suppressions(f.shown, rule.NewText(f.src), true, found[f.shown], f.settings.Rules, opts.ReportUnusedSuppressions)
+			kept, suppressed := suppressions(f.shown, rule.NewText(f.src), true, found[f.shown], opts.Catalog, f.settings.Rules, opts.ReportUnusedSuppressions)
 			res.findings = append(res.findings, kept...)
 			res.suppressed = append(res.suppressed, suppressed...)
 		}

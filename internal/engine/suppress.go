@@ -8,7 +8,6 @@ import (
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/internal/suppress"
-	"github.com/lazylint/lazylint/rules"
 )
 
 // Suppression says which comment silenced a finding.
@@ -22,7 +21,7 @@ type Suppression struct {
 // suppressions applies the suppression comments of one file: findings they
 // silence move to suppressed, and malformed comments (and, with
 // reportUnused, comments that silenced nothing) become LL000 findings.
-func suppressions(path string, text *rule.Text, goFile bool, findings []Finding, ran []*rule.Rule, reportUnused bool) (kept, suppressed []Finding) {
+func suppressions(path string, text *rule.Text, goFile bool, findings []Finding, catalog, ran []*rule.Rule, reportUnused bool) (kept, suppressed []Finding) {
 	src := text.Src
 	fillSnippets(findings, src)
 	set := suppress.ParseText(text, false)
@@ -37,7 +36,7 @@ func suppressions(path string, text *rule.Text, goFile bool, findings []Finding,
 	// Names are judged against every rule lazylint has (a directive for a
 	// rule this run left out is not a typo) and the ones that ran (tests'
 	// own rules).
-	set.CheckNames(append(append([]*rule.Rule{suppress.Rule}, rules.All...), ran...))
+	set.CheckNames(append(append([]*rule.Rule{suppress.Rule}, catalog...), ran...))
 	for _, f := range findings {
 		if d := set.Match(f.Rule, f.Start.Line); d != nil {
 			f.Suppression = &Suppression{Kind: d.Kind, Directive: d.Text, Line: d.Line, Justification: d.Reason}

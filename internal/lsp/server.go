@@ -19,13 +19,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lazylint/lazylint/internal/rule"
+
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/engine"
-	"github.com/lazylint/lazylint/rules"
 )
 
 // DefaultDebounce is how long a document must stay unchanged before it is
@@ -39,6 +40,9 @@ type Config struct {
 	// initialize, or at the first document when the client names no
 	// root). When it is nil or fails, every rule runs at its defaults.
 	Options func(rootDir string) (engine.Options, error)
+	// Rules are every rule the tool has: what runs, at its defaults, when
+	// Options is nil or fails.
+	Rules []*rule.Rule
 	// Version is the version reported in serverInfo.
 	Version string
 	// Debounce is how long after its last change a document is checked
@@ -378,7 +382,7 @@ func (s *server) loadOptionsLocked(root string) string {
 	if s.opts != nil {
 		return ""
 	}
-	opts := engine.Options{Rules: rules.All, BaseDir: root}
+	opts := engine.Options{Rules: s.cfg.Rules, Catalog: s.cfg.Rules, BaseDir: root}
 	warning := ""
 	if s.cfg.Options != nil {
 		o, err := s.cfg.Options(root)

@@ -27,6 +27,9 @@ type inProcess struct {
 
 func serveInProcess(t *testing.T, cfg lsp.Config) *inProcess {
 	t.Helper()
+	if cfg.Rules == nil {
+		cfg.Rules = rules.All // what the CLI passes
+	}
 	server, client := net.Pipe()
 	p := &inProcess{conn: client, served: make(chan error, 1)}
 	go func() { p.served <- lsp.Serve(context.Background(), server, cfg) }()
@@ -57,7 +60,7 @@ func (p *inProcess) end(t *testing.T) error {
 }
 
 func allRules(root string) (engine.Options, error) {
-	return engine.Options{Rules: rules.All, BaseDir: root}, nil
+	return engine.Options{Rules: rules.All, Catalog: rules.All, BaseDir: root}, nil
 }
 
 // goroutinesSettle waits for the number of goroutines to come back to at
