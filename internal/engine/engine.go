@@ -85,20 +85,6 @@ type Options struct {
 	// GlobalMacros are renaming macros every file sees (a compile
 	// database's -D definitions).
 	GlobalMacros []cudaparse.Macro
-	// macros, for one file's check, are the renaming macros of the project
-	// headers it includes; clocks the other files' functions it calls that
-	// read a host clock.
-	macros cudaparse.MacroTable
-	clocks map[string]bool
-	// unitDevice, for one file's check, are the device summaries of the
-	// other files of its translation units.
-	unitDevice []cudaparse.DeviceSummary
-	// keep, when set, is handed each file parsed in the per-file check
-	// with its summary (the project step may check it again without a
-	// second parse); parsed, when set, is the file to check instead of
-	// parsing it.
-	keep   func(*cudaparse.File, *cudaparse.FileSummary)
-	parsed *cudaparse.File
 	// NeedProject makes Run build Result.Project even when a memo of the
 	// project step would do (the language server keeps the project).
 	NeedProject bool
@@ -334,12 +320,12 @@ func Run(opts Options) Result {
 					s := settingsFor(absSources[i])
 					text.Reset(src)
 					var ref *summaryRef
-					fileOpts := opts
+					var in projectInput
 					if !opts.NoProject {
-						fileOpts.keep = func(f *cudaparse.File, sum *cudaparse.FileSummary) { kept.offer(i, f, sum) }
+						in.keep = func(f *cudaparse.File, sum *cudaparse.FileSummary) { kept.offer(i, f, sum) }
 					}
 					var answers *prefilterAnswers
-					results[i].FileResult, results[i].how, ref, answers = checkText(&parser, &text, s, fileOpts, shown, nil, [32]byte{})
+					results[i].FileResult, results[i].how, ref, answers = checkText(&parser, &text, s, &opts, shown, &in)
 					switch {
 					case memoize:
 						// The text's facts, and the summary, wait until the
@@ -533,7 +519,7 @@ func CheckSource(opts Options, path string, src []byte) FileResult {
 		text.SetProjectFacts(callsProjectLoader(opts.Project, shown, cudaparse.ScanNames(src).Calls), false)
 		digest = opts.Project.FileDigest(shown)
 	}
-	out, _, _, _ := checkText(&parser, text, settingsFor(abs), opts, shown, opts.Project, digest)
+	out, _, _, _ := checkText(&parser, text, settingsFor(abs), &opts, shown, &projectInput{project: opts.Project, digest: digest})
 	return out
 }
 
@@ -546,12 +532,29 @@ const (
 	fromCache                // taken from the cache
 )
 
+// projectInput is what the project gives one file's check: its linked
+// facts (nil: none) and their digest for this file, the renaming macros of
+// the project headers the file includes, the other files' functions it
+// calls that read a host clock, the device summaries of the other files of
+// its translation units. keep, when set, is handed the file if it is
+// parsed, with its summary (the project step may check it again without a
+// second parse); parsed, when set, is the file to check instead of parsing
+// it.
+type projectInput struct {
+	project    *cudaparse.Project
+	digest     [32]byte
+	macros     cudaparse.MacroTable
+	clocks     map[string]bool
+	unitDevice []cudaparse.DeviceSummary
+	keep       func(*cudaparse.File, *cudaparse.FileSummary)
+	parsed     *cudaparse.File
+}
+
 // checkText checks one C/C++/CUDA file's text (its project flags set)
 // under settings s and applies its suppression comments, through the cache
-// when there is one, with
-// the project's facts (nil: none) whose digest for this file is digest.
-// It also returns the file's summary when it was parsed or cached.
-func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Options, shown string, project *cudaparse.Project, digest [32]byte) (FileResult, checked, *summaryRef, *prefilterAnswers) {
+// when there is one, with what the project gives it (in). It also returns
+// the file's summary when it was parsed or cached.
+func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts *Options, shown string, in *projectInput) (FileResult, checked, *summaryRef, *prefilterAnswers) {
 	var key cache.Key
 	src := text.Src
 	answers := askPrefilters(s.Rules, text)
@@ -559,14 +562,14 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts Opti
 	cacheable := opts.Cache != nil && len(firing) > 0
 	if cacheable {
 		binary, _ := cache.BinaryHash()
-		key = cacheKey(binary, &s, &opts, src, digest)
+		key = cacheKey(binary, &s, opts, src, in.digest)
 		if data, ok := opts.Cache.Get(key); ok {
 			if r, sum, ok := decodeEntry(data, &s, shown); ok {
 				return r, fromCache, sum, answers
 			}
 		}
 	}
-	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: project, Macros: opts.macros, Clocks: opts.clocks, UnitDevice: opts.unitDevice, keep: opts.keep, parsed: opts.parsed}
+	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: in.project, Macros: in.macros, Clocks: in.clocks, UnitDevice: in.unitDevice, keep: in.keep, parsed: in.parsed}
 	found, parsed, sum, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult

@@ -962,17 +962,20 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 		return FileResult{}, skipped, nil, false // vanished since: keep the first result
 	}
 	text.Reset(src)
-	opts := pr.opts
-	opts.macros = spelledMacros(pr.visibleMacros(i), text)
-	opts.unitDevice = pr.unitDevice[i]
-	opts.clocks = p.ClockFunctions(pr.calledNames(i), pr.shown[i])
-	text.SetProjectFacts(pr.callsLoaderElsewhere(p, i), len(opts.clocks) > 0)
+	in := projectInput{
+		project:    p,
+		digest:     digest,
+		macros:     spelledMacros(pr.visibleMacros(i), text),
+		unitDevice: pr.unitDevice[i],
+		clocks:     p.ClockFunctions(pr.calledNames(i), pr.shown[i]),
+	}
+	text.SetProjectFacts(pr.callsLoaderElsewhere(p, i), len(in.clocks) > 0)
 	// A file kept from the per-file check needs no second parse, unless
 	// header macros rename its calls (they are applied while parsing).
-	if f := pr.kept.take(i); f != nil && len(opts.macros) == 0 {
-		opts.parsed = f
+	if f := pr.kept.take(i); f != nil && len(in.macros) == 0 {
+		in.parsed = f
 	}
-	out, how, ref, _ := checkText(parser, text, pr.settings(pr.absPath(i)), opts, pr.shown[i], p, digest)
+	out, how, ref, _ := checkText(parser, text, pr.settings(pr.absPath(i)), &pr.opts, pr.shown[i], &in)
 	return out, how, ref.get(), true
 }
 
@@ -989,7 +992,7 @@ func (pr *projectRun) findCallers(results []FileResult) bool {
 			continue
 		}
 		for _, f := range results[i].Findings {
-			if !f.Rule.UsesCallerFacts {
+			if !f.Rule.RequiresFact(rule.CallerLoads) {
 				continue
 			}
 			for _, fn := range sum.Functions {
@@ -1663,10 +1666,10 @@ func (in *interner) intern(names []string) []nameID {
 }
 
 // usesCallerFacts reports whether a finding comes from a rule that
-// consults what callers load (Rule.UsesCallerFacts).
+// consults what callers load (rule.CallerLoads).
 func usesCallerFacts(fs []Finding) bool {
 	for _, f := range fs {
-		if f.Rule.UsesCallerFacts {
+		if f.Rule.RequiresFact(rule.CallerLoads) {
 			return true
 		}
 	}
@@ -1674,10 +1677,10 @@ func usesCallerFacts(fs []Finding) bool {
 }
 
 // usesProjectPreloads reports whether a finding comes from a rule that a
-// program-wide preload can silence (Rule.UsesProjectPreloads).
+// program-wide preload can silence (rule.ProjectPreloads).
 func usesProjectPreloads(fs []Finding) bool {
 	for _, f := range fs {
-		if f.Rule.UsesProjectPreloads {
+		if f.Rule.RequiresFact(rule.ProjectPreloads) {
 			return true
 		}
 	}

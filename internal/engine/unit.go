@@ -7,12 +7,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lazylint/lazylint/internal/rule"
+
 	"github.com/lazylint/lazylint/cudaparse"
 )
 
 // Translation units: a header's device code runs in the kernels of the
 // sources that include it, beside the device code of everything else they
-// include. A rule whose findings that code can remove (Rule.UsesUnitDevice)
+// include. A rule whose findings that code can remove (rule.UnitDevice)
 // gets the device summaries of those files.
 
 // maxUnitFiles bounds the files parsed for one file's translation units.
@@ -33,7 +35,7 @@ const maxUnitRoots = 8
 
 func usesUnitDevice(fs []Finding) bool {
 	for _, f := range fs {
-		if f.Rule.UsesUnitDevice {
+		if f.Rule.RequiresFact(rule.UnitDevice) {
 			return true
 		}
 	}

@@ -56,6 +56,12 @@ func RuleDoc(r *rule.Rule) []byte {
 	fmt.Fprintf(&b, "Default severity: %s. Since: %s.\n\n", r.Severity, r.Since)
 	b.WriteString(strings.TrimSpace(r.Doc))
 	b.WriteString("\n")
+	if len(r.Requires) > 0 {
+		b.WriteString("\n## Project facts\n\nBesides the file itself, its findings depend on these facts of the project's other files:\n\n| fact | what it says |\n| --- | --- |\n")
+		for _, f := range r.Requires {
+			fmt.Fprintf(&b, "| `%s` | %s |\n", f.Name, f.Doc)
+		}
+	}
 	if len(r.Options) > 0 {
 		b.WriteString("\n## Options\n\n| option | default | meaning |\n| --- | --- | --- |\n")
 		for _, o := range r.Options {

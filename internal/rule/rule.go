@@ -98,21 +98,52 @@ type Rule struct {
 	// Prefilter, when set, decides instead of Triggers whether a file can
 	// give a finding: a cheap byte search, never a parse.
 	Prefilter func(*Text) bool
-	// UsesCallerFacts is set for rules whose findings what a function's
-	// callers load before calling it can remove (Pass.Project's
-	// LoadedOnEntry): the engine then looks for those callers.
-	UsesCallerFacts bool
-	// UsesProjectPreloads is set for rules whose findings a preload of
-	// every kernel elsewhere in the project removes
-	// (Pass.Project.PreloadsEveryKernel): the engine then checks a file
-	// with such a finding again when the project has one.
-	UsesProjectPreloads bool
-	// UsesUnitDevice is set for rules whose findings the device code of
-	// the other files of the file's translation units can remove
-	// (cudaparse.File.UnitDevice): the engine then parses those files and
-	// checks the file again with their device summaries.
-	UsesUnitDevice bool
-	Run            func(*Pass)
+	// Requires are the kinds of project facts, beyond those every rule
+	// sees, that can remove the rule's findings: the engine computes them
+	// for a file only when a finding of a rule that requires them may
+	// change.
+	Requires []*Fact
+	Run      func(*Pass)
+}
+
+// Fact is a kind of fact that other files of the project give about a
+// file. A rule declares the kinds it reads (Rule.Requires), as a
+// go/analysis pass declares its FactTypes.
+type Fact struct {
+	Name string // kebab-case, for docs and traces
+	Doc  string // what the fact says and where a rule reads it
+}
+
+// The kinds of project facts a rule may require. (Every rule sees the
+// renaming macros of the headers a file includes, the functions of other
+// files that launch or preload kernels, and those that read a host clock:
+// those are applied while a file is parsed or linked, whatever it requires.)
+var (
+	// CallerLoads: what a function's callers, in any file, launch or
+	// preload before calling it (Pass.Project.LoadedOnEntry). The engine
+	// looks for the callers of the functions that hold a finding.
+	CallerLoads = &Fact{Name: "caller-loads", Doc: "what the callers of a function launch or preload before calling it"}
+	// ProjectPreloads: whether the program preloads every kernel elsewhere
+	// (Pass.Project.PreloadsEveryKernel). The engine checks a file with a
+	// finding again when the project has such a preload.
+	ProjectPreloads = &Fact{Name: "project-preloads", Doc: "whether the program preloads every kernel somewhere else"}
+	// UnitDevice: the device code of the other files of the file's
+	// translation units (cudaparse.File.UnitDevice). The engine parses
+	// those files and checks the file again with their device summaries.
+	UnitDevice = &Fact{Name: "unit-device", Doc: "the device code of the other files of the file's translation units"}
+)
+
+// Facts are every kind of project fact a rule may require.
+var Facts = []*Fact{CallerLoads, ProjectPreloads, UnitDevice}
+
+// RequiresFact reports whether the rule reads facts of kind k.
+func (r *Rule) RequiresFact(k *Fact) bool {
+	for _, f := range r.Requires {
+		if f == k {
+			return true
+		}
+	}
+	return false
 }
 
 // DocsBaseURL is where the rule pages of docs/rules/ are published.

@@ -27,8 +27,8 @@ var Rule = &rule.Rule{
 	Doc:       doc,
 	Prefilter: prefilter,
 	// A warm-up in every caller, in any file, loads the kernel first.
-	UsesCallerFacts: true,
-	Run:             run,
+	Requires: []*rule.Fact{rule.CallerLoads},
+	Run:      run,
 }
 
 // prefilter: a file needs a clock and a launch; either may be a call of a

@@ -30,12 +30,12 @@ var Rule = &rule.Rule{
 	Doc:       doc,
 	Prefilter: prefilter,
 	// A library that preloads its kernel table at start-up (NCCL) has
-	// nothing left to load while its kernels wait on its proxy threads.
-	UsesProjectPreloads: true,
-	// A wait released by the same kernel's code in another header (a
-	// persistent kernel's producer stage) is not a hazard.
-	UsesUnitDevice: true,
-	Run:            run,
+	// nothing left to load while its kernels wait on its proxy threads
+	// (ProjectPreloads). A wait released by the same kernel's code in
+	// another header (a persistent kernel's producer stage) is not a hazard
+	// (UnitDevice).
+	Requires: []*rule.Fact{rule.ProjectPreloads, rule.UnitDevice},
+	Run:      run,
 }
 
 // prefilter: a file needs device code and a way to wait. `volatile` counts
