@@ -207,6 +207,11 @@ func (a *analysis) volatileBase(x cudaparse.Node, fn *cudaparse.Function) (strin
 		}
 		base = x.ChildByField("argument")
 	case "identifier":
+		if a.threadPrivate(x) {
+			// volatile int row = ...; while (row < n): no other agent can
+			// address a thread's own variable, so nothing releases it.
+			return "", false
+		}
 		base = x
 	}
 	if !base.Valid() {
@@ -250,6 +255,61 @@ func (a *analysis) declaredVolatile(n cudaparse.Node, fn *cudaparse.Function) bo
 		}
 	}
 	return a.volatileGlobals[name]
+}
+
+// threadPrivate reports whether the variable n names is an automatic
+// variable of a function (neither static, extern nor __shared__, and not a
+// reference): memory of the thread alone, which no other kernel, copy or
+// host thread can write.
+func (a *analysis) threadPrivate(n cudaparse.Node) bool {
+	declared := false
+	for _, d := range a.file.ReachingDefs(n) {
+		switch d.Op {
+		case cudaparse.DefInit, cudaparse.DefDecl:
+			declared = true
+		case cudaparse.DefParam, cudaparse.DefOut, cudaparse.DefBind, cudaparse.DefRange:
+			return false // a parameter, a binding, or its address handed out
+		default:
+			continue // the thread's own writes: row = ..., row += stride, row++
+		}
+		decl := d.Node
+		for decl.Valid() && !decl.Is("declaration") {
+			if decl.Is("field_declaration", "parameter_declaration", "translation_unit") {
+				return false
+			}
+			decl = decl.Parent()
+		}
+		if !decl.Valid() || !insideFunctionBody(decl) {
+			return false
+		}
+		head := decl.Text()
+		if declarator := decl.ChildByField("declarator"); declarator.Valid() {
+			head = head[:declarator.Start()-decl.Start()]
+			if declarator.Is("reference_declarator") || declarator.Is("init_declarator") && declarator.ChildByField("declarator").Is("reference_declarator") {
+				return false
+			}
+		}
+		for _, word := range []string{"static", "extern", "__shared__", "&"} {
+			if strings.Contains(head, word) {
+				return false
+			}
+		}
+	}
+	return declared
+}
+
+// insideFunctionBody reports whether n lies in a function's body (a
+// block), not at file or namespace scope.
+func insideFunctionBody(n cudaparse.Node) bool {
+	for p := n.Parent(); p.Valid(); p = p.Parent() {
+		switch {
+		case p.Is("compound_statement"):
+			return true
+		case p.Is("translation_unit", "namespace_definition", "declaration_list", "field_declaration_list"):
+			return false
+		}
+	}
+	return false
 }
 
 // typeQualified reports whether a declaration carries a type qualifier.
