@@ -6,6 +6,7 @@
 package baseline
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -76,11 +77,16 @@ func Write(path string, findings []engine.Finding, baseDir string) error {
 	for _, e := range entries {
 		file.Findings = append(file.Findings, *e)
 	}
-	data, err := json.MarshalIndent(file, "", "  ")
-	if err != nil {
+	// <, > and & literally (json.Marshal writes \u003c...): a committed
+	// baseline of C++ lines (templates, &&, ->) stays readable in a diff.
+	var data bytes.Buffer
+	enc := json.NewEncoder(&data)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(file); err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return os.WriteFile(path, data.Bytes(), 0o644)
 }
 
 // Read reads a baseline file.

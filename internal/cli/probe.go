@@ -49,6 +49,7 @@ func checkFormat(format string) error {
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // <, > and & as written: C++ templates and && stay readable
 	return enc.Encode(v)
 }
 

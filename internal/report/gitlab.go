@@ -82,5 +82,6 @@ func GitLab(w io.Writer, res engine.Result, x Extras) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // <, > and & as written: C++ templates and && stay readable
 	return enc.Encode(issues)
 }

@@ -123,6 +123,7 @@ func JSON(w io.Writer, res engine.Result, x Extras) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // <, > and & as written: C++ templates and && stay readable
 	return enc.Encode(doc)
 }
 
