@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,7 +82,7 @@ be read or parsed (the other files are still checked and reported).`,
 	f.StringArrayVar(&o.ruleOptions, "rule-option", nil, "set a rule option: RULE.option=value (e.g. LL001.threshold=0.8)")
 	f.BoolVar(&o.lowConfidence, "low-confidence", false, "also report findings in code the parser did not understand, marked as such")
 	f.DurationVar(&o.parseLimit, "parse-limit", cudaparse.DefaultParseLimit, "longest time one file may take to parse")
-	f.IntVar(&o.maxParseMiB, "max-parse-mib", engine.DefaultMaxParseBytes>>20, "largest file parsed, in MiB (0: no limit); larger files that need a parse are reported as not checked")
+	f.IntVar(&o.maxParseMiB, "max-parse-mib", engine.DefaultMaxParseBytes>>20, "largest file parsed, in MiB (0: no limit); larger files that need a parse are reported as not checked. A check takes about "+strconv.Itoa(engine.ParseMemoryFactor)+" times a file's size in memory")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file instead of stdout")
 	f.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when there are findings (file errors still exit 2)")
 	f.StringVar(&o.failOn, "fail-on", "warning", "lowest severity that fails the run (exit 1): info, warning or error; findings below it are reported but exit 0")

@@ -99,4 +99,11 @@ func TestParseLimitNamesTheFile(t *testing.T) {
 		!strings.Contains(errs, "generated.cuh: error: not checked: 20.0 MiB is over the 16 MiB parse limit") {
 		t.Errorf("exit %d\nstdout %s\nstderr %s", code, out, errs)
 	}
+	// The default keeps a check under 1 GB, and the message says what
+	// raising it costs instead of inviting it (issue 23 item 2).
+	code, _, errs = run(t, dir, "check", "--no-cache", ".")
+	if code != ExitFailure || !strings.Contains(errs, "over the 4 MiB parse limit (parsing it would take about 3.1 GB of memory;") ||
+		strings.Contains(errs, "raise it with --max-parse-mib") {
+		t.Errorf("default limit: exit %d\nstderr %s", code, errs)
+	}
 }

@@ -45,8 +45,8 @@ type Options struct {
 	// ParseLimit bounds the time one file may take to parse.
 	ParseLimit time.Duration
 	// MaxParseBytes bounds the size of a file that is parsed (0: the
-	// default, DefaultMaxParseBytes; negative: no bound). Parsing takes
-	// about 15 times a file's size in memory.
+	// default, DefaultMaxParseBytes; negative: no bound). A check takes
+	// about ParseMemoryFactor times a parsed file's size in memory.
 	MaxParseBytes int64
 	// BaseDir is the folder paths in the result are relative to (default:
 	// the working directory).
@@ -187,9 +187,16 @@ type Result struct {
 	Project *cudaparse.Project
 }
 
-// DefaultMaxParseBytes is the largest file parsed by default: a 50 MB
-// generated header took 740 MB and 6.6 s before any limit could stop it.
-const DefaultMaxParseBytes = 16 << 20
+// DefaultMaxParseBytes is the largest file parsed by default. A check
+// takes 100 to 190 times a parsed file's size in memory (bench/bigfile.sh:
+// 8 MiB, 1.0 GB; 16 MiB, 1.8 GB and 232 s): at 4 MiB, 420-570 MB, so that
+// a CI runner with 1 GB is not killed by one generated file.
+const DefaultMaxParseBytes = 4 << 20
+
+// ParseMemoryFactor is about how many times its size a file's check takes
+// in memory (bench/bigfile.sh measures 100-190x; the error for a file over
+// the limit says what it would take).
+const ParseMemoryFactor = 150
 
 // binaryProbe is how much of a file is searched for NUL bytes.
 const binaryProbe = 8000
@@ -772,7 +779,9 @@ func (c *Checker) parse(parser **cudaparse.Parser, path string, src []byte) (*cu
 		return nil, fmt.Errorf("%w%.0w", err, errNotParsed)
 	}
 	if limit := c.maxParseBytes(); limit >= 0 && int64(len(src)) > limit {
-		return nil, fmt.Errorf("not checked: %.1f MiB is over the %.0f MiB parse limit; raise it with --max-parse-mib%.0w", float64(len(src))/(1<<20), float64(limit)/(1<<20), errNotParsed)
+		// Not "raise the limit": that is how a CI runner runs out of memory.
+		return nil, fmt.Errorf("not checked: %.1f MiB is over the %.0f MiB parse limit (parsing it would take about %.1f GB of memory; a generated file is best left out with exclude: in .lazylint.yml, or --max-parse-mib raises the limit where that much memory is free)%.0w",
+			float64(len(src))/(1<<20), float64(limit)/(1<<20), float64(len(src))*ParseMemoryFactor/1e9, errNotParsed)
 	}
 	if *parser == nil {
 		p, err := cudaparse.NewParser()
