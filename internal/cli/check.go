@@ -77,8 +77,8 @@ be read or parsed (the other files are still checked and reported).`,
 	f := cmd.Flags()
 	f.StringVarP(&o.format, "format", "f", "text", "output format: "+strings.Join(report.Formats, ", "))
 	f.IntVarP(&o.workers, "jobs", "j", 0, "parallel workers (0: one per core)")
-	f.StringSliceVar(&o.enable, "enable", nil, "run only these rules (IDs or names)")
-	f.StringSliceVar(&o.disable, "disable", nil, "do not run these rules (IDs or names)")
+	f.StringSliceVar(&o.enable, "enable", nil, "run only these rules: IDs, names, globs (LL00*) or all, as in .lazylint.yml")
+	f.StringSliceVar(&o.disable, "disable", nil, "do not run these rules: IDs, names, globs (LL00*) or all, as in .lazylint.yml")
 	f.StringArrayVar(&o.ruleOptions, "rule-option", nil, "set a rule option: RULE.option=value (e.g. LL001.threshold=0.8)")
 	f.BoolVar(&o.lowConfidence, "low-confidence", false, "also report findings in code the parser did not understand, marked as such")
 	f.DurationVar(&o.parseLimit, "parse-limit", cudaparse.DefaultParseLimit, "longest time one file may take to parse")
@@ -401,14 +401,15 @@ func contains(list []string, s string) bool {
 // selection that goes on top of the config's.
 func flagSelection(enable, disable, settings []string) (config.Selection, error) {
 	var sel config.Selection
-	lookup := func(ids []string) ([]*rule.Rule, error) {
+	// The config's vocabulary: "all", IDs, names and globs.
+	lookup := func(names []string) ([]*rule.Rule, error) {
 		var out []*rule.Rule
-		for _, id := range ids {
-			r := rules.ByID(strings.TrimSpace(id))
-			if r == nil {
-				return nil, fmt.Errorf("unknown rule %q; `lazylint rules` lists them", id)
+		for _, name := range names {
+			rs, err := config.Rules(name)
+			if err != nil {
+				return nil, err
 			}
-			out = append(out, r)
+			out = append(out, rs...)
 		}
 		return out, nil
 	}

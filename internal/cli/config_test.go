@@ -158,3 +158,22 @@ func TestConfiguredOptions(t *testing.T) {
 		t.Errorf("bad config: %v", err)
 	}
 }
+
+// --enable and --disable speak the config's language (issue 23 item 4):
+// all, names, globs.
+func TestFlagsTakeTheConfigVocabulary(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"bad.cu": hazard})
+	if code, doc := checkJSON(t, dir, "--no-config", "--enable", "all", "--disable", "LL00[2-8]", "bad.cu"); code != ExitFindings || len(doc.Findings) != 1 {
+		t.Errorf("--enable all --disable 'LL00[2-8]': exit %d, %+v", code, doc.Findings)
+	}
+	if code, doc := checkJSON(t, dir, "--no-config", "--disable", "LL00*", "bad.cu"); code != ExitClean || len(doc.Findings) != 0 {
+		t.Errorf("--disable 'LL00*': exit %d, %+v", code, doc.Findings)
+	}
+	if code, _, errs := run(t, dir, "check", "--enable", "LL9*", "bad.cu"); code != ExitFailure || !strings.Contains(errs, `no rule matches "LL9*"`) {
+		t.Errorf("--enable 'LL9*': exit %d, %s", code, errs)
+	}
+	code, out, _ := run(t, dir, "config", "--no-config", "--enable", "whole-*", "--disable", "all")
+	if code != ExitClean || !strings.Contains(out, "rules: []") {
+		t.Errorf("config --enable whole-* --disable all: exit %d\n%s", code, out)
+	}
+}

@@ -489,24 +489,23 @@ func (l *loader) patterns(path, dir string, n *yaml.Node) []pattern {
 	return out
 }
 
-func (l *loader) rules(path string, n *yaml.Node, allowAll bool) []*rule.Rule {
+// rules returns the rules a list of enable or disable entries names (see
+// Rules: the command line's vocabulary).
+func (l *loader) rules(path string, n *yaml.Node) []*rule.Rule {
 	out := []*rule.Rule{}
 	for _, s := range l.strings(path, n) {
-		if allowAll && strings.EqualFold(s.Value, "all") {
-			out = append(out, rules.All...)
+		rs, err := Rules(s.Value)
+		if err != nil {
+			l.errorf(path, s, "%v", err)
 			continue
 		}
-		r := rules.ByID(s.Value)
-		if r == nil {
-			l.errorf(path, s, "unknown rule %q; `lazylint rules` lists them", s.Value)
-			continue
-		}
-		out = append(out, r)
+		out = append(out, rs...)
 	}
 	return out
 }
 
-// ruleMap returns a mapping keyed by rule, with its rules.
+// ruleMap returns a mapping keyed by rule (an ID, a name or a glob, as in
+// enable), with its rules.
 func (l *loader) ruleMap(path, what string, n *yaml.Node, each func(r *rule.Rule, v *yaml.Node)) {
 	if n.Kind != yaml.MappingNode {
 		l.errorf(path, n, "%s wants a mapping by rule, e.g. {LL001: ...}", what)
@@ -514,22 +513,24 @@ func (l *loader) ruleMap(path, what string, n *yaml.Node, each func(r *rule.Rule
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		r := rules.ByID(k.Value)
-		if r == nil {
-			l.errorf(path, k, "unknown rule %q; `lazylint rules` lists them", k.Value)
+		rs, err := Rules(k.Value)
+		if err != nil {
+			l.errorf(path, k, "%v", err)
 			continue
 		}
-		each(r, v)
+		for _, r := range rs {
+			each(r, v)
+		}
 	}
 }
 
 func (l *loader) selection(path string, f map[string]*yaml.Node) Selection {
 	var s Selection
 	if n := f["enable"]; n != nil {
-		s.Enable = l.rules(path, n, true)
+		s.Enable = l.rules(path, n)
 	}
 	if n := f["disable"]; n != nil {
-		s.Disable = l.rules(path, n, false)
+		s.Disable = l.rules(path, n)
 	}
 	if n := f["severity"]; n != nil {
 		s.Severities = map[string]rule.Severity{}

@@ -1,0 +1,57 @@
+package config
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// enable and disable take one vocabulary on the command line and in a
+// config file (issue 23 item 4): all, IDs in any case, names, globs.
+func TestRulesVocabulary(t *testing.T) {
+	for _, c := range []struct{ name, want string }{
+		{"all", allIDsBut()},
+		{"ALL", allIDsBut()},
+		{"*", allIDsBut()},
+		{"LL00*", allIDsBut()},
+		{"ll001", "LL001"},
+		{"whole-vram-allocation", "LL001"},
+		{"LL00[1-3]", "LL001 LL002 LL003"},
+		{" LL002 ", "LL002"},
+	} {
+		rs, err := Rules(c.name)
+		if err != nil || ids(rs) != c.want {
+			t.Errorf("Rules(%q) = %s, %v; want %s", c.name, ids(rs), err, c.want)
+		}
+	}
+	for name, want := range map[string]string{
+		"LL01":   `unknown rule "LL01"`,
+		"LL9*":   `no rule matches "LL9*"`,
+		"LL00[1": `bad rule pattern "LL00[1"`,
+	} {
+		if _, err := Rules(name); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Rules(%q): error %v, want %q", name, err, want)
+		}
+	}
+}
+
+func TestConfigTakesGlobs(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{".lazylint.yml": `
+enable: [all]
+disable: ["LL00[2-8]"]
+severity: {"LL00*": error}
+`})
+	cfg, err := Load(filepath.Join(dir, ".lazylint.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cfg.Settings(filepath.Join(dir, "a.cu"))
+	if ids(s.Rules) != "LL001" || s.Severities["LL001"].String() != "error" {
+		t.Errorf("rules %s, severities %v", ids(s.Rules), s.Severities)
+	}
+	write(t, dir, map[string]string{"bad.yml": "disable: [LL9*]\n"})
+	if _, err := Load(filepath.Join(dir, "bad.yml")); err == nil || !strings.Contains(err.Error(), `bad.yml:1:11: no rule matches "LL9*"`) {
+		t.Errorf("unmatched glob: %v", err)
+	}
+}
