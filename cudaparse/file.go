@@ -140,7 +140,11 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 // File is a parsed source file and the facts rules need about it.
 type File struct {
 	preloadsOnce sync.Once
-	preloads     []Preload // Preloads' answer
+	// clockMacros: what the macros the file sees do with clocks
+	// (clockMacroOf).
+	clockMacrosOnce sync.Once
+	clockMacros     map[string]clockMacro
+	preloads        []Preload // Preloads' answer
 
 	Path  string
 	Src   []byte // the original source

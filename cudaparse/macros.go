@@ -476,16 +476,17 @@ func assigns(body string) bool {
 }
 
 // SharedMacros returns the macros of a header that matter to the files
-// including it: those that can rename a call to a CUDA API (Relevant), and
+// including it: those that can rename a call to a CUDA API (Relevant),
 // volatile access macros with the macros of the same header that reach
-// them (READ_ONCE through ACCESS_ONCE), which make a spin read.
+// them (READ_ONCE through ACCESS_ONCE), which make a spin read, and macros
+// that read a clock (through the header's other macros too).
 func SharedMacros(ms []Macro) []Macro {
 	t := MacroTable{}
 	t.Add(ms...)
 	volatile := t.VolatileAccessNames()
 	var out []Macro
 	for _, m := range ms {
-		if m.Relevant() || volatile[m.Name] {
+		if m.Relevant() || volatile[m.Name] || touchesClock(m.Body, t) {
 			out = append(out, m)
 		}
 	}

@@ -27,6 +27,12 @@ func ClockOf(c *Call) ClockKind {
 	if c.Name == "now" && strings.Contains(c.Callee.Text(), "::") {
 		return ClockHost
 	}
+	// A macro whose body reads a clock (START_GPU_TIMER(), stamp(t0)): its
+	// body, not its name, says which clock; one that times its argument is
+	// a region of its own (TimedRegions).
+	if cm, ok := c.Node.f.clockMacroOf(c); ok && cm.timedParam < 0 && cm.reads() {
+		return cm.kind()
+	}
 	if knowledge.IsClockName(c.Name) {
 		return ClockHost
 	}
@@ -69,9 +75,26 @@ func regionBetween(start, stop *Call, kind ClockKind, fn *Function) TimedRegion 
 func (f *File) TimedRegions(fn *Function) []TimedRegion {
 	var events, host []*Call
 	var elapsed []*Call
+	var measured []TimedRegion
+	macroRecords := map[*Call]bool{}
+	macroElapsed := false
+	macroEvents := map[string]bool{} // the events macros' elapsed-time calls compare
 	for _, c := range f.Calls {
 		if c.Func != fn {
 			continue
+		}
+		if cm, ok := f.clockMacroOf(c); ok {
+			macroElapsed = macroElapsed || cm.elapsed
+			for _, ev := range cm.elapsedEvents {
+				macroEvents[ev] = true
+			}
+			if k := cm.timedParam; k >= 0 && k < len(c.Args) {
+				// MEASURE(stmt, ms): the macro times its argument.
+				arg := c.Args[k]
+				measured = append(measured, TimedRegion{From: arg.Start(), To: arg.End(), Start: c.Node, Stop: c.Node, Clock: cm.kind(), Func: fn})
+				continue
+			}
+			macroRecords[c] = cm.records
 		}
 		switch ClockOf(c) {
 		case ClockEvent:
@@ -83,7 +106,7 @@ func (f *File) TimedRegions(fn *Function) []TimedRegion {
 			elapsed = append(elapsed, c)
 		}
 	}
-	var out []TimedRegion
+	out := measured
 	for _, e := range elapsed {
 		if len(e.Args) < 3 {
 			continue
@@ -113,8 +136,13 @@ func (f *File) TimedRegions(fn *Function) []TimedRegion {
 	// usually dependencies between streams (cudaStreamWaitEvent), not
 	// timing: they pair only when their events are named for timing and
 	// never waited on (the elapsed time may be computed by a helper).
+	// A macro that records an event is a timing record when the function
+	// reads an elapsed time through a macro (a begin/finish pair of a
+	// project header, or an explicit record closed by such a macro).
 	if len(elapsed) == 0 {
-		out = append(out, consecutive(timingRecords(events, f, fn), ClockEvent, fn)...)
+		out = append(out, consecutive(timingRecords(events, f, fn, func(r *Call) bool {
+			return macroElapsed && (macroRecords[r] || len(r.Args) > 0 && macroEvents[VarKey(r.Args[0])])
+		}), ClockEvent, fn)...)
 	}
 	out = append(out, hostRegions(host, fn)...)
 	out = append(out, f.benchmarkLoops(fn)...)
@@ -125,8 +153,8 @@ func (f *File) TimedRegions(fn *Function) []TimedRegion {
 var timingEvent = regexp.MustCompile(`(?i)^(start|stop|begin|end|tic|toc|t0|t1|t_start|t_stop|ev_?start|ev_?stop|start_?ev(ent)?|stop_?ev(ent)?|begin_?ev(ent)?|end_?ev(ent)?)$`)
 
 // timingRecords keeps the event records whose events are named for timing
-// and not waited on in the function.
-func timingRecords(records []*Call, f *File, fn *Function) []*Call {
+// and not waited on in the function, and those timing says to keep.
+func timingRecords(records []*Call, f *File, fn *Function, timing func(*Call) bool) []*Call {
 	waited := map[string]bool{}
 	for _, c := range f.Calls {
 		if c.Func == fn && (c.Name == "cudaStreamWaitEvent" || c.Name == "cuStreamWaitEvent") && len(c.Args) > 1 {
@@ -135,6 +163,10 @@ func timingRecords(records []*Call, f *File, fn *Function) []*Call {
 	}
 	var out []*Call
 	for _, r := range records {
+		if timing(r) {
+			out = append(out, r)
+			continue
+		}
 		if len(r.Args) == 0 {
 			continue
 		}

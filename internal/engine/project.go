@@ -969,7 +969,8 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 		unitDevice: pr.unitDevice[i],
 		clocks:     p.ClockFunctions(pr.calledNames(i), pr.shown[i]),
 	}
-	text.SetProjectFacts(pr.callsLoaderElsewhere(p, i), len(in.clocks) > 0)
+	// A clock macro of a header counts as a clock for the prefilters.
+	text.SetProjectFacts(pr.callsLoaderElsewhere(p, i), len(in.clocks) > 0 || cudaparse.SpellsClockMacro(in.macros))
 	// A file kept from the per-file check needs no second parse, unless
 	// header macros rename its calls (they are applied while parsing).
 	if f := pr.kept.take(i); f != nil && len(in.macros) == 0 {

@@ -1,0 +1,220 @@
+package cudaparse
+
+import (
+	"strings"
+
+	"github.com/lazylint/lazylint/knowledge"
+)
+
+// Macros that read a clock. Projects keep their timing in macros of a
+// header (`#define START_GPU_TIMER() cudaEventRecord(t_begin)`, or one that
+// times the statement it is given: `#define TIMED(stmt, ms) { record;
+// stmt; record; elapsed }`), whose names need not say "timer". What a
+// macro does to a clock is read from its body, not its name.
+
+// clockMacro is what a macro's body does with clocks.
+type clockMacro struct {
+	// records: the body records a CUDA event; elapsed: it reads the time
+	// between two events; host: it reads a host clock.
+	records, elapsed, host bool
+	// timedParam is the index of the parameter the body measures (clock
+	// reads before and after it), or -1.
+	timedParam int
+	// elapsedEvents are the events the body's elapsed-time calls compare
+	// (their second and third arguments, as written).
+	elapsedEvents []string
+}
+
+// reads reports whether the macro reads a clock at all.
+func (m clockMacro) reads() bool { return m.records || m.host }
+
+// kind is the clock a call of the macro reads.
+func (m clockMacro) kind() ClockKind {
+	if m.records {
+		return ClockEvent
+	}
+	return ClockHost
+}
+
+// ReadsClock reports whether the macro's body reads a clock (a host
+// clock, a CUDA event record, or a timer function by its name), or the
+// time between two events: a call of it is a clock read, times its
+// argument, or closes a measurement.
+func (m Macro) ReadsClock() bool { return touchesClock(m.Body, nil) }
+
+// touchesClock reports whether a macro body reads a clock or an elapsed
+// time, through the macros of t too.
+func touchesClock(body string, t MacroTable) bool {
+	cm := clockMacro{}
+	return len(clockReadsIn(body, t, 0, &cm)) > 0 || cm.elapsed
+}
+
+// clockReadsIn returns the offsets in body of the clock reads it spells:
+// the calls of knowledge's clock vocabulary and of clock macros of t
+// (through at most maxExpansionDepth macros). The kinds found are added to
+// into, when it is not nil.
+func clockReadsIn(body string, t MacroTable, depth int, into ...*clockMacro) []int {
+	var at []int
+	note := func(i int, f func(*clockMacro)) {
+		at = append(at, i)
+		for _, m := range into {
+			f(m)
+		}
+	}
+	for i := 0; i < len(body); {
+		if !isIdentStart(body[i]) || i > 0 && isIdentByte(body[i-1]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(body) && isIdentByte(body[j]) {
+			j++
+		}
+		name := body[i:j]
+		k := j
+		for k < len(body) && (body[k] == ' ' || body[k] == '\t') {
+			k++
+		}
+		called := k < len(body) && body[k] == '('
+		switch {
+		case !called:
+		case knowledge.EventRecords[name]:
+			note(i, func(m *clockMacro) { m.records = true })
+		case knowledge.EventElapsed[name]:
+			events := elapsedArgs(body[k:])
+			for _, m := range into {
+				m.elapsed = true
+				m.elapsedEvents = append(m.elapsedEvents, events...)
+			}
+		case name == "now" && i >= 2 && body[i-2:i] == "::", knowledge.IsClockName(name):
+			note(i, func(m *clockMacro) { m.host = true })
+		case t != nil && depth < maxExpansionDepth && len(t[name]) > 0:
+			inner := clockMacro{timedParam: -1}
+			if len(clockReadsIn(t[name][0].Body, t, depth+1, &inner)) > 0 {
+				note(i, func(m *clockMacro) {
+					m.records, m.host = m.records || inner.records, m.host || inner.host
+				})
+			}
+			if inner.elapsed {
+				for _, m := range into {
+					m.elapsed = true
+					m.elapsedEvents = append(m.elapsedEvents, inner.elapsedEvents...)
+				}
+			}
+		}
+		i = j
+	}
+	return at
+}
+
+// elapsedArgs returns the events an elapsed-time call compares, from the
+// text of its argument list (starting at its parenthesis): the second and
+// third arguments when they are plain names.
+func elapsedArgs(call string) []string {
+	depth, start := 0, 1
+	var args []string
+	for i := 0; i < len(call); i++ {
+		switch call[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				args = append(args, strings.TrimSpace(call[start:i]))
+				i = len(call)
+			}
+		case ',':
+			if depth == 1 {
+				args = append(args, strings.TrimSpace(call[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	var out []string
+	for _, a := range args[min(1, len(args)):] {
+		if isIdentifier(a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// analyzeClockMacro reads what macro m of table t does with clocks.
+func analyzeClockMacro(m Macro, t MacroTable) (clockMacro, bool) {
+	cm := clockMacro{timedParam: -1}
+	reads := clockReadsIn(m.Body, t, 0, &cm)
+	if len(reads) == 0 {
+		// TIME_ELAPSED(ms): reads no clock, but closes a measurement.
+		return cm, cm.elapsed
+	}
+	if m.FunctionLike && len(reads) >= 2 {
+		for pi, p := range m.Params {
+			if p == "..." {
+				p = "__VA_ARGS__"
+			}
+			at := wordIndex(m.Body, p)
+			if at > reads[0] && at < reads[len(reads)-1] {
+				cm.timedParam = pi
+				break
+			}
+		}
+	}
+	return cm, true
+}
+
+// wordIndex returns the offset of word in s as a whole identifier, or -1.
+func wordIndex(s, word string) int {
+	for from := 0; ; {
+		k := strings.Index(s[from:], word)
+		if k < 0 {
+			return -1
+		}
+		at := from + k
+		end := at + len(word)
+		if (at == 0 || !isIdentByte(s[at-1])) && (end == len(s) || !isIdentByte(s[end])) {
+			return at
+		}
+		from = end
+	}
+}
+
+// clockMacroOf returns what the macro a call names does with clocks, when
+// the call is of a clock macro the file sees (and not of a function of the
+// file of the same name).
+func (f *File) clockMacroOf(c *Call) (clockMacro, bool) {
+	if f == nil || len(f.macros) == 0 {
+		return clockMacro{}, false
+	}
+	name := c.Spelled
+	if name == "" {
+		name = c.Name
+	}
+	f.clockMacrosOnce.Do(func() {
+		for n, defs := range f.macros {
+			if cm, ok := analyzeClockMacro(defs[0], f.macros); ok {
+				if f.clockMacros == nil {
+					f.clockMacros = map[string]clockMacro{}
+				}
+				f.clockMacros[n] = cm
+			}
+		}
+	})
+	cm, ok := f.clockMacros[name]
+	if !ok || f.FunctionNamed(name) != nil {
+		return clockMacro{}, false
+	}
+	return cm, true
+}
+
+// SpellsClockMacro reports whether a table holds a macro that reads a
+// clock (what a file spelling it asks the prefilters to count as a clock).
+func SpellsClockMacro(t MacroTable) bool {
+	for _, defs := range t {
+		for _, m := range defs {
+			if m.ReadsClock() {
+				return true
+			}
+		}
+	}
+	return false
+}
