@@ -423,6 +423,13 @@ func flagSelection(enable, disable, settings []string) (config.Selection, error)
 		return sel, err
 	}
 	sel.Options, err = parseRuleOptions(settings)
+	// For `lazylint config`: what the flags set.
+	sel.Where = map[string]string{"enable": "--enable", "disable": "--disable"}
+	for id, opts := range sel.Options {
+		for name := range opts {
+			sel.Where["options."+id+"."+name] = "--rule-option"
+		}
+	}
 	return sel, err
 }
 

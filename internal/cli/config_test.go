@@ -177,3 +177,40 @@ func TestFlagsTakeTheConfigVocabulary(t *testing.T) {
 		t.Errorf("config --enable whole-* --disable all: exit %d\n%s", code, out)
 	}
 }
+
+// `lazylint config` shows every setting, each with where it came from
+// (issue 23 item 5): default, the file and line, or the flag.
+func TestConfigCommandShowsEverySettingAndItsSource(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"base.yml":      "low-confidence: true\ndisable: [LL005]\n",
+		"inc/x.h":       "",
+		".lazylint.yml": "extends: base.yml\nenable: [all]\ndisable: [\"LL00[78]\"]\nseverity: {LL002: error}\noptions: {LL001: {threshold: 0.8}}\nexclude: [third_party/]\nfail-on: error\ninclude-dirs: [inc]\nextensions: [.cuimpl]\n",
+	})
+	code, out, errs := run(t, dir, "config", "--rule-option", "LL001.min-headroom-mib=64", "--report-unused-suppressions")
+	cfg := filepath.Join(dir, ".lazylint.yml")
+	for _, want := range []string{
+		"- id: LL001 # " + cfg + ":2",
+		"severity: error # " + cfg + ":4",
+		"severity: warning # default",
+		`threshold: "0.8" # ` + cfg + ":5",
+		`min-headroom-mib: "64" # --rule-option`,
+		"disabled: [LL007, LL008] # LL007: " + cfg + ":3; LL008: " + cfg + ":3",
+		filepath.Join(dir, "third_party") + "/ # " + cfg + ":6",
+		"report-unused-suppressions: true # --report-unused-suppressions",
+		"low-confidence: true # " + filepath.Join(dir, "base.yml") + ":1",
+		"fail-on: error # " + cfg + ":7",
+		filepath.Join(dir, "inc") + " # " + cfg + ":8",
+		"compile-commands: [] # default",
+		".cuimpl # " + cfg + ":9",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("config output lacks %q (exit %d, stderr %q):\n%s", want, code, errs, out)
+		}
+	}
+	_, out, _ = run(t, dir, "config", "--no-config", "--fail-on", "info")
+	for _, want := range []string{"fail-on: info # --fail-on", "low-confidence: false # default", "include-dirs: [] # default", "extensions: [] # default"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--no-config output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -70,6 +70,9 @@ type Config struct {
 	layers    []layer    // from the extended files to Path
 	overrides []override // in the order the files were read
 	exclude   []pattern
+	// where says where each top-level setting was written (file:line):
+	// by key for single values, "key/value" for each entry of a list.
+	where map[string]string
 }
 
 // Selection changes the rule settings: a file's top level, an override, or
@@ -82,6 +85,10 @@ type Selection struct {
 	// Severities and Options override by rule ID.
 	Severities map[string]rule.Severity
 	Options    map[string]map[string]string
+	// Where says where each part was written, for `lazylint config`: a
+	// file and line, or a flag; keyed "enable", "disable", "severity.ID"
+	// and "options.ID.name".
+	Where map[string]string
 }
 
 type layer struct {
@@ -101,6 +108,7 @@ type pattern struct {
 	text string
 	dir  string // absolute folder of the file that wrote it
 	p    gitignore.Pattern
+	at   string // file:line where it was written
 }
 
 // Error is a mistake in a config file.
@@ -149,7 +157,7 @@ func Load(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Config{Path: abs}
+	c := &Config{Path: abs, where: map[string]string{}}
 	l := &loader{cfg: c, visiting: map[string]bool{}}
 	l.load(abs, nil, 0)
 	if len(l.errs) > 0 {
@@ -267,6 +275,11 @@ type loader struct {
 	errs     []*Error
 }
 
+// at is where node n of the file at path is, as `lazylint config` shows it.
+func at(path string, n *yaml.Node) string {
+	return fmt.Sprintf("%s:%d", path, n.Line)
+}
+
 func (l *loader) errorf(path string, n *yaml.Node, format string, args ...any) {
 	e := &Error{Path: path, Message: fmt.Sprintf(format, args...)}
 	if n != nil {
@@ -345,6 +358,11 @@ func (l *loader) load(abs string, from *Error, depth int) {
 	if n := fields["exclude"]; n != nil {
 		l.cfg.exclude = append(l.cfg.exclude, l.patterns(abs, dir, n)...)
 	}
+	for _, key := range []string{"report-unused-suppressions", "low-confidence", "fail-on"} {
+		if n := fields[key]; n != nil {
+			l.cfg.where[key] = at(abs, n)
+		}
+	}
 	for _, name := range []string{"report-unused-suppressions", "low-confidence"} {
 		n := fields[name]
 		if n == nil {
@@ -377,6 +395,7 @@ func (l *loader) load(abs string, from *Error, depth int) {
 				continue
 			}
 			l.cfg.Extensions = append(l.cfg.Extensions, ext)
+			l.cfg.where["extensions/"+ext] = at(abs, e)
 		}
 	}
 	for _, key := range []string{"include-dirs", "compile-commands"} {
@@ -398,8 +417,10 @@ func (l *loader) load(abs string, from *Error, depth int) {
 				l.errs = append(l.errs, &Error{Path: abs, Line: e.Line, Column: e.Column, Message: fmt.Sprintf("include-dirs: %s is not a folder", e.Value)})
 			case key == "include-dirs":
 				l.cfg.IncludeDirs = append(l.cfg.IncludeDirs, target)
+				l.cfg.where[key+"/"+target] = at(abs, e)
 			default:
 				l.cfg.CompileCommands = append(l.cfg.CompileCommands, target)
+				l.cfg.where[key+"/"+target] = at(abs, e)
 			}
 		}
 	}
@@ -484,7 +505,7 @@ func (l *loader) patterns(path, dir string, n *yaml.Node) []pattern {
 			l.errorf(path, s, "%q is not a path pattern (negations and comments are not supported)", s.Value)
 			continue
 		}
-		out = append(out, pattern{text: text, dir: dir, p: gitignore.ParsePattern(text, nil)})
+		out = append(out, pattern{text: text, dir: dir, p: gitignore.ParsePattern(text, nil), at: at(path, s)})
 	}
 	return out
 }
@@ -525,7 +546,12 @@ func (l *loader) ruleMap(path, what string, n *yaml.Node, each func(r *rule.Rule
 }
 
 func (l *loader) selection(path string, f map[string]*yaml.Node) Selection {
-	var s Selection
+	s := Selection{Where: map[string]string{}}
+	for _, key := range []string{"enable", "disable"} {
+		if n := f[key]; n != nil {
+			s.Where[key] = at(path, n)
+		}
+	}
 	if n := f["enable"]; n != nil {
 		s.Enable = l.rules(path, n)
 	}
@@ -541,6 +567,7 @@ func (l *loader) selection(path string, f map[string]*yaml.Node) Selection {
 				return
 			}
 			s.Severities[r.ID] = sev
+			s.Where["severity."+r.ID] = at(path, v)
 		})
 	}
 	if n := f["options"]; n != nil {
@@ -567,6 +594,7 @@ func (l *loader) selection(path string, f map[string]*yaml.Node) Selection {
 						s.Options[r.ID] = map[string]string{}
 					}
 					s.Options[r.ID][k.Value] = val.Value
+					s.Where["options."+r.ID+"."+k.Value] = at(path, val)
 				}
 			}
 		})
@@ -595,17 +623,28 @@ func optionNames(r *rule.Rule) string {
 }
 
 // Effective is what applies to one file, or to the run as a whole, as
-// `lazylint config` prints it.
+// `lazylint config` prints it: every setting, and in Sources where each
+// came from.
 type Effective struct {
 	Files                    []string         `yaml:"files-read"`
 	File                     string           `yaml:"file,omitempty"`
 	Excluded                 *bool            `yaml:"excluded,omitempty"`
 	Rules                    []EffectiveRule  `yaml:"rules"`
 	Disabled                 []string         `yaml:"disabled,flow"`
-	Exclude                  []string         `yaml:"exclude,omitempty"`
+	Exclude                  []string         `yaml:"exclude"`
 	Overrides                []EffectiveMatch `yaml:"overrides,omitempty"`
 	ReportUnusedSuppressions bool             `yaml:"report-unused-suppressions"`
 	LowConfidence            bool             `yaml:"low-confidence"`
+	FailOn                   string           `yaml:"fail-on"`
+	IncludeDirs              []string         `yaml:"include-dirs"`
+	CompileCommands          []string         `yaml:"compile-commands"`
+	Extensions               []string         `yaml:"extensions"`
+	// Sources say where each setting came from ("default", a file:line,
+	// a flag), keyed by its place in the YAML: "fail-on",
+	// "rules.LL001", "rules.LL001.severity", "rules.LL001.options.threshold",
+	// "disabled.LL008", and "exclude/ENTRY" (include-dirs, compile-commands,
+	// extensions alike) for each entry of a list.
+	Sources map[string]string `yaml:"-"`
 }
 
 // EffectiveRule is one enabled rule with its settings.
@@ -623,31 +662,76 @@ type EffectiveMatch struct {
 	Applies *bool    `yaml:"applies,omitempty"`
 }
 
+// Default is the source of a setting nothing set.
+const Default = "default"
+
 // Effective returns the settings for the file at abs ("" for the run as a
 // whole, without per-path overrides), with extra selections on top.
 func (c *Config) Effective(abs string, extra ...Selection) Effective {
-	var e Effective
-	var s engine.Settings
-	if abs == "" {
-		var sels []Selection
-		if c != nil {
-			for _, l := range c.layers {
-				sels = append(sels, l.sel)
+	e := Effective{Sources: map[string]string{}}
+	var sels []Selection
+	if c != nil {
+		for _, l := range c.layers {
+			sels = append(sels, l.sel)
+		}
+		if abs != "" {
+			for _, o := range c.overrides {
+				for _, p := range o.files {
+					if p.matches(abs, false) {
+						sels = append(sels, o.sel)
+						break
+					}
+				}
 			}
 		}
-		s = Resolve(append(sels, extra...)...)
-	} else {
-		s = c.Settings(abs, extra...)
+	}
+	sels = append(sels, extra...)
+	s := Resolve(sels...)
+	if abs != "" {
 		e.File = abs
 		excluded := c.Excluded(abs, false)
 		e.Excluded = &excluded
 	}
+	// Where each rule was enabled or disabled, its severity and options
+	// set: the last selection that did it.
+	why := map[string]string{}
+	for _, r := range rules.All {
+		why[r.ID] = Default
+	}
+	for _, sel := range sels {
+		if sel.Enable != nil {
+			named := map[*rule.Rule]bool{}
+			for _, r := range sel.Enable {
+				named[r] = true
+			}
+			for _, r := range rules.All {
+				why[r.ID] = sel.Where["enable"]
+				if !named[r] {
+					why[r.ID] += " (not in enable)"
+				}
+			}
+		}
+		for _, r := range sel.Disable {
+			why[r.ID] = sel.Where["disable"]
+		}
+		for id := range sel.Severities {
+			e.Sources["rules."+id+".severity"] = sel.Where["severity."+id]
+		}
+		for id, opts := range sel.Options {
+			for name := range opts {
+				e.Sources["rules."+id+".options."+name] = sel.Where["options."+id+"."+name]
+			}
+		}
+	}
 	on := map[string]bool{}
 	for _, r := range s.Rules {
 		on[r.ID] = true
+		e.Sources["rules."+r.ID] = why[r.ID]
 		er := EffectiveRule{ID: r.ID, Name: r.Name, Severity: r.Severity.String()}
 		if sev, ok := s.Severities[r.ID]; ok {
 			er.Severity = sev.String()
+		} else {
+			e.Sources["rules."+r.ID+".severity"] = Default
 		}
 		for _, o := range r.Options {
 			if er.Options == nil {
@@ -656,6 +740,8 @@ func (c *Config) Effective(abs string, extra ...Selection) Effective {
 			er.Options[o.Name] = o.Default
 			if v, ok := s.RuleOptions[r.ID][o.Name]; ok {
 				er.Options[o.Name] = v
+			} else {
+				e.Sources["rules."+r.ID+".options."+o.Name] = Default
 			}
 		}
 		e.Rules = append(e.Rules, er)
@@ -664,20 +750,37 @@ func (c *Config) Effective(abs string, extra ...Selection) Effective {
 	for _, r := range rules.All {
 		if !on[r.ID] {
 			e.Disabled = append(e.Disabled, r.ID)
+			e.Sources["disabled."+r.ID] = why[r.ID]
 		}
+	}
+	e.FailOn = rule.Warning.String()
+	e.Exclude, e.IncludeDirs, e.CompileCommands, e.Extensions = []string{}, []string{}, []string{}, []string{}
+	for _, key := range []string{"report-unused-suppressions", "low-confidence", "fail-on"} {
+		e.Sources[key] = Default
 	}
 	if c == nil {
 		return e
 	}
 	e.Files = c.Files
+	for key, where := range c.where {
+		e.Sources[key] = where
+	}
 	if c.ReportUnusedSuppressions != nil {
 		e.ReportUnusedSuppressions = *c.ReportUnusedSuppressions
 	}
 	if c.LowConfidence != nil {
 		e.LowConfidence = *c.LowConfidence
 	}
+	if c.FailOn != nil {
+		e.FailOn = c.FailOn.String()
+	}
+	e.IncludeDirs = append(e.IncludeDirs, c.IncludeDirs...)
+	e.CompileCommands = append(e.CompileCommands, c.CompileCommands...)
+	e.Extensions = append(e.Extensions, c.Extensions...)
 	for _, p := range c.exclude {
-		e.Exclude = append(e.Exclude, filepath.Join(p.dir, p.text)+suffixSlash(p.text))
+		shown := filepath.Join(p.dir, p.text) + suffixSlash(p.text)
+		e.Exclude = append(e.Exclude, shown)
+		e.Sources["exclude/"+shown] = p.at
 	}
 	for _, o := range c.overrides {
 		m := EffectiveMatch{At: fmt.Sprintf("%s:%d", o.file, o.line)}
