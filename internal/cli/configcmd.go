@@ -177,4 +177,3 @@ func emptyListMeans(key string) string {
 	}
 	return config.Default
 }
-
