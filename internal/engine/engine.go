@@ -158,7 +158,7 @@ func (e FileError) Error() string { return e.Path + ": " + e.Message }
 
 // Stats describe a run.
 type Stats struct {
-	Files    int   // source files found
+	Files    int   // source files checked (found, less those skipped with an error)
 	Bytes    int64 // bytes read
 	Parsed   int   // files that needed a parse
 	Excluded int   // files and folders left out by Options.Exclude
@@ -242,6 +242,7 @@ func Run(opts Options) Result {
 	res.Findings = append(res.Findings, goRes.findings...)
 	res.Suppressed = append(res.Suppressed, goRes.suppressed...)
 	res.Errors = append(res.Errors, goRes.errors...)
+	res.Stats.Files -= goRes.skipped
 	var done atomic.Int64
 	done.Store(int64(len(goFiles)))
 	if opts.Progress != nil && len(goFiles) > 0 {
@@ -425,6 +426,7 @@ func (res Result) finish(results []sourceResult, base string, start time.Time) R
 		res.Suppressed = append(res.Suppressed, r.Suppressed...)
 		if r.Err != nil {
 			res.Errors = append(res.Errors, *r.Err)
+			res.Stats.Files-- // read, binary, too large, or over the parse limit: skipped, not checked
 		}
 		res.Stats.Bytes += r.bytes
 		switch r.how {

@@ -76,6 +76,7 @@ func importsC(src []byte) bool {
 type goResult struct {
 	findings, suppressed []Finding
 	errors               []FileError
+	skipped              int // files not checked: unreadable, or not Go
 }
 
 // checkGo runs the analyzers over the cgo files among paths, grouped by
@@ -95,6 +96,7 @@ func checkGo(paths []string, settingsFor func(string) Settings, base string, rea
 		src, err := read(p)
 		if err != nil {
 			res.errors = append(res.errors, FileError{Path: shown, Message: cleanErr(err).Error()})
+			res.skipped++
 			continue
 		}
 		if importsC(src) {
@@ -125,6 +127,7 @@ func checkGo(paths []string, settingsFor func(string) Settings, base string, rea
 			af, err := parser.ParseFile(fset, f.path, f.src, parser.ParseComments|parser.SkipObjectResolution)
 			if err != nil {
 				res.errors = append(res.errors, FileError{Path: f.shown, Message: "cannot parse: " + err.Error()})
+				res.skipped++
 				continue
 			}
 			parsed = append(parsed, af)

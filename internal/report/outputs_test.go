@@ -247,7 +247,7 @@ b.cu:1:3: info: info [LL008]
 	out.Reset()
 	empty := engine.Result{Errors: []engine.FileError{{Path: "x.cu", Message: "binary file"}}}
 	empty.Stats.Files = 1
-	if err := Text(&out, &bytes.Buffer{}, empty, Extras{}); err != nil || out.String() != "no findings (1 file checked, 1 file with errors)\n" {
+	if err := Text(&out, &bytes.Buffer{}, empty, Extras{}); err != nil || out.String() != "no findings (1 file checked, 1 error)\n" {
 		t.Errorf("no findings: %q, %v", out.String(), err)
 	}
 }

@@ -246,8 +246,9 @@ func Statistics(w io.Writer, res engine.Result) {
 }
 
 // summaryLine counts the findings by severity, the files they are in, the
-// files checked and what --fix can fix: "3 warnings, 1 error in 2 files (12
-// files checked); 2 fixable with --fix".
+// files checked (a file skipped with an error is not) and the errors, and
+// what --fix can fix: "3 warnings, 1 error in 2 files (12 files checked,
+// 1 error); 2 fixable with --fix".
 func summaryLine(res engine.Result) string {
 	counts := map[rule.Severity]int{}
 	files := map[string]bool{}
@@ -263,7 +264,7 @@ func summaryLine(res engine.Result) string {
 	if len(res.Findings) == 0 {
 		s := "no findings (" + checked
 		if n := len(res.Errors); n > 0 {
-			s += ", " + plural(n, "file") + " with errors"
+			s += ", " + plural(n, "error")
 		}
 		return s + ")"
 	}
@@ -275,7 +276,7 @@ func summaryLine(res engine.Result) string {
 	}
 	s := strings.Join(parts, ", ") + " in " + plural(len(files), "file") + " (" + checked
 	if n := len(res.Errors); n > 0 {
-		s += ", " + plural(n, "file") + " with errors"
+		s += ", " + plural(n, "error")
 	}
 	s += ")"
 	if fixable > 0 {
