@@ -26,3 +26,32 @@ func TestSkippedFilesAreNotCounted(t *testing.T) {
 		t.Errorf("json: files %d, errors %+v", doc.Stats.Files, doc.Errors)
 	}
 }
+
+// A folder named on the command line is checked even when .gitignore
+// ignores it, as a named file is (issue 23 item 3); what .gitignore says of
+// the files inside it still holds, and a walk from above still skips it.
+func TestNamedIgnoredFolderIsChecked(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		".git/HEAD":             "ref: refs/heads/main\n",
+		".gitignore":            "build/\n*.gen.cu\n",
+		"build/a.cu":            hazard,
+		"build/b.gen.cu":        hazard,
+		"build/deep/.gitignore": "c.cu\n",
+		"build/deep/c.cu":       hazard,
+		"build/deep/d.cu":       hazard,
+	})
+	code, doc := checkJSON(t, dir, "--no-cache", "build")
+	var paths []string
+	for _, f := range doc.Findings {
+		paths = append(paths, f.Path)
+	}
+	if code != ExitFindings || strings.Join(paths, " ") != "build/a.cu build/deep/d.cu" {
+		t.Errorf("check build: exit %d, findings in %v", code, paths)
+	}
+	if code, doc := checkJSON(t, dir, "--no-cache", "."); code != ExitClean || doc.Stats.Files != 0 {
+		t.Errorf("check .: exit %d, %d files", code, doc.Stats.Files)
+	}
+	if code, doc := checkJSON(t, dir, "--no-cache", "build/deep"); code != ExitFindings || len(doc.Findings) != 1 {
+		t.Errorf("check build/deep: exit %d, %+v", code, doc.Findings)
+	}
+}

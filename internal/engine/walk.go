@@ -76,8 +76,37 @@ func newIgnoreTree(absRoot string) *ignoreTree {
 			ps = append(ps, readPatterns(filepath.Join(dir, ".gitignore"), domain)...)
 		}
 	}
-	t.byDir[absRoot] = ps
+	t.byDir[absRoot] = namedFolder(ps, t.components(absRoot))
 	return t
+}
+
+// namedFolder drops, from the patterns in force at a folder named on the
+// command line, those that ignore the folder itself or one above it: a
+// folder the user names is checked, as a named file is (lazylint check
+// build, with build/ in .gitignore). The patterns that ignore files inside
+// it still apply.
+func namedFolder(ps []gitignore.Pattern, parts []string) []gitignore.Pattern {
+	if len(parts) == 0 || !gitignore.NewMatcher(ps).Match(parts, true) {
+		return ps
+	}
+	var out []gitignore.Pattern
+	for _, p := range ps {
+		if !ignoresFolder(p, parts) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ignoresFolder reports whether p excludes the folder parts or a folder
+// above it.
+func ignoresFolder(p gitignore.Pattern, parts []string) bool {
+	for i := 1; i <= len(parts); i++ {
+		if p.Match(parts[:i], true) == gitignore.Exclude {
+			return true
+		}
+	}
+	return false
 }
 
 func readPatterns(path string, domain []string) []gitignore.Pattern {
@@ -152,8 +181,8 @@ type walkResult struct {
 }
 
 // collect expands the paths given on the command line into source files.
-// Files named explicitly are always checked; folders are walked in
-// parallel, honouring .gitignore and skipping .git. exclude, when set, leaves
+// Files and folders named explicitly are always checked; folders are walked
+// in parallel, honouring .gitignore below them and skipping .git. exclude, when set, leaves
 // out files and folders by absolute path, named ones included. The result is
 // sorted and free of duplicates.
 func collect(paths []string, exclude func(abs string, isDir bool) bool, extra ...string) walkResult {
