@@ -22,6 +22,7 @@ import (
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/rules"
+	"github.com/lazylint/lazylint/rules/ruletest"
 )
 
 var (
@@ -164,7 +165,7 @@ func loadFixtures(t *testing.T, parser *cudaparse.Parser, dir string) []*fixture
 		root := filepath.Join(dir, "project", e.Name())
 		files := map[string][]byte{}
 		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || strings.HasSuffix(p, ".golden") {
+			if err != nil || d.IsDir() || strings.HasSuffix(p, ruletest.GoldenSuffix) || strings.HasSuffix(p, ruletest.BugSuffix) {
 				return err
 			}
 			src, err := os.ReadFile(p)

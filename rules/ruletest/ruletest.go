@@ -7,9 +7,18 @@
 // line whose message matches the (RE2) regexp; a line may carry several. Any
 // finding without a matching expectation, and any expectation without a
 // finding, fails the test. A file with no expectations must stay silent.
+//
+// A fixture whose findings carry suggested fixes is fixed as
+// `lazylint check --fix` would fix it, and the result must equal the
+// golden file beside it (x.cu -> x.cu.golden); the fixed text is checked
+// again and must not be reported for what was fixed. A rule that offers
+// fixes cannot skip this: a fixture with fixes and no golden file fails.
+// Write the golden files with `go test ./rules/llNNN -update-golden`, then
+// read them: a fix that writes wrong code is a bug, not a new golden file.
 package ruletest
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,10 +28,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aymanbagabas/go-udiff"
+
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/internal/rule"
 )
+
+var updateGolden = flag.Bool("update-golden", false, "write the golden files of fixtures whose findings carry fixes (x.cu.golden), instead of comparing with them")
 
 var wantRE = regexp.MustCompile(`want\s+(LL[0-9]{3})((?:\s+"(?:[^"\\]|\\.)*")+)`)
 var quotedRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
@@ -106,8 +119,122 @@ func Run(t *testing.T, r *rule.Rule, dir string) (positives, negatives int) {
 		for _, msg := range Compare(want, got) {
 			t.Errorf("%s:%s", path, msg)
 		}
+		checkFixes(t, path, got, func(fixed []byte) ([]engine.Finding, error) { return Check(r, path, fixed) })
 	}
 	return positives, negatives
+}
+
+// GoldenSuffix ends the name of the file a fixture's fixed text is
+// compared with; BugSuffix, after it, the name of the note that records
+// fixes known to write something else than the golden file.
+const (
+	GoldenSuffix = ".golden"
+	BugSuffix    = ".bug"
+)
+
+// checkFixes applies the fixes of a fixture's findings as --fix does
+// (engine.PlanFixes: the first fix of each finding, in order, skipping
+// one that overlaps a fix taken before it) and compares the result with
+// the golden file path+GoldenSuffix, which holds the right text. It checks
+// the golden text again with recheck: what was fixed must not be reported
+// with a fix any more. A fixture without fixes must have no golden file.
+//
+// A fix known to be wrong is not blessed into the golden file: the golden
+// file keeps the right text, and path.golden.bug records the bug, as
+// comment lines (#) saying what is wrong followed by the diff from the
+// golden text to what the rule writes. While the rule writes exactly that,
+// the test logs it and passes; when the rule writes the golden text, the
+// test fails until the note is deleted; anything else fails.
+func checkFixes(t testing.TB, path string, got []engine.Finding, recheck func(fixed []byte) ([]engine.Finding, error)) {
+	t.Helper()
+	golden := path + GoldenSuffix
+	withFix := 0
+	for _, f := range got {
+		if len(f.Fixes) > 0 {
+			withFix++
+		}
+	}
+	_, statErr := os.Stat(golden)
+	if withFix == 0 {
+		if statErr == nil {
+			t.Errorf("%s: no finding carries a fix, but %s exists: remove it", path, golden)
+		}
+		return
+	}
+	plans, errs := engine.PlanFixes(got)
+	for _, e := range errs {
+		t.Errorf("%s: %s", e.Path, e.Message)
+	}
+	if len(plans) != 1 {
+		t.Errorf("%s: %d findings carry fixes, but the fixes change %d files", path, withFix, len(plans))
+		return
+	}
+	fixed := plans[0].Encoded()
+	bug := golden + BugSuffix
+	notes, knownDiff, known := readBug(t, bug)
+	if *updateGolden && !known {
+		if err := os.WriteFile(golden, fixed, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Errorf("%s: %d findings carry fixes but there is no golden file to compare the fixed text with: write %s with go test -update-golden and read it", path, withFix, golden)
+		return
+	}
+	diff := udiff.Unified(filepath.Base(golden), filepath.Base(path)+" (fixed)", string(want), string(fixed))
+	if *updateGolden && known && diff != "" {
+		if err := os.WriteFile(bug, []byte(notes+diff), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		knownDiff = diff
+	}
+	switch {
+	case diff == "" && known:
+		t.Errorf("%s: the fixes now write %s: the bug %s records is gone, delete it", path, golden, bug)
+	case diff == "":
+	case known && diff == knownDiff:
+		t.Logf("%s: fixes known to be wrong (%s):\n%s%s", path, bug, notes, diff)
+	default:
+		t.Errorf("%s: the fixed text differs from %s:\n%s", path, golden, diff)
+	}
+	again, err := recheck(want)
+	if err != nil {
+		t.Errorf("%s (%s): %v", path, golden, err)
+		return
+	}
+	var still []string
+	for _, f := range again {
+		if len(f.Fixes) > 0 {
+			still = append(still, fmt.Sprintf("%d: %s", f.Start.Line, f.Message))
+		}
+	}
+	if len(still) > plans[0].Skipped {
+		t.Errorf("%s: with %d fixes applied (%d skipped as overlapping), %s is still reported with a fix:\n%s",
+			path, plans[0].Applied, plans[0].Skipped, golden, strings.Join(still, "\n"))
+	}
+}
+
+// readBug reads a note of fixes known to be wrong: its comment lines, and
+// the diff after them.
+func readBug(t testing.TB, path string) (notes, diff string, ok bool) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return "", "", false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for strings.HasPrefix(text, "#") {
+		end := strings.IndexByte(text, '\n') + 1
+		if end == 0 {
+			end = len(text)
+		}
+		notes, text = notes+text[:end], text[end:]
+	}
+	return notes, text, true
 }
 
 // MinimumCases is how many positive and negative cases every rule's
@@ -256,9 +383,57 @@ func RunProjects(t *testing.T, r *rule.Rule, dir string) (positives, negatives i
 			for _, msg := range Compare(want, byPath[rel]) {
 				t.Errorf("%s:%s", path, msg)
 			}
+			// PlanFixes reads the file the findings name: name it whole.
+			abs := make([]engine.Finding, len(byPath[rel]))
+			for i, f := range byPath[rel] {
+				f.Path = path
+				abs[i] = f
+			}
+			checkFixes(t, path, abs, func(fixed []byte) ([]engine.Finding, error) {
+				return recheckProject(t, r, root, rel, fixed)
+			})
 		}
 	}
 	return positives, negatives
+}
+
+// recheckProject checks a copy of the project at root in which the file
+// rel reads fixed, and returns that file's findings.
+func recheckProject(t *testing.T, r *rule.Rule, root, rel string, fixed []byte) ([]engine.Finding, error) {
+	t.Helper()
+	copyRoot := t.TempDir()
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, GoldenSuffix) || strings.HasSuffix(p, BugSuffix) {
+			return err
+		}
+		sub, _ := filepath.Rel(root, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if sub == rel {
+			data = fixed
+		}
+		dst := filepath.Join(copyRoot, sub)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := engine.Run(engine.Options{Paths: []string{copyRoot}, Rules: []*rule.Rule{r}, BaseDir: copyRoot, Workers: 2})
+	if len(res.Errors) > 0 {
+		return nil, fmt.Errorf("%s: %s", res.Errors[0].Path, res.Errors[0].Message)
+	}
+	var out []engine.Finding
+	for _, f := range res.Findings {
+		if f.Path == rel {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
 
 // projectFixtures lists the source files under root, in subfolders too.
