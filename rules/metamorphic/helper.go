@@ -36,20 +36,35 @@ func extractSites(fx *fixture, header bool) []candidate {
 			continue
 		}
 		var group []*extraction
-		flush := func() {
-			if len(group) == 0 {
-				return
-			}
+		// inHeader makes the variant moving the statements of exs into
+		// helpers of the header.
+		inHeader := func(exs []*extraction, site string) (candidate, bool) {
 			rw := newRewrite(fx.files)
 			ok := true
-			for i, ex := range group {
-				if i == 0 || ex.fn != group[i-1].fn {
+			for i, ex := range exs {
+				if i == 0 || ex.fn != exs[i-1].fn {
 					ok = ok && ex.include(rw)
 				}
 				ok = ok && ex.apply(rw, true)
 			}
-			if ok {
-				out = append(out, candidate{site: p + " (" + strconv.Itoa(len(group)) + " statements)", rw: rw, project: true})
+			return candidate{site: site, rw: rw, project: true}, ok
+		}
+		flush := func() {
+			if len(group) == 0 {
+				return
+			}
+			exs := group
+			if c, ok := inHeader(exs, p+" ("+strconv.Itoa(len(exs))+" statements)"); ok {
+				c.parts = func() []candidate {
+					var out []candidate
+					for _, ex := range exs {
+						if one, ok := inHeader([]*extraction{ex}, siteName(f, p, ex.stmt)); ok {
+							out = append(out, one)
+						}
+					}
+					return out
+				}
+				out = append(out, c)
 			}
 			group = nil
 		}

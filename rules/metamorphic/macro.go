@@ -44,10 +44,8 @@ func wrapCalls(fx *fixture, header bool) []candidate {
 		// one per file.
 		var group []cudaparse.Node
 		var groupFn *cudaparse.Function
-		flush := func() {
-			if len(group) == 0 {
-				return
-			}
+		// wrap makes the variant wrapping the calls of group.
+		wrap := func(group []cudaparse.Node, site string) candidate {
 			rw := newRewrite(fx.files)
 			def := "#define " + macro + "(...) __VA_ARGS__\n"
 			if header {
@@ -66,11 +64,26 @@ func wrapCalls(fx *fixture, header bool) []candidate {
 				wrapped++
 				end = n.End()
 			}
+			return candidate{site: site + "(" + strconv.Itoa(wrapped) + " calls)", rw: rw, project: header}
+		}
+		flush := func() {
+			if len(group) == 0 {
+				return
+			}
 			site := siteName(f, p, groupFn.Body)
 			if header {
 				site = p + " "
 			}
-			out = append(out, candidate{site: site + "(" + strconv.Itoa(wrapped) + " calls)", rw: rw, project: header})
+			c := wrap(group, site)
+			calls := group
+			c.parts = func() []candidate {
+				var out []candidate
+				for _, n := range calls {
+					out = append(out, wrap([]cudaparse.Node{n}, siteName(f, p, n)))
+				}
+				return out
+			}
+			out = append(out, c)
 			group = nil
 		}
 		for _, n := range sites {

@@ -75,6 +75,14 @@ func TestMetamorphic(t *testing.T) {
 	if *updateRatchet {
 		writeRatchet(t, results)
 	}
+	var print []*ruleResult
+	for _, res := range results {
+		want, known := ratchet[res.rule]
+		if known && res.surviving < want && !*updateRatchet || *showFailures && len(res.failed) > 0 {
+			print = append(print, res)
+		}
+	}
+	diagnose(t, print)
 	for _, res := range results {
 		want, known := ratchet[res.rule]
 		below := known && res.surviving < want && !*updateRatchet
@@ -101,6 +109,29 @@ func TestMetamorphic(t *testing.T) {
 	}
 }
 
+// diagnose checks, for each failing variant of the rules to print that
+// rewrote several sites at once, each site alone, so that the report can
+// say which fail by themselves.
+func diagnose(t *testing.T, results []*ruleResult) {
+	t.Helper()
+	var sub []*job
+	for _, res := range results {
+		for _, j := range res.failed {
+			if j.cand.parts == nil {
+				continue
+			}
+			for _, c := range j.cand.parts() {
+				p := &job{rule: j.rule, fx: j.fx, transform: j.transform, cand: c}
+				j.parts = append(j.parts, p)
+				sub = append(sub, p)
+			}
+		}
+	}
+	if len(sub) > 0 {
+		runJobs(t, sub)
+	}
+}
+
 // job is one variant of one rule's fixture, and what checking it gave.
 type job struct {
 	rule      *rule.Rule
@@ -114,6 +145,8 @@ type job struct {
 	gained  []found
 	err     error
 	dur     time.Duration
+	// parts are the variant's sites checked one by one (diagnose).
+	parts []*job
 }
 
 func (j *job) name() string {
@@ -541,6 +574,18 @@ func describeFailures(jobs []*job) string {
 		}
 		for _, f := range j.gained {
 			fmt.Fprintf(&b, "    gained: %s:%d %s %s\n", f.path, f.line, f.rule, short(f.message))
+		}
+		if len(j.parts) > 0 {
+			var alone []string
+			for _, p := range j.parts {
+				if !p.survived() {
+					alone = append(alone, strings.TrimSpace(p.cand.site)+" ("+p.summary()+")")
+				}
+			}
+			if len(alone) == 0 {
+				alone = []string{"none: only together"}
+			}
+			fmt.Fprintf(&b, "    failing alone: %s\n", strings.Join(alone, "; "))
 		}
 		b.WriteString(indent(j.diff(), "    "))
 	}

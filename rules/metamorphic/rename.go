@@ -80,6 +80,25 @@ func renameAll(fx *fixture, what, prefix string, funcs func(*cudaparse.Function)
 			}
 		}
 	}
+	rw, changed := renameTokens(fx, newName)
+	if !changed {
+		return nil
+	}
+	parts := func() []candidate {
+		var out []candidate
+		for _, n := range sorted {
+			if one, ok := renameTokens(fx, map[string]string{n: newName[n]}); ok {
+				out = append(out, candidate{site: n + " -> " + newName[n], rw: one})
+			}
+		}
+		return out
+	}
+	return []candidate{{site: what + " (" + strconv.Itoa(len(sorted)) + ")", rw: rw, parts: parts}}
+}
+
+// renameTokens renames every identifier token of the fixture that newName
+// maps and that stands where a declared name can.
+func renameTokens(fx *fixture, newName map[string]string) (*rewrite, bool) {
 	rw := newRewrite(fx.files)
 	changed := false
 	for _, path := range fx.paths() {
@@ -95,10 +114,7 @@ func renameAll(fx *fixture, what, prefix string, funcs func(*cudaparse.Function)
 			}
 		}
 	}
-	if !changed {
-		return nil
-	}
-	return []candidate{{site: what + " (" + strconv.Itoa(len(sorted)) + ")", rw: rw}}
+	return rw, changed
 }
 
 // plainFunction reports whether fn is a free function with a plain name:

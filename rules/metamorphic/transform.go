@@ -83,6 +83,10 @@ type candidate struct {
 	// project: the variant adds a file (a header) and is checked as a
 	// project even when the fixture is one file.
 	project bool
+	// parts, for a variant that rewrites several sites at once (every
+	// name of a kind, every call of a function), makes one variant per
+	// site: when the whole fails, they tell which site fails alone.
+	parts func() []candidate
 }
 
 // transform is one meaning-preserving rewrite.
