@@ -22,6 +22,7 @@ import (
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/internal/version"
 	"github.com/lazylint/lazylint/rules"
+	"github.com/lazylint/lazylint/runtime-probe/diffrun"
 )
 
 type checkOptions struct {
@@ -239,14 +240,22 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 			return err
 		}
 		extras.Probe = rep
-		extras.Evidence = traceEvidence(cmd, command, o.probe.timeout, o.probe.slowdown)
+		if rep.Verdict != diffrun.NoCUDA { // traced runs would fail as well
+			extras.Evidence = traceEvidence(cmd, command, o.probe.timeout, o.probe.slowdown)
+		}
 	}
 	if err := o.writeReport(cmd, res, extras); err != nil {
 		return usage("cannot write the report: %v", err)
 	}
+	noCUDA := extras.Probe != nil && extras.Probe.Verdict == diffrun.NoCUDA
+	if noCUDA {
+		noCUDANotice(cmd.ErrOrStderr(), "--confirm", extras.Probe)
+	}
 	switch {
 	case len(res.Errors) > 0:
 		return exitError{ExitFailure}
+	case noCUDA:
+		return exitError{ExitNoDriver}
 	case !o.exitZero && failing(res.Findings, failOn):
 		return exitError{ExitFindings}
 	}

@@ -33,7 +33,8 @@ runs programs under both loading modes.
 
 Exit codes: env and module exit 3 when there is no usable CUDA driver; run
 exits 0 when the modes show no lazy-only difference, 1 when they do, 2 when
-the program could not be run, 130 when interrupted.`,
+the program could not be run, 3 when it failed in both modes without CUDA
+(verdict no-cuda), 130 when interrupted.`,
 	}
 	cmd.AddCommand(newProbeEnvCommand(), newProbeModuleCommand(), newProbeRunCommand(), newProbeTraceCommand())
 	return cmd
@@ -250,6 +251,9 @@ func (o *probeRunOptions) run(cmd *cobra.Command, command []string) (*diffrun.Re
 	if o.showOutput {
 		opts.Output = cmd.ErrOrStderr()
 	}
+	// Looked for before the runs, so that a program that fails in both
+	// modes for want of a driver is judged no-cuda, not fails-in-both.
+	opts.NoDriver = noUsableDriver()
 	rep, err := diffrun.Differential(ctx, opts)
 	switch {
 	case errors.Is(err, diffrun.ErrInterrupted):
@@ -281,6 +285,9 @@ its output. Then a verdict, the first of these that applies:
                      out-of-memory or load error in the output
   fails-under-eager  only EAGER runs failed
   fails-in-both      both failed
+  no-cuda            both failed and CUDA could not start: no usable driver
+                     here, or the program printed that it found no driver or
+                     device (tried first; exit 3)
   slower-under-lazy  a timing the program prints (a number with a unit such
                      as ms or us) is --slowdown times larger under LAZY
   figures-differ     a printed size, or a printed timing smaller under LAZY,
@@ -308,6 +315,10 @@ its occurrence, so "first launch: 0.318 ms" under LAZY is compared with
 			} else {
 				report.ProbeText(cmd.OutOrStdout(), rep)
 			}
+			if rep.Verdict == diffrun.NoCUDA {
+				noCUDANotice(cmd.ErrOrStderr(), "probe run", rep)
+				return exitError{ExitNoDriver}
+			}
 			if rep.Verdict.LazyOnly() {
 				return exitError{ExitFindings}
 			}
@@ -317,6 +328,31 @@ its occurrence, so "first launch: 0.318 ms" under LAZY is compared with
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text, json")
 	o.register(cmd.Flags(), "")
 	return cmd
+}
+
+// noUsableDriver says why this machine has no usable CUDA driver: the
+// driver library ($LAZYLINT_LIBCUDA or libcuda.so.1) cannot be loaded or
+// cuInit fails. It returns "" when there is one.
+func noUsableDriver() string {
+	d, err := driver.Open("")
+	if err == nil {
+		err = d.Init()
+		d.Close()
+	}
+	if err == nil || !errors.Is(err, driver.ErrNoDriver) {
+		return ""
+	}
+	return strings.TrimPrefix(err.Error(), driver.ErrNoDriver.Error()+": ")
+}
+
+// noCUDANotice is the one line said when the runs showed that CUDA could
+// not start: what it means for the findings, and the exit code.
+func noCUDANotice(w io.Writer, what string, rep *diffrun.Report) {
+	why := "the program could not start CUDA (no driver or device, as its output says)"
+	if strings.HasPrefix(rep.Reason, "no usable CUDA driver") {
+		why = "no usable CUDA driver on this machine"
+	}
+	fmt.Fprintf(w, "lazylint: %s: %s: the program failed in both modes and exercised no kernel, so no finding is confirmed or refuted (each is marked not exercised); exit %d. Run it where the program can use a GPU.\n", what, why, ExitNoDriver)
 }
 
 // usageError prints err and exits 2.

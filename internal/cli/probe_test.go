@@ -187,3 +187,44 @@ func TestCheckConfirm(t *testing.T) {
 		t.Errorf("unmarked run mentions confirmation:\n%s", out)
 	}
 }
+
+// Without a usable driver, a program that fails in both modes is judged
+// no-cuda: its findings are not exercised, one notice says why, and the
+// exit code is 3 (issue 23 item 1). With a driver (the fake one), the same
+// program fails in both, and its findings are still not exercised.
+func TestConfirmWithoutDriver(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"bad.cu": hazard})
+	fails := program(t, "echo 'CUDA error: initialization error'; exit 1", "echo 'CUDA error: initialization error'; exit 1")
+	t.Setenv("LAZYLINT_LIBCUDA", filepath.Join(t.TempDir(), "libcuda.so.1"))
+	t.Setenv("LAZYLINT_CONFIRM_TRACE", "off")
+	code, out, errs := run(t, dir, "check", "bad.cu", "--confirm", "--", fails)
+	if code != ExitNoDriver || !strings.Contains(out, "[not exercised: CUDA did not start in either run") || !strings.Contains(out, "verdict: no-cuda: no usable CUDA driver on this machine") {
+		t.Errorf("check --confirm: exit %d\n%s", code, out)
+	}
+	if strings.Count(errs, "no usable CUDA driver") != 1 || !strings.Contains(errs, "each is marked not exercised); exit 3") {
+		t.Errorf("want one notice, stderr:\n%s", errs)
+	}
+	code, out, errs = run(t, dir, "probe", "run", "--", fails)
+	if code != ExitNoDriver || !strings.Contains(out, "verdict: no-cuda") || !strings.Contains(errs, "exit 3") {
+		t.Errorf("probe run: exit %d\n%s\n%s", code, out, errs)
+	}
+	// A program that runs without the driver looked for is judged as usual.
+	same := program(t, "echo ok", "echo ok")
+	if code, out, _ := run(t, dir, "probe", "run", "--", same); code != ExitClean || !strings.Contains(out, "verdict: same") {
+		t.Errorf("same without driver: exit %d\n%s", code, out)
+	}
+
+	t.Setenv("LAZYLINT_LIBCUDA", fakecuda.Build(t))
+	code, out, _ = run(t, dir, "check", "--format", "json", "bad.cu", "--confirm", "--", fails)
+	var doc struct {
+		Findings []struct {
+			Confirmation struct{ Status, Verdict, Reason string }
+		}
+	}
+	if code != ExitFindings || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Findings) != 1 {
+		t.Fatalf("with a driver: exit %d\n%s", code, out)
+	}
+	if c := doc.Findings[0].Confirmation; c.Status != "not-exercised" || c.Verdict != "fails-in-both" {
+		t.Errorf("fails in both with a driver: %+v", c)
+	}
+}

@@ -64,8 +64,11 @@ func (x Extras) confirmation(f engine.Finding) *diffrun.Confirmation {
 	c := diffrun.Confirm(f.Rule.ID, x.Probe)
 	if x.Evidence != nil {
 		// The trace decides, unless it finds nothing while the program's
-		// output does (a hang leaves no kernel records to show the wait).
-		if e := x.Evidence(f); e != nil && (e.Status != diffrun.NotConfirmed || c.Status != diffrun.Confirmed) {
+		// output does (a hang leaves no kernel records to show the wait),
+		// or the runs proved nothing (both modes failed alike): then only
+		// a trace that saw the hazard happen counts.
+		if e := x.Evidence(f); e != nil && (e.Status != diffrun.NotConfirmed || c.Status != diffrun.Confirmed) &&
+			(x.Probe.Verdict.Exercised() || e.Status == diffrun.Confirmed) {
 			e.Verdict = x.Probe.Verdict
 			return e
 		}

@@ -6,7 +6,8 @@ import "fmt"
 const (
 	Confirmed    = "confirmed"
 	NotConfirmed = "not-confirmed"
-	// NotExercised: the finding's kernel never ran in the traced run.
+	// NotExercised: the finding's kernel never ran in the traced run, or
+	// the runs could show nothing (no CUDA, or both modes failed alike).
 	NotExercised = "not-exercised"
 )
 
@@ -34,6 +35,14 @@ var signatures = map[string][]Verdict{
 	"LL004": {FiguresDiffer, SlowerUnderLazy},
 }
 
+// notExercised says, per finding, why runs with these verdicts show
+// nothing (the run's own reason is printed once, with the runs).
+var notExercised = map[Verdict]string{
+	NoCUDA:      "CUDA did not start in either run (no usable driver or device)",
+	FailsInBoth: "the program failed under both LAZY and EAGER: the runs show nothing about lazy loading",
+	HangInBoth:  "the program hung under both LAZY and EAGER: the runs show nothing about lazy loading",
+}
+
 // Signatures returns the verdicts that confirm findings of the rule (none
 // for rules whose hazard a run cannot show).
 func Signatures(ruleID string) []Verdict { return signatures[ruleID] }
@@ -44,6 +53,9 @@ func Confirm(ruleID string, rep *Report) Confirmation {
 	if len(want) == 0 {
 		return Confirmation{Status: NotConfirmed, Verdict: rep.Verdict,
 			Reason: ruleID + " has no runtime signature a LAZY/EAGER run can show"}
+	}
+	if !rep.Verdict.Exercised() {
+		return Confirmation{Status: NotExercised, Verdict: rep.Verdict, Reason: notExercised[rep.Verdict]}
 	}
 	for _, v := range want {
 		if rep.Verdict == v {

@@ -82,6 +82,9 @@ func TestVerdicts(t *testing.T) {
 		{name: "no unit in the key", lazy: "echo 'ms_count=900'", eager: "echo 'ms_count=3'", want: Same},
 		{name: "tolerated oom in both, first-launch oom only under lazy", lazy: "echo 'arena: cudaMalloc 80 GiB: out of memory, retrying smaller'; echo 'launch: cudaErrorMemoryAllocation'", eager: "echo 'arena: cudaMalloc 80 GiB: out of memory, retrying smaller'", want: FailsUnderLazy, wantEvi: "LAZY: launch: cudaErrorMemoryAllocation"},
 		{name: "tolerated oom in both only", lazy: "echo 'arena: cudaMalloc 80 GiB at 0x7f00: out of memory'", eager: "echo 'arena: cudaMalloc 79 GiB at 0x7e00: out of memory'", want: Same},
+		// No CUDA (issue 23 item 1): the program says so in both modes.
+		{name: "no device in both", lazy: "echo 'CUDA error: no CUDA-capable device is detected' >&2; exit 1", eager: "echo 'cudaErrorNoDevice' >&2; exit 1", want: NoCUDA, wantEvi: "no CUDA-capable device"},
+		{name: "no device in one mode only", lazy: "echo 'CUDA error: no CUDA-capable device is detected' >&2; exit 1", eager: "exit 1", want: FailsInBoth},
 		{name: "same exit, extra error only under lazy", lazy: "echo 'out of memory at step 1'; echo 'CUDA_ERROR_NOT_FOUND'; exit 1", eager: "echo 'out of memory at step 1'; exit 1", want: FailsUnderLazy, wantEvi: "CUDA_ERROR_NOT_FOUND"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -285,5 +288,39 @@ func TestSummary(t *testing.T) {
 	}
 	if got := summary(nil); got != "did not run" {
 		t.Errorf("summary(nil) = %q", got)
+	}
+}
+
+// With no usable driver here (the caller looked), a program that fails in
+// both modes exercised nothing; one that runs does not need the driver
+// looked for, and is judged as usual (issue 23 item 1).
+func TestNoDriver(t *testing.T) {
+	fails := script(t, "echo 'CUDA error: initialization error'; exit 1")
+	rep := differential(t, Options{Command: []string{fails}, NoDriver: "cannot load libcuda.so.1"})
+	if rep.Verdict != NoCUDA || !strings.Contains(rep.Reason, "no usable CUDA driver on this machine (cannot load libcuda.so.1)") {
+		t.Errorf("verdict %s: %s", rep.Verdict, rep.Reason)
+	}
+	for _, id := range []string{"LL001", "LL002", "LL003", "LL004"} {
+		if c := Confirm(id, rep); c.Status != NotExercised || !strings.Contains(c.Reason, "CUDA did not start") {
+			t.Errorf("%s: %+v", id, c)
+		}
+	}
+	ok := script(t, "echo 'took 1 ms'")
+	if rep := differential(t, Options{Command: []string{ok}, NoDriver: "cannot load libcuda.so.1"}); rep.Verdict != Same {
+		t.Errorf("a program that runs without the driver: %s", rep.Verdict)
+	}
+}
+
+// A program that fails or hangs alike in both modes proves nothing of a
+// finding: not exercised, not "not confirmed".
+func TestFailingInBothIsNotExercised(t *testing.T) {
+	for _, v := range []Verdict{FailsInBoth, HangInBoth} {
+		c := Confirm("LL003", &Report{Verdict: v, Reason: "both died"})
+		if c.Status != NotExercised || !strings.Contains(c.Reason, "show nothing about lazy loading") {
+			t.Errorf("%s: %+v", v, c)
+		}
+	}
+	if c := Confirm("LL003", &Report{Verdict: Same}); c.Status != NotConfirmed {
+		t.Errorf("same: %+v", c)
 	}
 }

@@ -101,6 +101,19 @@ var (
 	}
 )
 
+// noCUDAPatterns are the ways a program, CUDA's runtime and frameworks
+// report that CUDA could not start at all: no driver, no device, a driver
+// too old. A run that printed one and failed exercised no kernel.
+var noCUDAPatterns = []string{
+	"CUDA_ERROR_NO_DEVICE", "cudaErrorNoDevice", "no CUDA-capable device",
+	"CUDA_ERROR_INSUFFICIENT_DRIVER", "cudaErrorInsufficientDriver", "CUDA driver version is insufficient",
+	"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", "cudaErrorSystemDriverMismatch", "unsupported display driver / cuda driver combination",
+	"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", "cudaErrorCompatNotSupportedOnDevice",
+	"cudaErrorDevicesUnavailable", "all CUDA-capable devices are busy or unavailable",
+	"libcuda.so.1: cannot open shared object file", "libcuda.so: cannot open shared object file",
+	"Found no NVIDIA driver", "NVIDIA driver on your system is too old", "CUDA driver initialization failed",
+}
+
 func containsFold(line string, patterns []string) bool {
 	lower := strings.ToLower(line)
 	for _, p := range patterns {
@@ -181,9 +194,11 @@ func (s *outputScanner) line(line string) {
 	}
 	oom := containsFold(line, outOfMemoryPatterns)
 	load := containsFold(line, loadErrorPatterns)
-	if oom || load {
+	noCUDA := containsFold(line, noCUDAPatterns)
+	if oom || load || noCUDA {
 		s.run.OutOfMemory = s.run.OutOfMemory || oom
 		s.run.LoadError = s.run.LoadError || load
+		s.run.NoCUDA = s.run.NoCUDA || noCUDA
 		if len(s.run.ErrorLines) < maxErrorLines {
 			s.run.ErrorLines = append(s.run.ErrorLines, strings.TrimSpace(line))
 		}

@@ -61,6 +61,10 @@ type Options struct {
 	// Output, when set, receives the programs' output, each line prefixed
 	// with its mode.
 	Output io.Writer
+	// NoDriver, when set, says why this machine has no usable CUDA driver
+	// (the caller looked before the runs). The program still runs: when it
+	// fails in both modes the verdict is no-cuda, not fails-in-both.
+	NoDriver string
 }
 
 // Run is one execution of the program.
@@ -72,9 +76,12 @@ type Run struct {
 	WallMS   float64 `json:"wall_ms"`
 	// OutOfMemory and LoadError are set when the output has a line that
 	// reports one; ErrorLines are those lines.
-	OutOfMemory bool     `json:"out_of_memory"`
-	LoadError   bool     `json:"load_error"`
-	ErrorLines  []string `json:"error_lines,omitempty"`
+	OutOfMemory bool `json:"out_of_memory"`
+	LoadError   bool `json:"load_error"`
+	// NoCUDA is set when the output says CUDA could not start (no
+	// driver, no device, a driver too old).
+	NoCUDA     bool     `json:"no_cuda,omitempty"`
+	ErrorLines []string `json:"error_lines,omitempty"`
 	// HangLines are lines with which the program said it gave up waiting
 	// (a watchdog, a timeout of its own).
 	HangLines  []string `json:"hang_lines,omitempty"`

@@ -19,13 +19,14 @@ const (
 	FailsUnderLazy  Verdict = "fails-under-lazy"  // only LAZY runs failed (exit, signal, OOM or load error)
 	FailsUnderEager Verdict = "fails-under-eager" // only EAGER runs failed
 	FailsInBoth     Verdict = "fails-in-both"     // both failed
+	NoCUDA          Verdict = "no-cuda"           // both failed without CUDA: no usable driver or device
 	SlowerUnderLazy Verdict = "slower-under-lazy" // a timing the program prints is Slowdown times larger under LAZY
 	FiguresDiffer   Verdict = "figures-differ"    // a size, or a timing that is smaller under LAZY, differs as much
 	Same            Verdict = "same"              // no difference found
 )
 
 // Verdicts lists them all, for documentation and flag help.
-var Verdicts = []Verdict{HangUnderLazy, HangUnderEager, HangInBoth, FailsUnderLazy, FailsUnderEager, FailsInBoth, SlowerUnderLazy, FiguresDiffer, Same}
+var Verdicts = []Verdict{NoCUDA, HangUnderLazy, HangUnderEager, HangInBoth, FailsUnderLazy, FailsUnderEager, FailsInBoth, SlowerUnderLazy, FiguresDiffer, Same}
 
 // LazyOnly reports whether the verdict is a difference that only lazy
 // loading shows: what a lazylint finding predicts.
@@ -59,6 +60,9 @@ func judge(runs []Run, o Options) (Verdict, string, []string) {
 		lazyFail = false
 	}
 	timeout := o.Timeout.String()
+	if v, reason, ok := noCUDA(lazy, eager, o); ok {
+		return v, reason, errorEvidence(runs)
+	}
 	switch {
 	case lazyHang && eagerHang:
 		return HangInBoth, "both modes ran past the " + timeout + " timeout", nil
@@ -91,6 +95,43 @@ func judge(runs []Run, o Options) (Verdict, string, []string) {
 	return Same, fmt.Sprintf("both modes %s; no printed timing or size, nor the wall time, differs %gx", summary(lazy), o.Slowdown), nil
 }
 
+// Exercised reports whether the runs can say something about lazy
+// loading: not when CUDA never started, nor when both modes failed or hung
+// alike (a program that crashes either way proves nothing of its
+// findings: measured on an H100, a persistent-kernel program that died of
+// an illegal address under LAZY and EAGER).
+func (v Verdict) Exercised() bool {
+	switch v {
+	case NoCUDA, FailsInBoth, HangInBoth:
+		return false
+	}
+	return true
+}
+
+// noCUDA reports runs that all failed in both modes because CUDA could
+// not start: this machine has no usable driver (o.NoDriver), or every run
+// printed that it found no driver or device.
+func noCUDA(lazy, eager []Run, o Options) (Verdict, string, bool) {
+	if len(lazy) == 0 || len(eager) == 0 {
+		return "", "", false
+	}
+	all := append(append([]Run(nil), lazy...), eager...)
+	printed := true
+	for _, r := range all {
+		if r.TimedOut || r.ExitCode == 0 && r.Signal == "" {
+			return "", "", false
+		}
+		printed = printed && r.NoCUDA
+	}
+	switch {
+	case o.NoDriver != "":
+		return NoCUDA, fmt.Sprintf("no usable CUDA driver on this machine (%s) and the program failed under both modes (under LAZY %s; under EAGER %s): no kernel was exercised", o.NoDriver, summary(lazy), summary(eager)), true
+	case printed:
+		return NoCUDA, fmt.Sprintf("the program could not start CUDA under either mode (no driver or no device, as its output says; under LAZY %s; under EAGER %s): no kernel was exercised", summary(lazy), summary(eager)), true
+	}
+	return "", "", false
+}
+
 // minWallDelta is the smallest wall-time difference that counts: process
 // start, context creation and module loads vary by tens of milliseconds
 // from run to run.
@@ -120,8 +161,19 @@ func medianWall(runs []Run) float64 {
 	return w[(len(w)-1)/2]
 }
 
-func errorLines(r *Run) []string { return r.ErrorLines }
-func hangLines(r *Run) []string  { return r.HangLines }
+// errorLines are a run's out-of-memory and load error lines: a line that
+// says CUDA could not start is no lazy-loading effect, even when only one
+// mode printed it.
+func errorLines(r *Run) []string {
+	var out []string
+	for _, l := range r.ErrorLines {
+		if !containsFold(l, noCUDAPatterns) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+func hangLines(r *Run) []string { return r.HangLines }
 
 // onlyIn returns the lines of runs a (as lines returns them) whose shape
 // (numbers replaced by '#', so addresses, sizes and times do not matter)
