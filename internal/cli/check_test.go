@@ -94,7 +94,7 @@ func TestExitCodes(t *testing.T) {
 	if code, _, errs := run(t, dir, "check", "--rule-option", "LL001.threshold=1.5", "bad.cu"); code != ExitFailure || !strings.Contains(errs, "wants a number in (0, 1], not 1.5") {
 		t.Errorf("threshold out of range: exit %d, %q", code, errs)
 	}
-	if code, _, errs := run(t, dir, "check", "--rule-option", "LL001.min-headroom-mib=-4", "bad.cu"); code != ExitFailure || !strings.Contains(errs, "wants a number in [0, 1.048576e+06], not -4") {
+	if code, _, errs := run(t, dir, "check", "--rule-option", "LL001.min-headroom-mib=-4", "bad.cu"); code != ExitFailure || !strings.Contains(errs, "wants a number in [0, 1048576], not -4") {
 		t.Errorf("negative headroom: exit %d, %q", code, errs)
 	}
 	if code, _, errs := run(t, dir, "check", "--rule-option", "LL001.threshold=most", "bad.cu"); code != ExitFailure || !strings.Contains(errs, "wants a number") {

@@ -182,7 +182,7 @@ low-confidence: maybe
 		"syntax.yml": {"syntax.yml:1: did not find expected"},
 		"range.yml": {
 			"range.yml:2:22: LL001: option threshold wants a number in (0, 1], not 2",
-			"range.yml:2:43: LL001: option min-headroom-mib wants a number in [0, 1.048576e+06], not -1",
+			"range.yml:2:43: LL001: option min-headroom-mib wants a number in [0, 1048576], not -1",
 			"range.yml:3:10: fail-on wants info, warning or error",
 		},
 		"cycle-a.yml": {"cycle-b.yml:1:10: extends", "in a cycle"},

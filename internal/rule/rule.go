@@ -63,7 +63,8 @@ func (r *Range) String() string {
 	if r.MinOpen {
 		open = "("
 	}
-	return fmt.Sprintf("%s%g, %g]", open, r.Min, r.Max)
+	// 'f' with the shortest precision: 1048576, not %g's 1.048576e+06.
+	return open + strconv.FormatFloat(r.Min, 'f', -1, 64) + ", " + strconv.FormatFloat(r.Max, 'f', -1, 64) + "]"
 }
 
 // Check reports whether value is acceptable for the option.
