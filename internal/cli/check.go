@@ -62,8 +62,11 @@ func newCheckCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check [PATH...] [--confirm -- CMD ARGS...]",
 		Short: "Check files and folders (default: the current folder)",
-		Long: `Check C, C++ and CUDA files (` + strings.Join(cudaparse.Extensions, " ") + `).
-Folders are walked in parallel, honouring .gitignore and skipping .git.
+		Long: `Check C, C++ and CUDA files (` + strings.Join(cudaparse.Extensions, " ") + `), and .go
+files that import "C" (their cgo preambles with the C rules, the Go code with
+the cgo analyzers). Folders are walked in parallel, honouring .gitignore
+below them and skipping .git; the files and folders named are checked even
+when .gitignore lists them.
 
 With --confirm, the program after "--" is then run under
 CUDA_MODULE_LOADING=LAZY and =EAGER (see "lazylint probe run") and every
@@ -71,8 +74,11 @@ finding is marked confirmed or not confirmed: a hang only under LAZY confirms
 LL003, a failure only under LAZY LL001, a printed timing that is slower only
 under LAZY LL002, a printed figure that differs LL004.
 
-Exit codes: 0 no findings, 1 findings, 2 usage error or a file that could not
-be read or parsed (the other files are still checked and reported).`,
+Exit codes: 0 no findings at or above --fail-on (default warning; fail-on:
+in .lazylint.yml), 1 findings at or above it, 2 usage error or a file that
+could not be read or parsed (the other files are still checked and
+reported), 3 with --confirm when the program failed in both modes without
+CUDA (no usable driver: findings marked not exercised).`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(cmd, &o, args) },
 	}
 	f := cmd.Flags()
@@ -113,7 +119,7 @@ be read or parsed (the other files are still checked and reported).`,
 
 func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	usage := func(format string, args ...any) error {
-		fmt.Fprintf(cmd.ErrOrStderr(), "lazylint: "+format+"\n", args...)
+		printPrefixed(cmd.ErrOrStderr(), fmt.Sprintf(format, args...))
 		return exitError{ExitFailure}
 	}
 	if !contains(report.Formats, o.format) {

@@ -55,3 +55,33 @@ func TestNamedIgnoredFolderIsChecked(t *testing.T) {
 		t.Errorf("check build/deep: exit %d, %+v", code, doc.Findings)
 	}
 }
+
+// Every line of a config's errors carries the lazylint: prefix (issue 23
+// item 8).
+func TestConfigErrorsArePrefixed(t *testing.T) {
+	dir := writeFiles(t, map[string]string{".lazylint.yml": "severity: {LL002: loud}\nfoo: 1\n", "a.cu": hazard})
+	for _, args := range [][]string{{"check", "."}, {"config"}} {
+		code, _, errs := run(t, dir, args...)
+		lines := strings.Split(strings.TrimSpace(errs), "\n")
+		if code != ExitFailure || len(lines) != 2 {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+		for _, l := range lines {
+			if !strings.HasPrefix(l, "lazylint: ") {
+				t.Errorf("%v: line without the prefix: %q", args, l)
+			}
+		}
+	}
+}
+
+// check --help names .go files and says what --fail-on does to the exit
+// code (issue 23 item 8).
+func TestCheckHelp(t *testing.T) {
+	_, out, _ := run(t, t.TempDir(), "check", "--help")
+	for _, want := range []string{`.go
+files that import "C"`, "0 no findings at or above --fail-on", "1 findings at or above it"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check --help lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -357,6 +357,14 @@ func noCUDANotice(w io.Writer, what string, rep *diffrun.Report) {
 
 // usageError prints err and exits 2.
 func usageError(cmd *cobra.Command, err error) error {
-	fmt.Fprintln(cmd.ErrOrStderr(), "lazylint:", err)
+	printPrefixed(cmd.ErrOrStderr(), err.Error())
 	return exitError{ExitFailure}
+}
+
+// printPrefixed prints msg with "lazylint: " before each of its lines (a
+// config file with several mistakes gives one per line).
+func printPrefixed(w io.Writer, msg string) {
+	for _, line := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
+		fmt.Fprintln(w, "lazylint: "+line)
+	}
 }

@@ -434,10 +434,15 @@ func (l *loader) load(abs string, from *Error, depth int) {
 				l.errorf(abs, item, "an override wants a mapping with files and settings")
 				continue
 			}
+			before := len(l.errs)
 			of := l.fieldsOf(abs, item, overrideKeys)
 			o := override{file: abs, line: item.Line, sel: l.selection(abs, of)}
 			if of["files"] == nil {
-				l.errorf(abs, item, "an override needs files: the patterns of the paths it applies to")
+				// After an unknown key (file: for files:) its error says
+				// it all.
+				if len(l.errs) == before {
+					l.errorf(abs, item, "an override needs files: the patterns of the paths it applies to")
+				}
 				continue
 			}
 			o.files = l.patterns(abs, dir, of["files"])
@@ -461,7 +466,11 @@ func (l *loader) fieldsOf(path string, m *yaml.Node, known []string) map[string]
 		k, v := m.Content[i], m.Content[i+1]
 		switch {
 		case !slices.Contains(known, k.Value):
-			l.errorf(path, k, "unknown setting %q (want one of %s)", k.Value, strings.Join(known, ", "))
+			if near := nearest(k.Value, known); near != "" {
+				l.errorf(path, k, "unknown setting %q (did you mean %s? want one of %s)", k.Value, near, strings.Join(known, ", "))
+			} else {
+				l.errorf(path, k, "unknown setting %q (want one of %s)", k.Value, strings.Join(known, ", "))
+			}
 		case seen[k.Value]:
 			l.errorf(path, k, "%s is set twice", k.Value)
 		case v.Tag == "!!null":
@@ -472,6 +481,39 @@ func (l *loader) fieldsOf(path string, m *yaml.Node, known []string) map[string]
 		}
 	}
 	return out
+}
+
+// nearest returns the known key that key is a slip of (one or two edits
+// away: file for files, exclued for exclude), or "".
+func nearest(key string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := editDistance(strings.ToLower(key), k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // strings returns a scalar or a list of scalars.

@@ -55,3 +55,25 @@ severity: {"LL00*": error}
 		t.Errorf("unmatched glob: %v", err)
 	}
 }
+
+// A slip of a key gives one error, naming the key meant (issue 23 item 8):
+// file: for files: in an override no longer also says files is missing.
+func TestSlipOfAKeyIsOneError(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"a.yml": "overrides:\n  - file: [tests/]\n    disable: [LL001]\nexclued: [x]\n"})
+	_, err := Load(filepath.Join(dir, "a.yml"))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `a.yml:2:5: unknown setting "file" (did you mean files?`) ||
+		!strings.Contains(lines[1], `a.yml:4:1: unknown setting "exclued" (did you mean exclude?`) {
+		t.Errorf("errors:\n%v", err)
+	}
+	if near := nearest("extension", topKeys); near != "extensions" {
+		t.Errorf("nearest(extension) = %q", near)
+	}
+	if near := nearest("launchers", topKeys); near != "" {
+		t.Errorf("nearest(launchers) = %q, want none", near)
+	}
+}
