@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"time"
+
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // The pre-pass turns CUDA source into text that tree-sitter's C++ grammar
@@ -117,6 +119,12 @@ var knownQualifierMacros = map[string]QualifierKind{
 	"__HOST_DEVICE__":              QualDevice,
 	"__DEVICE__":                   QualDevice,
 	"QUALIFIERS":                   QualDevice,
+}
+
+func init() {
+	for _, m := range knowledge.LibraryQualifierMacros {
+		knownQualifierMacros[m] = QualDevice
+	}
 }
 
 // Words the C++ grammar already understands: never treated as macros.
@@ -283,6 +291,7 @@ func neutralizeRound(src []byte, deadline time.Time, scratch *[]token) ([]byte, 
 		p.rewriteConceptMacros,
 		p.rewriteAsmOperands,
 		p.rewriteStatementMacros,
+		p.rewriteLambdaMacros,
 		p.rewriteQualifiers,
 		p.blankPointerQualifierMacros,
 		p.capitalizeTypeArguments,
@@ -312,6 +321,25 @@ func neutralizeRound(src []byte, deadline time.Time, scratch *[]token) ([]byte, 
 		pass()
 	}
 	return p.out, p.rw, true
+}
+
+// rewriteLambdaMacros writes the capture a lambda macro opens in its place
+// (KOKKOS_LAMBDA(int i) { ... } parses as [=](int i) { ... }), padded with
+// blanks.
+func (p *prepass) rewriteLambdaMacros() {
+	for i := range p.toks {
+		if !p.isIdent(i) || p.blanked[i] {
+			continue
+		}
+		capture, ok := knowledge.LambdaMacros[string(p.text(i))]
+		if !ok {
+			continue
+		}
+		t := p.toks[i]
+		p.blank(int(t.start), int(t.end))
+		copy(p.out[t.start:t.end], capture)
+		p.blanked[i] = true
+	}
 }
 
 func (p *prepass) text(i int) []byte { t := p.toks[i]; return p.src[t.start:t.end] }

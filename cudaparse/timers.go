@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/lazylint/lazylint/knowledge"
@@ -39,6 +40,9 @@ func ClockOf(c *Call) ClockKind {
 	// A function of another file of the project that reads a host clock
 	// (`double seconds() { ... clock_gettime ... }` in a utility file).
 	if f := c.Node.f; f != nil && f.projectClocks[c.Name] && f.FunctionNamed(c.Name) == nil {
+		return ClockHost
+	}
+	if c.Callee.Is("field_expression") && c.Node.f != nil && c.Node.f.timerMethodCall(c) {
 		return ClockHost
 	}
 	if c.Callee.Is("field_expression") && knowledge.TimerMethod.MatchString(c.Name) {
@@ -144,6 +148,10 @@ func (f *File) TimedRegions(fn *Function) []TimedRegion {
 			return macroElapsed && (macroRecords[r] || len(r.Args) > 0 && macroEvents[VarKey(r.Args[0])])
 		}), ClockEvent, fn)...)
 	}
+	if decls := f.timerDeclarations(fn); len(decls) > 0 {
+		host = append(host, decls...)
+		slices.SortFunc(host, func(a, b *Call) int { return a.Node.Start() - b.Node.Start() })
+	}
 	out = append(out, hostRegions(host, fn)...)
 	out = append(out, f.benchmarkLoops(fn)...)
 	return out
@@ -194,7 +202,7 @@ func consecutive(reads []*Call, kind ClockKind, fn *Function) []TimedRegion {
 }
 
 var (
-	startsTimer = regexp.MustCompile(`(?i)start|begin|tic$`)
+	startsTimer = regexp.MustCompile(`(?i)start|begin|tic$|\breset\b`)
 	stopsTimer  = regexp.MustCompile(`(?i)stop|end$|toc$|elapsed|finish`)
 )
 

@@ -1,9 +1,12 @@
 package ll002
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // CUB and thrust algorithms are templates: their kernels are instantiated
@@ -21,23 +24,190 @@ import (
 // a routine's first cannot be told from the source: neither library is
 // reported.
 
-// libraryLaunch returns the kernel key a call of a CUB device algorithm or
-// a thrust algorithm on the device launches: "cub::DeviceReduce::Sum",
-// "thrust::sort". CUB's sizing call (null temporary storage) launches
-// nothing.
+// libraryLaunch returns the kernel key a call of a library algorithm
+// launches: a CUB device algorithm ("cub::DeviceReduce::ReduceByKey", with
+// the functor types it is given: each is another instantiation), a thrust
+// algorithm on the device ("thrust::sort"), a portability layer's parallel
+// pattern with the lambda or functor it is given (knowledge.LibraryLaunchers:
+// every lambda is a kernel of its own). CUB's sizing call (null temporary
+// storage) launches nothing.
 func (a *analysis) libraryLaunch(c *cudaparse.Call) (string, bool) {
-	q := cudaparse.CalleeQualifier(c)
+	q, targs := qualifierAndTemplateArgs(c)
 	switch {
 	case strings.HasPrefix(q, "cub::Device") || strings.HasPrefix(q, "Device") && strings.Contains(c.Callee.Text(), "cub::"):
 		if len(c.Args) == 0 || isNull(c.Args[0]) {
 			return "", false
 		}
-		return "cub::" + strings.TrimPrefix(q, "cub::") + "::" + c.Name, true
+		return "cub::" + strings.TrimPrefix(q, "cub::") + "::" + c.Name + a.functorTypes(c.Args), true
 	case q == "thrust" && thrustAlgorithms[c.Name] && len(c.Args) > 0 && a.onDevice(c):
 		return "thrust::" + c.Name, true
 	}
-	return "", false
+	last := q[strings.LastIndex(q, ":")+1:]
+	l := knowledge.LibraryLauncherOf(last, c.Name, func(ns string) bool { return a.spellsNamespace(ns) })
+	if l == nil || len(c.Args) == 0 {
+		return "", false
+	}
+	policy := targs
+	for _, arg := range c.Args {
+		if !isLambdaArg(arg) {
+			policy += " " + arg.Text()
+		}
+	}
+	if l.RunsOnHost(policy) || !l.NamesDevice(a.resolveAliases(targs)) {
+		return "", false
+	}
+	name := l.Library + "::" + c.Name
+	functor := c.Args[len(c.Args)-1]
+	if l.FunctorAfterPolicy {
+		k := 1 // after the policy
+		if a.isLabel(c, c.Args[0]) {
+			k++
+		}
+		if k < len(c.Args) {
+			functor = c.Args[k]
+		}
+	}
+	for _, arg := range c.Args {
+		if isLambdaArg(arg) {
+			functor = arg.Unparen()
+			break
+		}
+	}
+	if isLambdaArg(functor) {
+		pos := a.file.Position(functor.Start())
+		return fmt.Sprintf("%s (the lambda at line %d)", name, pos.Line), true
+	}
+	if t := a.functorTypes([]cudaparse.Node{functor}); t != "" {
+		return name + t, true
+	}
+	return name + "<" + compact(functor.Text()) + ">", true
 }
+
+// isLambdaArg reports whether an argument is a lambda: written as one, or
+// through a library's lambda macro (KOKKOS_LAMBDA(int i) { ... }, which
+// the parser sees as a call of the macro, or as the macro and a body).
+func isLambdaArg(arg cudaparse.Node) bool {
+	x := arg.Unparen()
+	if x.Is("lambda_expression") {
+		return true
+	}
+	t := strings.TrimSpace(x.Text())
+	return strings.Contains(t, "LAMBDA") && strings.HasSuffix(t, "}") || strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") ||
+		x.Is("call_expression") && strings.Contains(x.ChildByField("function").Text(), "LAMBDA")
+}
+
+// isLabel reports whether a parallel pattern's first argument is its label
+// (Kokkos::parallel_for("name", policy, f)): a string, a variable declared
+// as one, or the first of parallel_for's three arguments.
+func (a *analysis) isLabel(c *cudaparse.Call, arg cudaparse.Node) bool {
+	if _, ok := cudaparse.StringValue(arg); ok {
+		return true
+	}
+	if x := arg.Unparen(); x.Is("identifier") && strings.Contains(a.objectType(x), "string") {
+		return true
+	}
+	return c.Name == "parallel_for" && len(c.Args) == 3
+}
+
+// qualifierAndTemplateArgs returns a call's namespace or class qualifier
+// ("RAJA", "cub::DeviceReduce") and its explicit template arguments as
+// written ("RAJA::cuda_exec<256>"), "" for either it lacks.
+func qualifierAndTemplateArgs(c *cudaparse.Call) (q, targs string) {
+	t := strings.TrimPrefix(compact(c.Callee.Text()), "::")
+	if open := strings.IndexByte(t, '<'); open >= 0 {
+		if end := strings.LastIndexByte(t, '>'); end > open {
+			targs = t[open+1 : end]
+		}
+		t = t[:open]
+	}
+	if i := strings.LastIndex(t, "::"); i >= 0 {
+		q = t[:i]
+	}
+	return q, targs
+}
+
+// spellsNamespace reports whether the file writes the namespace ns (an
+// unqualified parallel_for counts in a file that uses Kokkos).
+func (a *analysis) spellsNamespace(ns string) bool {
+	return strings.Contains(string(a.file.Src), ns+"::")
+}
+
+// resolveAliases returns policy text with the aliases the file defines for
+// its names appended (`using EXEC_POL = RAJA::cuda_exec<256>;`), so that a
+// device policy named through an alias is seen. An alias the file does not
+// define is unknown: a file that is CUDA by its name counts as naming the
+// device (RAJAPerf's *-Cuda.cpp), any other does not (fewer false alarms).
+func (a *analysis) resolveAliases(policy string) string {
+	out := policy
+	unknown := false
+	for _, name := range identifiers(policy) {
+		re := regexp.MustCompile(`(?:using\s+` + name + `\s*=\s*([^;]+);|typedef\s+([^;]+?)\s+` + name + `\s*;)`)
+		if m := re.FindSubmatch(a.file.Src); m != nil {
+			out += " " + string(m[1]) + string(m[2])
+		} else if !strings.Contains(name, "::") {
+			unknown = true
+		}
+	}
+	if unknown && strings.Contains(strings.ToLower(a.file.Path), "cuda") || strings.HasSuffix(a.file.Path, ".cu") {
+		out += " cuda"
+	}
+	return out
+}
+
+// identifiers returns the plain names in text (not after ::).
+func identifiers(text string) []string {
+	var out []string
+	for _, m := range identRE.FindAllStringIndex(text, -1) {
+		if m[0] >= 2 && text[m[0]-2:m[0]] == "::" {
+			continue
+		}
+		out = append(out, text[m[0]:m[1]])
+	}
+	return out
+}
+
+var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+// functorTypes returns, as "<T1,T2>", the types of the arguments that are
+// function objects: constructed in place (CustomMax(), cub::Sum{}) or
+// variables declared with a class type that is not a pointer. Another
+// functor type makes another kernel instantiation; "" when there is none.
+func (a *analysis) functorTypes(args []cudaparse.Node) string {
+	var types []string
+	for _, arg := range args {
+		x := arg.Unparen()
+		switch {
+		case x.Is("call_expression"), x.Is("compound_literal_expression"):
+			callee := x.ChildByField("function")
+			if !callee.Valid() {
+				callee = x.ChildByField("type")
+			}
+			types = append(types, compact(callee.Text()))
+		case x.Is("identifier"):
+			if t := a.objectType(x); t != "" {
+				types = append(types, t)
+			}
+		}
+	}
+	if len(types) == 0 {
+		return ""
+	}
+	return "<" + strings.Join(types, ",") + ">"
+}
+
+// objectType returns the declared class type of a variable, "" for
+// pointers, references, fundamental types and auto.
+func (a *analysis) objectType(id cudaparse.Node) string {
+	t, indirect := a.file.DeclaredType(id)
+	if indirect || fundamentalType.MatchString(t) {
+		return ""
+	}
+	return t
+}
+
+var fundamentalType = regexp.MustCompile(`^(const)?(auto|void|bool|char|short|int|long|unsigned|signed|float|double|size_t|u?int\d+_t|std::size_t|cudaStream_t|cudaEvent_t)\b`)
+
+func compact(s string) string { return strings.Join(strings.Fields(s), "") }
 
 // thrustAlgorithms launch kernels when run on the device.
 var thrustAlgorithms = map[string]bool{

@@ -41,13 +41,16 @@ var Rule = &rule.Rule{
 func prefilter(text *rule.Text) bool {
 	clock := text.ContainsAny(clockSpellings...) || text.ContainsAny(timerObjects...) && text.ContainsAny(timerCalls...) ||
 		text.Contains("state)") || text.CallsProjectClock()
-	return clock && (text.ContainsAny("<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch", "cub::", "thrust::") || text.CallsProjectLoader())
+	return clock && (text.ContainsAny("<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch", "cub::", "thrust::") ||
+		text.ContainsAny(libraryLaunches...) || text.CallsProjectLoader())
 }
 
 var (
 	clockSpellings = knowledge.ClockReadSpellings()
 	timerObjects   = knowledge.TimerObjectSpellings()
 	timerCalls     = knowledge.TimerCallSpellings()
+	// libraryLaunches: the portability layers' parallel patterns.
+	libraryLaunches = knowledge.LibraryLaunchSpellings()
 )
 
 // kernelUse is something a function does to kernels at one place: launch

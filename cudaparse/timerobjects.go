@@ -1,0 +1,189 @@
+package cudaparse
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/lazylint/lazylint/knowledge"
+)
+
+// Timer objects known by their class, not their name: a library timer
+// (Kokkos::Timer starts when constructed and reads with seconds()), or a
+// class of the file whose methods read a clock (a Benchmark with record()
+// and elapsed()) or whose constructor does (a timer that starts when it is
+// declared).
+
+// declaredType returns the type a variable named by n is declared with,
+// as written without blanks ("Kokkos::Timer"), or "" (unknown, or a
+// pointer or reference: not the object).
+func (f *File) declaredType(n Node) string {
+	typ, indirect := f.DeclaredType(n)
+	if indirect {
+		return ""
+	}
+	return typ
+}
+
+// DeclaredType returns the type the variable named by identifier n is
+// declared with, without blanks ("std::string", "Kokkos::Timer"), and
+// whether its declarator makes it a pointer or reference: from the
+// declaration that reaches n, or else the last declaration of the name in
+// n's function (parameters included) before n. "" when none is found.
+func (f *File) DeclaredType(n Node) (typ string, indirect bool) {
+	declOf := func(d Node) (string, bool, bool) {
+		for p := d; p.Valid(); p = p.Parent() {
+			if p.Is("declaration", "field_declaration", "parameter_declaration") {
+				return compactSpace(p.ChildByField("type").Text()), strings.ContainsAny(d.Text(), "*&"), true
+			}
+			if p.Is("compound_statement", "function_definition") {
+				break
+			}
+		}
+		return "", false, false
+	}
+	for _, d := range f.ReachingDefs(n) {
+		if d.Op == DefInit || d.Op == DefDecl || d.Op == DefParam {
+			if t, ind, ok := declOf(d.Node); ok {
+				return t, ind
+			}
+		}
+	}
+	fn := f.FunctionOf(n)
+	if fn == nil {
+		return "", false
+	}
+	name := n.Text()
+	var best Node
+	fn.Node.Descendants(func(x Node) bool {
+		if x.Start() >= n.Start() {
+			return false
+		}
+		if x.Is("identifier") && x.Text() == name && x.Parent().Valid() && declaratorName(x) {
+			best = x
+		}
+		return true
+	})
+	if !best.Valid() {
+		return "", false
+	}
+	t, ind, _ := declOf(best.Parent())
+	return t, ind
+}
+
+// declaratorName reports whether identifier x is the name a declarator
+// declares (int x; int *x = 0; int x[4]; f(int x)).
+func declaratorName(x Node) bool {
+	p := x.Parent()
+	switch {
+	case p.Is("declaration", "parameter_declaration", "field_declaration"):
+		return x.Field() == "declarator"
+	case p.Is("init_declarator", "pointer_declarator", "reference_declarator", "array_declarator"):
+		return x.Field() == "declarator"
+	}
+	return false
+}
+
+// libraryTimer returns the library timer class of a type, or nil.
+func (f *File) libraryTimer(typ string) *knowledge.LibraryTimer {
+	t, ok := knowledge.LibraryTimerTypes[strings.TrimPrefix(typ, "::")]
+	if !ok || t.NeedsLibrary != "" && !strings.Contains(string(f.Src), t.NeedsLibrary+"::") {
+		return nil
+	}
+	return &t
+}
+
+// timerMethodCall reports whether a method call reads a clock by its
+// object's class: a library timer's read or restart, or a method of a class
+// of the file that reads a host clock itself.
+func (f *File) timerMethodCall(c *Call) bool {
+	obj := c.Callee.ChildByField("argument")
+	if !obj.Is("identifier") {
+		return false
+	}
+	typ := f.declaredType(obj)
+	if typ == "" {
+		return false
+	}
+	if t := f.libraryTimer(typ); t != nil {
+		return slices.Contains(t.ReadMethods, c.Name) || slices.Contains(t.Restart, c.Name)
+	}
+	return f.classMethodReadsClock(typ, c.Name)
+}
+
+// classMethodReadsClock reports whether every method the file defines
+// under the name (in the class typ, when it says) reads a host clock
+// directly.
+func (f *File) classMethodReadsClock(typ, method string) bool {
+	class := typ[strings.LastIndex(typ, ":")+1:]
+	if i := strings.IndexByte(class, '<'); i >= 0 {
+		class = class[:i]
+	}
+	found := false
+	for _, fn := range f.Functions {
+		if fn.Name != method || !f.memberOf(fn, class) {
+			continue
+		}
+		if !f.readsHostClock(fn) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// memberOf reports whether fn is a member function of the class named
+// class: defined in its body, or out of line as class::fn.
+func (f *File) memberOf(fn *Function, class string) bool {
+	if strings.HasSuffix(fn.QualifiedName, class+"::"+fn.Name) {
+		return true
+	}
+	for p := fn.Node.Parent(); p.Valid(); p = p.Parent() {
+		if p.Is("class_specifier", "struct_specifier") {
+			return compactSpace(p.ChildByField("name").Text()) == class
+		}
+	}
+	return false
+}
+
+// readsHostClock reports whether fn's own calls read a host clock by the
+// clock vocabulary (not through objects or macros: no recursion).
+func (f *File) readsHostClock(fn *Function) bool {
+	for _, c := range f.Calls {
+		if c.Func != fn {
+			continue
+		}
+		if c.Name == "now" && strings.Contains(c.Callee.Text(), "::") || knowledge.IsClockName(c.Name) || knowledge.EventRecords[c.Name] {
+			return true
+		}
+	}
+	return false
+}
+
+// timerDeclarations returns, as clock reads, the declarations in fn of
+// objects whose construction starts a clock: library timers, and classes of
+// the file whose constructor reads one. The Call has the class's name and
+// the declarator for node; it has no callee or arguments.
+func (f *File) timerDeclarations(fn *Function) []*Call {
+	var out []*Call
+	fn.Body.Descendants(func(n Node) bool {
+		if n.Is("lambda_expression") {
+			return false
+		}
+		if !n.Is("declaration") {
+			return true
+		}
+		typ := compactSpace(n.ChildByField("type").Text())
+		class := typ[strings.LastIndex(typ, ":")+1:]
+		if f.libraryTimer(typ) == nil && !f.classMethodReadsClock(typ, class) {
+			return false
+		}
+		for _, d := range n.ChildrenByField("declarator") {
+			if strings.ContainsAny(d.Text(), "*&") {
+				continue
+			}
+			out = append(out, &Call{Name: class, Node: d, Func: fn})
+		}
+		return false
+	})
+	return out
+}

@@ -1,0 +1,156 @@
+package knowledge
+
+import "strings"
+
+// Libraries that launch kernels for the code they are given. A call of a
+// performance-portability layer's parallel pattern instantiates a kernel
+// for its functor or lambda in the calling file: every lambda is a kernel
+// of its own, every functor type another, and each loads at its first
+// launch like a kernel of the file (the same holds for CUB and thrust
+// algorithms, which LL002 keys by algorithm and types).
+
+// LibraryLauncher is one family of library calls that launch a kernel
+// built from one of their arguments.
+type LibraryLauncher struct {
+	// Library names the library in messages ("Kokkos").
+	Library string
+	// Qualifiers are the namespaces a call is written under (the last
+	// component: "Kokkos" for Kokkos::parallel_for); a call written without
+	// one counts only in a file that spells the library's name.
+	Qualifiers []string
+	// Names are the calls.
+	Names map[string]bool
+	// HostPolicies are words that, in the call's execution policy or
+	// template arguments, make it run on the host (no kernel).
+	HostPolicies []string
+	// FunctorAfterPolicy: without a lambda, the functor is the argument
+	// after the policy (and after a leading label string), not the last
+	// (Kokkos::parallel_reduce("l", policy, functor, result)).
+	FunctorAfterPolicy bool
+	// DevicePolicies, when set, are words one of which the call's template
+	// arguments (or what they alias in the file) must spell for it to run on
+	// the device: RAJA runs where its policy says, sequentially by default.
+	DevicePolicies []string
+}
+
+// LibraryLaunchers are the portability layers' parallel patterns.
+var LibraryLaunchers = []LibraryLauncher{
+	{
+		Library:            "Kokkos",
+		Qualifiers:         []string{"Kokkos"},
+		Names:              map[string]bool{"parallel_for": true, "parallel_reduce": true, "parallel_scan": true},
+		HostPolicies:       []string{"Serial", "OpenMP", "Threads", "HPX", "DefaultHostExecutionSpace", "HostSpace"},
+		FunctorAfterPolicy: true,
+	},
+	{
+		Library:        "RAJA",
+		Qualifiers:     []string{"RAJA"},
+		Names:          map[string]bool{"forall": true, "kernel": true, "launch": true, "kernel_param": true, "inclusive_scan": true, "exclusive_scan": true, "sort": true, "sort_pairs": true, "stable_sort": true},
+		DevicePolicies: []string{"cuda", "gpu", "Cuda", "CUDA", "Gpu", "GPU", "device"},
+	},
+	{
+		Library:      "AMReX",
+		Qualifiers:   []string{"amrex"},
+		Names:        map[string]bool{"ParallelFor": true, "ParallelForRNG": true, "launch": true},
+		HostPolicies: []string{"RunOn::Host", "LoopOnCpu"},
+	},
+}
+
+// LibraryLauncherOf returns the launcher family of a call named name under
+// qualifier q (its last namespace component, "" when none), or nil.
+// Unqualified calls match when unqualified is set (the file spells the
+// library's namespace, as `using namespace Kokkos;` code does).
+func LibraryLauncherOf(q, name string, unqualified func(library string) bool) *LibraryLauncher {
+	for i := range LibraryLaunchers {
+		l := &LibraryLaunchers[i]
+		if !l.Names[name] {
+			continue
+		}
+		for _, want := range l.Qualifiers {
+			if q == want || q == "" && unqualified != nil && unqualified(want) {
+				return l
+			}
+		}
+	}
+	return nil
+}
+
+// RunsOnHost reports whether a policy text names a host execution space.
+func (l *LibraryLauncher) RunsOnHost(policy string) bool {
+	for _, w := range l.HostPolicies {
+		if strings.Contains(policy, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// NamesDevice reports whether a policy text names a device policy, for a
+// library that needs one.
+func (l *LibraryLauncher) NamesDevice(policy string) bool {
+	if len(l.DevicePolicies) == 0 {
+		return true
+	}
+	for _, w := range l.DevicePolicies {
+		if strings.Contains(policy, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// LibraryLaunchSpellings are literals every call of a library launcher
+// contains (what prefilters look for).
+func LibraryLaunchSpellings() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range LibraryLaunchers {
+		for name := range l.Names {
+			if !seen[name+"("] {
+				seen[name+"("] = true
+				out = append(out, name+"(", name+"<")
+			}
+		}
+	}
+	sortStrings(out)
+	return out
+}
+
+// LibraryTimerTypes are timer classes of libraries whose constructor
+// starts the clock and whose ReadMethods read it (Kokkos::Timer t; ...;
+// t.seconds()); Restart methods start it again.
+var LibraryTimerTypes = map[string]LibraryTimer{
+	"Kokkos::Timer":       {ReadMethods: []string{"seconds"}, Restart: []string{"reset"}},
+	"Kokkos::Impl::Timer": {ReadMethods: []string{"seconds"}, Restart: []string{"reset"}},
+	"Timer":               {ReadMethods: []string{"seconds"}, Restart: []string{"reset"}, NeedsLibrary: "Kokkos"},
+}
+
+// LibraryTimer is what a library timer class's methods do.
+type LibraryTimer struct {
+	ReadMethods, Restart []string
+	// NeedsLibrary: the unqualified name counts only in a file that spells
+	// this library's namespace.
+	NeedsLibrary string
+}
+
+// LibraryClockCalls are qualified free functions of libraries that read a
+// host clock: amrex::second(), ParallelDescriptor::second().
+var LibraryClockCalls = map[string]bool{
+	"amrex::second": true, "ParallelDescriptor::second": true, "amrex::ParallelDescriptor::second": true,
+}
+
+// LambdaMacros are macros that open a lambda, with what they open it
+// with (Kokkos: `[=] __host__ __device__`); the parser sees the capture in
+// their place.
+var LambdaMacros = map[string]string{
+	"KOKKOS_LAMBDA":       "[=]",
+	"KOKKOS_CLASS_LAMBDA": "[=,*this]",
+}
+
+// LibraryQualifierMacros are the portability layers' spellings of
+// __device__ and __host__ __device__ (on functions and lambdas).
+var LibraryQualifierMacros = []string{
+	"KOKKOS_FUNCTION", "KOKKOS_INLINE_FUNCTION", "KOKKOS_FORCEINLINE_FUNCTION",
+	"RAJA_DEVICE", "RAJA_HOST_DEVICE",
+	"AMREX_GPU_DEVICE", "AMREX_GPU_HOST_DEVICE",
+}

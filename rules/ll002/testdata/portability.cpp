@@ -1,0 +1,76 @@
+// Kernels launched through performance-portability layers: each lambda or
+// functor type given to a parallel pattern is a kernel of its own,
+// instantiated in this file, that loads at its first launch.
+#include <Kokkos_Core.hpp>
+#include <RAJA/RAJA.hpp>
+#include <AMReX.H>
+#include <chrono>
+#include <cstdio>
+
+struct AxpyFunctor {
+  double a;
+  Kokkos::View<double *> x, y;
+  KOKKOS_INLINE_FUNCTION void operator()(int i) const { y(i) += a * x(i); }
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void kokkos_lambda(Kokkos::View<double *> x, int n) {
+  auto t0 = std::chrono::steady_clock::now();
+  Kokkos::parallel_for("scale", n, KOKKOS_LAMBDA(int i) { x(i) *= 2.0; });  // want LL002 "Kokkos::parallel_for [(]the lambda at line 22[)]"
+  Kokkos::fence();
+  auto t1 = std::chrono::steady_clock::now();
+  printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
+}
+
+void kokkos_functor(Kokkos::View<double *> x, Kokkos::View<double *> y, int n) {
+  AxpyFunctor f{2.0, x, y};
+  Kokkos::parallel_for(n, f);  // warm-up: the same functor type
+  Kokkos::fence();
+  auto t0 = std::chrono::steady_clock::now();
+  Kokkos::parallel_for(n, f);  // ok: AxpyFunctor's kernel was launched before the timer
+  Kokkos::fence();
+  auto t1 = std::chrono::steady_clock::now();
+  printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
+}
+
+void kokkos_other_lambda(Kokkos::View<double *> x, int n) {
+  Kokkos::parallel_for(n, KOKKOS_LAMBDA(int i) { x(i) = 0.0; });  // a warm-up of another kernel
+  auto t0 = std::chrono::steady_clock::now();
+  Kokkos::parallel_for(n, KOKKOS_LAMBDA(int i) { x(i) = 1.0; });  // want LL002 "the lambda at line 42"
+  Kokkos::fence();
+  auto t1 = std::chrono::steady_clock::now();
+  printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
+}
+
+void kokkos_host(double *x, int n) {
+  auto t0 = std::chrono::steady_clock::now();
+  Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::Serial>(0, n), [=](int i) { x[i] = 0.0; });  // ok: runs on the host
+  auto t1 = std::chrono::steady_clock::now();
+  printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
+}
+
+using DEVICE_POLICY = RAJA::cuda_exec<256>;
+
+void raja_device(double *x, int n) {
+  auto t0 = std::chrono::steady_clock::now();
+  RAJA::forall<DEVICE_POLICY>(RAJA::RangeSegment(0, n), [=] RAJA_DEVICE(int i) { x[i] += 1.0; });  // want LL002 "RAJA::forall"
+  auto t1 = std::chrono::steady_clock::now();
+  printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
+}
+
+void raja_sequential(double *x, int n) {
+  auto t0 = std::chrono::steady_clock::now();
+  RAJA::forall<RAJA::seq_exec>(RAJA::RangeSegment(0, n), [=](int i) { x[i] += 1.0; });  // ok: a sequential policy launches nothing
+  auto t1 = std::chrono::steady_clock::now();
+  printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
+}
+
+void amrex_loop(amrex::Array4<double> const &a, amrex::Box const &bx) {
+  auto t0 = std::chrono::steady_clock::now();
+  amrex::ParallelFor(bx, [=] AMREX_GPU_DEVICE(int i, int j, int k) { a(i, j, k) = 0.0; });  // want LL002 "AMReX::ParallelFor"
+  auto t1 = std::chrono::steady_clock::now();
+  printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
+}
