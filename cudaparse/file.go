@@ -603,6 +603,66 @@ func (f *File) applyMacros(c *Call) {
 
 // kernelOperand strips what wraps a kernel passed to a launch API:
 // (void*)k, reinterpret_cast<const void*>(&k<T>), &k.
+// ArgumentKernelKey returns the key of the kernel an argument names
+// (scale<float>, &k, (kernel<256>)), through a local the function
+// initializes with one (`auto *f = &k<B>;`), or "".
+func (f *File) ArgumentKernelKey(arg Node) string {
+	x := kernelOperand(arg)
+	if x.Is("identifier") {
+		defs := f.ReachingDefs(x)
+		if len(defs) == 1 && defs[0].Op == DefInit && defs[0].Value.Valid() {
+			if v := kernelOperand(defs[0].Value); v.Is("identifier", "template_function", "qualified_identifier") {
+				x = v
+			}
+		}
+	}
+	if !x.Is("identifier", "template_function", "qualified_identifier") {
+		return ""
+	}
+	return KernelKeyOf(x)
+}
+
+// KernelParam returns the parameter of fn whose kernel launch l launches:
+// the parameter itself (k<<<g, b>>>(...), cudaLaunchKernel(kernel, ...)),
+// or a local initialized from it, through casts (`auto k =
+// reinterpret_cast<const void *>(kernel);`).
+func (f *File) KernelParam(fn *Function, l *Launch) (int, bool) {
+	x := kernelOperand(l.KernelExpr)
+	for hop := 0; hop < 3 && x.Is("identifier"); hop++ {
+		for _, prm := range fn.Params {
+			if prm.Name == x.Text() {
+				return prm.Index, true
+			}
+		}
+		defs := f.ReachingDefs(x)
+		if len(defs) != 1 || defs[0].Op != DefInit || !defs[0].Value.Valid() {
+			break
+		}
+		x = kernelOperand(uncast(defs[0].Value))
+	}
+	return 0, false
+}
+
+// uncast returns what a cast expression converts: (T)v, static_cast<T>(v),
+// reinterpret_cast<T>(v), const_cast<T>(v); n itself otherwise.
+func uncast(n Node) Node {
+	for {
+		n = n.Unparen()
+		switch {
+		case n.Is("cast_expression"):
+			n = n.ChildByField("value")
+		case n.Is("call_expression") && castNames[n.ChildByField("function").Name()]:
+			args := n.ChildByField("arguments").NamedChildren()
+			if len(args) != 1 {
+				return n
+			}
+			n = args[0]
+		default:
+			return n
+		}
+	}
+}
+
 func kernelOperand(n Node) Node {
 	for {
 		n = n.Unparen()

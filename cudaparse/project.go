@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -105,11 +106,15 @@ type KernelFacts struct {
 	Launched  []string
 	Preloaded []string
 	All       bool
+	// LaunchedParams are the parameters of the function whose kernels it
+	// launches itself (the caller's arguments name them); they are not
+	// passed on to callers' facts.
+	LaunchedParams []int
 }
 
 // Empty reports whether the facts name no kernel.
 func (k *KernelFacts) Empty() bool {
-	return k == nil || len(k.Launched) == 0 && len(k.Preloaded) == 0 && !k.All
+	return k == nil || len(k.Launched) == 0 && len(k.Preloaded) == 0 && !k.All && len(k.LaunchedParams) == 0
 }
 
 // Loads reports whether the facts load kernel key (by launch or preload).
@@ -769,6 +774,10 @@ func (p *Project) addLoads(k *KernelFacts, fn *ProjectFunction, st *SummaryStep)
 		k.Preloaded = appendNew(k.Preloaded, st.Keys...)
 	case StepPreloadAll:
 		k.All = true
+	case StepLaunchParam:
+		if !slices.Contains(k.LaunchedParams, st.Param) {
+			k.LaunchedParams = append(k.LaunchedParams, st.Param)
+		}
 	case StepCall:
 		if callee := p.resolveStep(fn, st); callee != nil && callee != fn {
 			k.add(p.kernelsOf(callee))

@@ -33,6 +33,9 @@ const (
 	// loaded before it were loaded for the previous one (a kernel's module
 	// is loaded per context).
 	StepDeviceSwitch
+	// StepLaunchParam launches the kernel its caller passes as parameter
+	// Param (a suite's launch helper: launch(k, grid, block, args...)).
+	StepLaunchParam
 )
 
 // FunctionSummary is what a host function does to kernels, in source order.
@@ -68,7 +71,9 @@ type SummaryStep struct {
 	Method    bool   `json:"M,omitempty"`
 	Qualifier string `json:"Q,omitempty"`
 	Arity     int    `json:"a,omitempty"`
-	Line      int    `json:"l"`
+	// Param is the parameter a StepLaunchParam launches.
+	Param int `json:"p,omitempty"`
+	Line  int `json:"l"`
 	// Before marks the earlier steps of the function that run on every
 	// path to this one (OnTheWay), among the maxBefore nearest: bit k for
 	// the step k+1 places back. Kept for calls only.
@@ -135,16 +140,17 @@ func (f *File) Summary() *FileSummary {
 			node Node
 		}
 		var steps []placed
-		params := map[string]bool{}
-		for _, prm := range fn.Params {
-			params[prm.Name] = true
-		}
 		for _, l := range f.LaunchesIn(fn) {
-			// A kernel passed in (launch(kernel, ...)) is the caller's:
-			// its name here says nothing.
-			if l.Kernel != "" && f.LaunchMayLoad(l) && !params[l.KernelKey()] {
-				steps = append(steps, placed{SummaryStep{Kind: StepLaunch, Keys: []string{l.KernelKey()}}, l.Node})
+			if l.Kernel == "" || !f.LaunchMayLoad(l) {
+				continue
 			}
+			// A kernel passed in (launch(kernel, ...)) is the caller's:
+			// its name here says nothing, its argument at the call does.
+			if i, ok := f.KernelParam(fn, l); ok {
+				steps = append(steps, placed{SummaryStep{Kind: StepLaunchParam, Param: i}, l.Node})
+				continue
+			}
+			steps = append(steps, placed{SummaryStep{Kind: StepLaunch, Keys: []string{l.KernelKey()}}, l.Node})
 		}
 		for _, p := range preloads[fn] {
 			st := SummaryStep{Kind: StepPreload, Keys: p.Keys}

@@ -89,6 +89,22 @@ func ClockReadSpellings() []string {
 	return out
 }
 
+// TimerFunctionSpellings are literals every call TimerFunction matches
+// contains: "timer" in its usual cases next to a parenthesis, an
+// underscore or a start/stop word (startTimer(), stop_timer(),
+// timerBegin()).
+func TimerFunctionSpellings() []string {
+	var out []string
+	for _, w := range []string{"timer", "Timer", "TIMER"} {
+		out = append(out, w+"(", w+"_", "_"+w)
+		for _, m := range []string{"start", "stop", "begin", "end"} {
+			out = append(out, w+m, w+strings.ToUpper(m[:1])+m[1:], w+strings.ToUpper(m))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // TimerObjectSpellings are TimerObjectWords in lower, title and upper case.
 func TimerObjectSpellings() []string {
 	var out []string

@@ -94,3 +94,16 @@ func containsAny(s string, subs []string) bool {
 	}
 	return false
 }
+
+// TestTimerFunctionSpellings: every name TimerFunction matches contains one
+// of the spellings (the project step's candidate test relies on it).
+func TestTimerFunctionSpellings(t *testing.T) {
+	for _, name := range []string{"startTimer", "StopTimer", "start_timer", "stop_timer", "timer_start", "timerStop", "TimerBegin", "END_TIMER", "timer_end", "beginTimer"} {
+		if !knowledge.TimerFunction.MatchString(name) {
+			t.Fatalf("%s is no timer function", name)
+		}
+		if !containsAny(name+"(", knowledge.TimerFunctionSpellings()) {
+			t.Errorf("%s( contains none of TimerFunctionSpellings", name)
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 // parse; files no rule can fire on are cheaper to check than to look up.
 
 // cacheEntryVersion changes when the entry's layout does.
-const cacheEntryVersion = 2
+const cacheEntryVersion = 3
 
 // cachedFinding is a Finding on disk. encoding/json drops an embedded
 // field that a shallower one of the same name shadows: Rule (an ID) shadows

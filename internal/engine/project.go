@@ -102,7 +102,7 @@ var (
 var (
 	kernelLoadLiterals = asBytes(kernelLoadSpellings)
 	hostClockLiterals  = asBytes(hostClockSpellings)
-	clockReadLiterals  = asBytes(append(append([]string{"EventRecord"}, hostClockSpellings...), timerMethods...))
+	clockReadLiterals  = asBytes(append(append(append([]string{"EventRecord"}, hostClockSpellings...), timerMethods...), knowledge.TimerFunctionSpellings()...))
 )
 
 func asBytes(ss []string) [][]byte {
@@ -118,8 +118,14 @@ func asBytes(ss []string) [][]byte {
 // than the prefilters' words ("clock" is in clock64, "Timer" in a type
 // name), it keeps the files parsed for the project few.
 func readsClock(text *rule.Text) bool {
-	return text.ContainsAny(hostClockSpellings...) || text.Contains("EventRecord") || text.ContainsAny(timerMethods...)
+	return text.ContainsAny(hostClockSpellings...) || text.Contains("EventRecord") || text.ContainsAny(timerMethods...) ||
+		text.ContainsAny(timerFunctions...)
 }
+
+// timerFunctions are the spellings of timer functions (startTimer(),
+// timer_stop()): a file that times with one and calls another file's
+// launcher is a candidate too (it was not, and its findings were hidden).
+var timerFunctions = knowledge.TimerFunctionSpellings()
 
 // noteProjectFacts fills what step 1 notes about a file from its text (the
 // prefilters' view, without project facts) and its result; answers are the
@@ -741,7 +747,7 @@ func (s fileSet) add(i int) {
 }
 
 // summaryVersion changes when FileSummary's meaning does.
-const summaryVersion = 1
+const summaryVersion = 2
 
 func summaryKey(binary, src []byte) cache.Key {
 	h := sha256.New()
@@ -1802,7 +1808,7 @@ func (pr *projectRun) noteAll(checked int) {
 // binary, the options, and the path and bytes of every file. A warm run of
 // an unchanged project reads it back instead of linking.
 
-const projectMemoVersion = 2
+const projectMemoVersion = 3
 
 // hashSources reads the checked files and the context files and puts the
 // fingerprint of each one's text in hashes (checked first, then context,

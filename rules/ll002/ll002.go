@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 
 	"github.com/lazylint/lazylint/knowledge"
 
@@ -82,6 +83,20 @@ func (u kernelUse) at() cudaparse.Node {
 type summary struct {
 	launched, preloaded []string
 	all                 bool
+	// launchedParams are the parameters whose kernel the function launches
+	// itself: its callers' arguments name the kernels.
+	launchedParams []int
+}
+
+// argumentKernels returns the keys of the kernels a call passes at params.
+func (a *analysis) argumentKernels(c *cudaparse.Call, params []int) []string {
+	var out []string
+	for _, i := range params {
+		if key := a.file.ArgumentKernelKey(c.Arg(i)); key != "" {
+			out = append(out, key)
+		}
+	}
+	return out
 }
 
 type analysis struct {
@@ -237,7 +252,8 @@ func (a *analysis) uses(fn *cudaparse.Function) []kernelUse {
 			// A function of another file of the project.
 			if pf := a.pass.ResolveCall(c); pf != nil {
 				if k := a.pass.Project.Kernels(pf); !k.Empty() {
-					out = append(out, kernelUse{node: c.Node, launched: k.Launched, preloaded: k.Preloaded, all: k.All, via: pf.String()})
+					launched := append(slices.Clone(k.Launched), a.argumentKernels(c, k.LaunchedParams)...)
+					out = append(out, kernelUse{node: c.Node, launched: launched, preloaded: k.Preloaded, all: k.All, via: pf.String()})
 				}
 			}
 			continue
@@ -246,8 +262,9 @@ func (a *analysis) uses(fn *cudaparse.Function) []kernelUse {
 			continue
 		}
 		s := a.summarize(callee, 0)
-		if len(s.launched) > 0 || len(s.preloaded) > 0 || s.all {
-			out = append(out, kernelUse{node: c.Node, launched: s.launched, preloaded: s.preloaded, all: s.all, via: callee.Name})
+		launched := append(slices.Clone(s.launched), a.argumentKernels(c, s.launchedParams)...)
+		if len(launched) > 0 || len(s.preloaded) > 0 || s.all {
+			out = append(out, kernelUse{node: c.Node, launched: launched, preloaded: s.preloaded, all: s.all, via: callee.Name})
 		}
 	}
 	sortUses(out)
@@ -276,9 +293,14 @@ func (a *analysis) summarize(fn *cudaparse.Function, depth int) *summary {
 		return s
 	}
 	for _, l := range a.file.Launches {
-		if l.Func == fn {
-			s.launched = append(s.launched, l.KernelKey())
+		if l.Func != fn {
+			continue
 		}
+		if i, ok := a.file.KernelParam(fn, l); ok {
+			s.launchedParams = append(s.launchedParams, i)
+			continue
+		}
+		s.launched = append(s.launched, l.KernelKey())
 	}
 	for _, p := range a.preloads {
 		if p.Call.Func == fn {
