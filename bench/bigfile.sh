@@ -3,15 +3,22 @@
 # (bench/genbigcu) against its size: what a parse costs per byte.
 #
 #   bench/bigfile.sh [MIB...]     # default: 1 2 4 8 16
-#   LAZYLINT_FLAGS="--max-parse-mib 0" bench/bigfile.sh 32
+#   LAZYLINT_FLAGS=" " bench/bigfile.sh 3.9 15.9    # the default limits
+#   LAZYLINT_BIN=/tmp/old/lazylint bench/bigfile.sh  # another build
 #
 # Each size is checked with --no-cache and no parse limits (unless
-# LAZYLINT_FLAGS says otherwise), so that the file is parsed whole.
+# LAZYLINT_FLAGS says otherwise), so that the file is parsed whole. The
+# generator ends the file at the first block past the size: "4" is a
+# little over 4 MiB.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/lazylint" ./cmd/lazylint
+if [[ -n "${LAZYLINT_BIN:-}" ]]; then
+  cp "$LAZYLINT_BIN" "$work/lazylint"
+else
+  go build -o "$work/lazylint" ./cmd/lazylint
+fi
 go build -o "$work/genbigcu" ./bench/genbigcu
 [[ $# -gt 0 ]] || set -- 1 2 4 8 16
 flags=${LAZYLINT_FLAGS:---max-parse-mib 0 --parse-limit 10m}
