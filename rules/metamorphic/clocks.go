@@ -40,12 +40,24 @@ type names struct{ a, b, ms, class string }
 
 var (
 	clockEvents = clockKind{
-		name: "events", family: "events",
+		name: "events", family: "events", include: "<cuda_runtime.h>",
 		start: func(n names) string {
-			return "cudaEvent_t " + n.a + ", " + n.b + "; cudaEventCreate(&" + n.a + "); cudaEventCreate(&" + n.b + "); cudaEventRecord(" + n.a + ");"
+			return "cudaEvent_t " + n.a + ", " + n.b + "; cudaEventCreate(&" + n.a + "); cudaEventCreate(&" + n.b + "); cudaEventRecord(" + n.a + ", 0);"
 		},
 		stop: func(n names) string {
-			return "cudaEventRecord(" + n.b + "); cudaEventSynchronize(" + n.b + "); float " + n.ms + " = 0; cudaEventElapsedTime(&" + n.ms + ", " + n.a + ", " + n.b + ");"
+			return "cudaEventRecord(" + n.b + ", 0); cudaEventSynchronize(" + n.b + "); float " + n.ms + " = 0; cudaEventElapsedTime(&" + n.ms + ", " + n.a + ", " + n.b + ");"
+		},
+		elapsed: func(n names) string { return n.ms },
+	}
+	// clockDriverEvents are the events of a file that uses the driver API
+	// alone: bringing in the runtime would add a context of its own.
+	clockDriverEvents = clockKind{
+		name: "events", family: "events",
+		start: func(n names) string {
+			return "CUevent " + n.a + ", " + n.b + "; cuEventCreate(&" + n.a + ", 0); cuEventCreate(&" + n.b + ", 0); cuEventRecord(" + n.a + ", 0);"
+		},
+		stop: func(n names) string {
+			return "cuEventRecord(" + n.b + ", 0); cuEventSynchronize(" + n.b + "); float " + n.ms + " = 0; cuEventElapsedTime(&" + n.ms + ", " + n.a + ", " + n.b + ");"
 		},
 		elapsed: func(n names) string { return n.ms },
 	}
@@ -131,8 +143,17 @@ func clockTo(target clockKind) func(fx *fixture) []candidate {
 	}
 }
 
+// driverOnly matches files that include the driver API's header and not
+// the runtime's.
+func driverOnly(src []byte) bool {
+	return strings.Contains(string(src), "cuda.h>") && !strings.Contains(string(src), "cuda_runtime")
+}
+
 // retime rewrites one region with the target clock.
 func retime(fx *fixture, p string, f *cudaparse.File, r timedRegion, target clockKind) (candidate, bool) {
+	if target.name == "events" && driverOnly(fx.files[p]) {
+		target = clockDriverEvents
+	}
 	n := names{a: fx.freshName("tm_start"), b: fx.freshName("tm_stop"), ms: fx.freshName("tm_ms"), class: fx.freshName("Timer")}
 	if target.name == "timer class" {
 		n.a = fx.freshName("timer")

@@ -24,9 +24,9 @@ func extractHelperHeader(fx *fixture) []candidate { return extractSites(fx, true
 
 // extractSites makes a variant per movable statement, each into a helper
 // of the same file; with header set, a variant per file, all of whose
-// movable statements go into helpers in one header (a question about
-// headers, asked once per file to keep the test fast: a project is
-// checked in a folder of its own).
+// movable statements go into helpers in headers, one per function,
+// included just before it (a question about headers, asked once per file
+// to keep the test fast: a project is checked in a folder of its own).
 func extractSites(fx *fixture, header bool) []candidate {
 	var out []candidate
 	n := 0
@@ -36,6 +36,7 @@ func extractSites(fx *fixture, header bool) []candidate {
 			continue
 		}
 		var group []*extraction
+		var functionsWithHelpers []*cudaparse.Function
 		// inHeader makes the variant moving the statements of exs into
 		// helpers of the header.
 		inHeader := func(exs []*extraction, site string) (candidate, bool) {
@@ -75,6 +76,10 @@ func extractSites(fx *fixture, header bool) []candidate {
 			}
 			n++
 			ex.name = fx.freshName("helper_" + strconv.Itoa(n))
+			if k := len(functionsWithHelpers); k == 0 || functionsWithHelpers[k-1] != ex.fn {
+				functionsWithHelpers = append(functionsWithHelpers, ex.fn)
+			}
+			ex.header = helperHeader(p, len(functionsWithHelpers))
 			if header {
 				group = append(group, ex)
 				continue
@@ -98,6 +103,7 @@ type extraction struct {
 	stmt   cudaparse.Node
 	c      bool     // C: pass pointers
 	name   string   // the helper's
+	header string   // the header it moves to, one per function
 	params []string // the helper's parameters
 	args   []string // the call's arguments
 	// uses are the identifiers of passed variables in the statement (C
@@ -291,7 +297,7 @@ func (ex *extraction) apply(rw *rewrite, header bool) bool {
 	def = append(def, ex.body()...)
 	def = append(def, lit("\n}\n"))
 	if header {
-		rw.addFile(helperHeader(ex.path), def...)
+		rw.addFile(ex.header, def...)
 	} else {
 		lead := ""
 		if !startsLine(src, at) {
@@ -314,7 +320,7 @@ func (ex *extraction) include(rw *rewrite) bool {
 	if !startsLine(src, at) {
 		lead = "\n"
 	}
-	rw.insert(ex.path, at, lit(lead+"#include \""+path.Base(helperHeader(ex.path))+"\"\n"))
+	rw.insert(ex.path, at, lit(lead+"#include \""+path.Base(ex.header)+"\"\n"))
 	return true
 }
 
@@ -334,8 +340,9 @@ func (ex *extraction) body() []piece {
 	return append(out, cp(ex.path, at, s.End()))
 }
 
-// helperHeader names the header a helper of file p moves to.
-func helperHeader(p string) string {
+// helperHeader names the header the helpers of the k-th function of file
+// p with movable statements move to.
+func helperHeader(p string, k int) string {
 	ext := path.Ext(p)
 	stem := strings.TrimSuffix(p, ext)
 	switch strings.ToLower(ext) {
@@ -346,7 +353,7 @@ func helperHeader(p string) string {
 	default:
 		ext = ".hpp"
 	}
-	return stem + "_helpers" + ext
+	return stem + "_helpers" + strconv.Itoa(k) + ext
 }
 
 // topLevelStart returns where to insert a definition before fn: before

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -60,6 +61,9 @@ func TestMetamorphic(t *testing.T) {
 		}
 	}
 	runJobs(t, all)
+	if *compileCheck {
+		compileVariants(t, all)
+	}
 	if *showVariants != "" {
 		re := regexp.MustCompile(*showVariants)
 		for _, j := range all {
@@ -107,6 +111,49 @@ func TestMetamorphic(t *testing.T) {
 			t.Errorf("%s: %v", j.name(), j.err)
 		}
 	}
+}
+
+// compileVariants compiles the variants of fixtures that compile and
+// fails for each that does not.
+func compileVariants(t *testing.T, jobs []*job) {
+	t.Helper()
+	c := newCompiler(t)
+	tmp := t.TempDir()
+	var wg sync.WaitGroup
+	var compiled atomic.Int64
+	work := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				j := jobs[i]
+				if j.built == nil {
+					continue
+				}
+				out, checked := c.check(j, filepath.Join(tmp, strconv.Itoa(i)))
+				if out != "" {
+					t.Errorf("%s does not compile:\n%s\n%s", j.name(), out, j.fullDiff())
+				}
+				if checked {
+					compiled.Add(1)
+				}
+			}
+		}()
+	}
+	for i := range jobs {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var names []string
+	for f, ok := range c.ok {
+		if ok {
+			names = append(names, f.name)
+		}
+	}
+	sort.Strings(names)
+	t.Logf("compiled %d variants of the %d fixtures that compile: %s", compiled.Load(), len(names), strings.Join(names, ", "))
 }
 
 // diagnose checks, for each failing variant of the rules to print that
