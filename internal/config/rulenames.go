@@ -27,7 +27,7 @@ func Rules(name string) ([]*rule.Rule, error) {
 		return nil, fmt.Errorf("unknown rule %q; `lazylint rules` lists them", name)
 	}
 	if _, err := path.Match(name, ""); err != nil {
-		return nil, fmt.Errorf("bad rule pattern %q: %v", name, err)
+		return nil, fmt.Errorf("bad rule pattern %q: %w", name, err)
 	}
 	var out []*rule.Rule
 	for _, r := range rules.All {

@@ -3,6 +3,7 @@ package integration
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -330,7 +331,8 @@ func TestGitLabJob(t *testing.T) {
 	cmd := exec.Command("bash", "-e", "-c", strings.Join(job.Script, "\n"))
 	cmd.Dir, cmd.Env = work, env
 	out, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
 		t.Fatalf("want exit 1 (findings), got %v\n%s", err, out)
 	}
 	data, err = os.ReadFile(filepath.Join(work, job.Artifacts.Reports["codequality"]))
