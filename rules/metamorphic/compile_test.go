@@ -5,14 +5,61 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/lazylint/lazylint/internal/cgoheaders"
 )
 
 var compileCheck = flag.Bool("compile-check", false, "compile every variant of the C and C++ fixtures that compile (with lazylint's CUDA stub headers, $CC and $CXX -fsyntax-only): a variant that does not compile is a transformation that changed the code's meaning")
+
+// compileVariants compiles the variants of fixtures that compile and
+// fails for each that does not.
+func compileVariants(t *testing.T, jobs []*job) {
+	t.Helper()
+	c := newCompiler(t)
+	tmp := t.TempDir()
+	var wg sync.WaitGroup
+	var compiled atomic.Int64
+	work := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				j := jobs[i]
+				if j.built == nil {
+					continue
+				}
+				out, checked := c.check(j, filepath.Join(tmp, strconv.Itoa(i)))
+				if out != "" {
+					t.Errorf("%s does not compile:\n%s\n%s", j.name(), out, j.fullDiff())
+				}
+				if checked {
+					compiled.Add(1)
+				}
+			}
+		}()
+	}
+	for i := range jobs {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var names []string
+	for f, ok := range c.ok {
+		if ok {
+			names = append(names, f.name)
+		}
+	}
+	sort.Strings(names)
+	t.Logf("compiled %d variants of the %d fixtures that compile: %s", compiled.Load(), len(names), strings.Join(names, ", "))
+}
 
 // compiler compiles fixtures and variants with the stub headers.
 type compiler struct {

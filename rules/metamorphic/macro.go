@@ -20,7 +20,7 @@ func wrapCallMacro(fx *fixture) []candidate { return wrapCalls(fx, false) }
 func wrapCallMacroHeader(fx *fixture) []candidate { return wrapCalls(fx, true) }
 
 // relevantCallee matches names of calls the rules read.
-var relevantCallee = regexp.MustCompile(`^(cu|cuda|nvml|atomic|__|clock|gettimeofday|now$)`)
+var relevantCallee = regexp.MustCompile(`^(cu|nvml|atomic|__|clock|gettimeofday)|^now$`)
 
 func wrapCalls(fx *fixture, header bool) []candidate {
 	macro := fx.freshName("CALL")

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -45,21 +44,7 @@ const detailLimit = 25
 // ratchet records. With -v it prints the table per rule and per
 // transformation.
 func TestMetamorphic(t *testing.T) {
-	parser, err := cudaparse.NewParser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer parser.Close()
-	var all []*job
-	for _, r := range rules.All {
-		for _, fx := range loadFixtures(t, parser, filepath.Join("..", strings.ToLower(r.ID), "testdata")) {
-			for _, tr := range transforms {
-				for _, c := range tr.apply(fx) {
-					all = append(all, &job{rule: r, fx: fx, transform: tr.name, cand: c})
-				}
-			}
-		}
-	}
+	all := generate(t)
 	runJobs(t, all)
 	if *compileCheck {
 		compileVariants(t, all)
@@ -78,31 +63,9 @@ func TestMetamorphic(t *testing.T) {
 	ratchet := readRatchet(t)
 	if *updateRatchet {
 		writeRatchet(t, results)
+		return
 	}
-	var print []*ruleResult
-	for _, res := range results {
-		want, known := ratchet[res.rule]
-		if known && res.surviving < want && !*updateRatchet || *showFailures && len(res.failed) > 0 {
-			print = append(print, res)
-		}
-	}
-	diagnose(t, print)
-	for _, res := range results {
-		want, known := ratchet[res.rule]
-		below := known && res.surviving < want && !*updateRatchet
-		if below {
-			t.Errorf("%s: %d of %d variants keep their findings; the ratchet (%s) says %d. The failing variants:\n%s",
-				res.rule, res.surviving, res.variants, ratchetFile, want, describeFailures(res.failed))
-		} else if *showFailures && len(res.failed) > 0 {
-			t.Logf("%s: failing variants:\n%s", res.rule, describeFailures(res.failed))
-		}
-		if !known && !*updateRatchet {
-			t.Errorf("%s has no line in %s: run go test ./rules/metamorphic -run TestMetamorphic -update-ratchet", res.rule, ratchetFile)
-		}
-		if known && res.surviving > want {
-			t.Logf("%s keeps %d variants, more than the ratchet's %d: raise it (-update-ratchet)", res.rule, res.surviving, want)
-		}
-	}
+	checkRatchet(t, results, ratchet)
 	for _, j := range all {
 		if j.skipped != "" && *showFailures {
 			t.Logf("%s: skipped: %s", j.name(), j.skipped)
@@ -113,47 +76,53 @@ func TestMetamorphic(t *testing.T) {
 	}
 }
 
-// compileVariants compiles the variants of fixtures that compile and
-// fails for each that does not.
-func compileVariants(t *testing.T, jobs []*job) {
+// generate makes the variants of every rule's fixtures.
+func generate(t *testing.T) []*job {
 	t.Helper()
-	c := newCompiler(t)
-	tmp := t.TempDir()
-	var wg sync.WaitGroup
-	var compiled atomic.Int64
-	work := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				j := jobs[i]
-				if j.built == nil {
-					continue
-				}
-				out, checked := c.check(j, filepath.Join(tmp, strconv.Itoa(i)))
-				if out != "" {
-					t.Errorf("%s does not compile:\n%s\n%s", j.name(), out, j.fullDiff())
-				}
-				if checked {
-					compiled.Add(1)
+	parser, err := cudaparse.NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer parser.Close()
+	var all []*job
+	for _, r := range rules.All {
+		for _, fx := range loadFixtures(t, parser, filepath.Join("..", strings.ToLower(r.ID), "testdata")) {
+			for _, tr := range transforms {
+				for _, c := range tr.apply(fx) {
+					all = append(all, &job{rule: r, fx: fx, transform: tr.name, cand: c})
 				}
 			}
-		}()
-	}
-	for i := range jobs {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	var names []string
-	for f, ok := range c.ok {
-		if ok {
-			names = append(names, f.name)
 		}
 	}
-	sort.Strings(names)
-	t.Logf("compiled %d variants of the %d fixtures that compile: %s", compiled.Load(), len(names), strings.Join(names, ", "))
+	return all
+}
+
+// checkRatchet fails for each rule below its ratchet, printing its failing
+// variants (every rule's with -show-failures).
+func checkRatchet(t *testing.T, results []*ruleResult, ratchet map[string]int) {
+	t.Helper()
+	var shown []*ruleResult
+	for _, res := range results {
+		if want, known := ratchet[res.rule]; known && res.surviving < want || *showFailures && len(res.failed) > 0 {
+			shown = append(shown, res)
+		}
+	}
+	diagnose(t, shown)
+	for _, res := range results {
+		want, known := ratchet[res.rule]
+		switch {
+		case !known:
+			t.Errorf("%s has no line in %s: run go test ./rules/metamorphic -run TestMetamorphic -update-ratchet", res.rule, ratchetFile)
+		case res.surviving < want:
+			t.Errorf("%s: %d of %d variants keep their findings; the ratchet (%s) says %d. The failing variants:\n%s",
+				res.rule, res.surviving, res.variants, ratchetFile, want, describeFailures(res.failed))
+		case *showFailures && len(res.failed) > 0:
+			t.Logf("%s: failing variants:\n%s", res.rule, describeFailures(res.failed))
+		}
+		if known && res.surviving > want {
+			t.Logf("%s keeps %d variants, more than the ratchet's %d: raise it (-update-ratchet)", res.rule, res.surviving, want)
+		}
+	}
 }
 
 // diagnose checks, for each failing variant of the rules to print that
