@@ -149,10 +149,46 @@ func OnTheWay(d, use Node) bool {
 	return d.End() <= use.Start() && onTheWay(d, use, true)
 }
 
+// exclusiveBranches reports whether from (a child of p) and the child of p
+// that holds use are the two branches of p, an if/else or a conditional
+// expression.
+func exclusiveBranches(p, from, use Node) bool {
+	if !p.Is("if_statement", "conditional_expression") {
+		return false
+	}
+	// Inside a loop, an earlier iteration may have taken the other branch.
+	for q := p.Parent(); q.Valid() && !q.Is("function_definition", "lambda_expression"); q = q.Parent() {
+		if q.Is("for_statement", "while_statement", "do_statement", "for_range_loop") {
+			return false
+		}
+	}
+	branch := func(x Node) string {
+		switch f := x.Field(); f {
+		case "consequence", "alternative":
+			return f
+		}
+		return ""
+	}
+	var useChild Node
+	for _, c := range p.Children() {
+		if c.Contains(use) {
+			useChild = c
+			break
+		}
+	}
+	a, b := branch(from), branch(useChild)
+	return a != "" && b != "" && a != b
+}
+
 func onTheWay(d, use Node, loopsRun bool) bool {
 	from := d
 	for p := d.Parent(); p.Valid(); from, p = p, p.Parent() {
-		if p.Contains(use) || p.Is("function_definition") {
+		if p.Contains(use) {
+			// d in one branch of an if/else (or ?:), use in the other: the
+			// two never run on one path.
+			return !exclusiveBranches(p, from, use)
+		}
+		if p.Is("function_definition") {
 			return true
 		}
 		// Conditions and loop initializers always run.

@@ -3,6 +3,7 @@ package cudaparse
 import (
 	"bytes"
 	"regexp"
+	"strings"
 )
 
 // Preprocessor conditionals the grammar cannot parse as they stand.
@@ -49,6 +50,7 @@ func (p *prepass) resolveConditionals() {
 			}
 		}
 	}
+	zero := p.zeroMacros()
 	for _, g := range groups {
 		for _, d := range g.dirs {
 			p.simplifyCondition(d)
@@ -57,7 +59,7 @@ func (p *prepass) resolveConditionals() {
 		if len(g.dirs) < 2 || directiveName(p.text(last)) != "endif" || p.blanked[g.dirs[0]] {
 			continue // unterminated, or inside a branch already blanked
 		}
-		if isIfZero(p.text(g.dirs[0])) {
+		if isIfZero(p.text(g.dirs[0]), zero) {
 			p.blankBetween(g.dirs[0], g.dirs[1])
 			continue
 		}
@@ -82,6 +84,42 @@ func (p *prepass) resolveConditionals() {
 		p.blankBetween(g.dirs[1]-1, last+1)
 		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[g.dirs[0]].start), int(p.toks[g.dirs[0]].end)})
 	}
+}
+
+// zeroMacros returns the names the file defines as 0 (or false) and
+// never defines otherwise nor #undefs: a group under `#if NAME` of one is
+// dead code, like `#if 0`.
+func (p *prepass) zeroMacros() map[string]bool {
+	var zero map[string]bool
+	other := map[string]bool{}
+	for _, t := range p.toks {
+		if t.kind != tokDirective {
+			continue
+		}
+		d := p.src[t.start:t.end]
+		switch directiveName(d) {
+		case "define":
+			m, ok := parseDefine(bytes.TrimSpace(d[bytes.Index(d, []byte("define"))+len("define"):]))
+			if !ok {
+				continue
+			}
+			if !m.FunctionLike && (m.Body == "0" || m.Body == "(0)" || m.Body == "false") && !other[m.Name] {
+				if zero == nil {
+					zero = map[string]bool{}
+				}
+				zero[m.Name] = true
+				continue
+			}
+			other[m.Name] = true
+			delete(zero, m.Name)
+		case "undef":
+			for _, w := range directiveWords.FindAll(d, -1)[1:] {
+				other[string(w)] = true
+				delete(zero, string(w))
+			}
+		}
+	}
+	return zero
 }
 
 // compareArgument matches a comparison operator passed as a macro argument,
@@ -197,7 +235,7 @@ func directiveName(d []byte) string {
 	return string(d[:j])
 }
 
-func isIfZero(d []byte) bool {
+func isIfZero(d []byte, zero map[string]bool) bool {
 	if directiveName(d) != "if" {
 		return false
 	}
@@ -208,9 +246,11 @@ func isIfZero(d []byte) bool {
 	if i := bytes.Index(d, []byte("/*")); i >= 0 {
 		d = d[:i]
 	}
-	switch string(bytes.TrimSpace(d)) {
+	switch cond := string(bytes.TrimSpace(d)); cond {
 	case "0", "(0)", "false":
 		return true
+	default:
+		// #if USE_FAST with `#define USE_FAST 0` in the file.
+		return zero[strings.Trim(cond, "() ")]
 	}
-	return false
 }

@@ -216,6 +216,16 @@ var (
 // function that compares none, fall back to names: a pair whose first read
 // (call or variable) names a stop, or whose second names a start, is a gap.
 func hostRegions(reads []*Call, fn *Function) []TimedRegion {
+	// A read stored in a variable the function never reads again measures
+	// nothing (a timestamp taken and dropped, or kept for a log line
+	// through another read).
+	kept := reads[:0:0]
+	for _, r := range reads {
+		if v := storedIn(r); v == "" || strings.Contains(v, ".") || readAfter(fn, v, r.Node.End()) {
+			kept = append(kept, r)
+		}
+	}
+	reads = kept
 	vars := make([]string, len(reads))
 	known := map[string]bool{}
 	for i, r := range reads {
@@ -239,6 +249,34 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 		out = append(out, regionBetween(reads[i], reads[i+1], ClockHost, fn))
 	}
 	return out
+}
+
+// readAfter reports whether fn names the variable v after offset at (or
+// anywhere, inside a loop that holds at: the next iteration reads it).
+func readAfter(fn *Function, v string, at int) bool {
+	found := false
+	fn.Body.Descendants(func(n Node) bool {
+		if found {
+			return false
+		}
+		if n.Is("identifier") && n.Text() == v && (n.Start() >= at || inLoopWith(n, at)) {
+			if p := n.Parent(); !(p.Is("init_declarator", "declaration") && n.Field() == "declarator") {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// inLoopWith reports whether n and the offset at lie in one loop.
+func inLoopWith(n Node, at int) bool {
+	for p := n.Parent(); p.Valid(); p = p.Parent() {
+		if p.Is("for_statement", "while_statement", "do_statement", "for_range_loop") && p.Start() <= at && at < p.End() {
+			return true
+		}
+	}
+	return false
 }
 
 // storedIn is the variable a clock read is stored in (`auto t0 =

@@ -140,7 +140,7 @@ func run(p *rule.Pass) {
 						continue
 					}
 					reported[u.node.Start()] = true
-					opts := a.findingOptions(key, u, r)
+					opts := a.findingOptions(key, u, r, firstRead(regions))
 					msg := message(key, u, r)
 					if a.onlyTestBound(fn, r) {
 						opts = append(opts, rule.AtMost(rule.Info))
@@ -174,14 +174,30 @@ func clockName(r cudaparse.TimedRegion) string {
 	return "host clock"
 }
 
-func (a *analysis) findingOptions(key string, u kernelUse, r cudaparse.TimedRegion) []rule.FindingOption {
+// findingOptions returns a finding's related places and its fix: the
+// preload goes before the function's first clock read (first), at the top
+// level of the function: outside every measured interval, every loop and
+// every condition (a preload before the region's own start can land in
+// another measured interval, or run on every iteration).
+func (a *analysis) findingOptions(key string, u kernelUse, r cudaparse.TimedRegion, first cudaparse.Node) []rule.FindingOption {
 	opts := []rule.FindingOption{rule.Related(r.Start, "timer starts here"), rule.Related(r.Stop, "and stops here")}
 	if u.launch != nil && fix.IsSymbolLaunch(u.launch) {
-		if f, ok := fix.PreloadKernel(a.file, r.Start, key, "load before timing"); ok {
+		if f, ok := fix.PreloadKernelAtTop(a.file, first, u.node, key, "load before timing"); ok {
 			opts = append(opts, rule.WithFix(f))
 		}
 	}
 	return opts
+}
+
+// firstRead returns the earliest clock read that starts a region.
+func firstRead(regions []cudaparse.TimedRegion) cudaparse.Node {
+	var first cudaparse.Node
+	for _, r := range regions {
+		if !first.Valid() || r.Start.Start() < first.Start() {
+			first = r.Start
+		}
+	}
+	return first
 }
 
 // outsidePreloads drops the preloads made inside the timed region: a
