@@ -239,7 +239,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, paths []string) error {
 		res = runEngine(engineOptions) // report what is left
 		res.Errors = append(res.Errors, errs...)
 	}
-	extras := report.Extras{ToolVersion: version.Version, Baseline: filter(&res), BaseDir: wd, Root: sourceRoot(wd), Statistics: o.statistics}
+	extras := report.Extras{Rules: rules.All, ToolVersion: version.Version, Baseline: filter(&res), BaseDir: wd, Root: sourceRoot(wd), Statistics: o.statistics}
 	if o.confirm {
 		rep, err := o.probe.run(cmd, command)
 		if err != nil {

@@ -37,7 +37,7 @@ func sample(shift int) engine.Result {
 
 func TestSARIFValidates(t *testing.T) {
 	var out bytes.Buffer
-	if err := SARIF(&out, sample(0), Extras{}); err != nil {
+	if err := SARIF(&out, sample(0), Extras{Rules: rules.All}); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := sarif.FromBytes(out.Bytes(), sarif.WithStrictValidation())

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lazylint/lazylint/internal/rule"
+
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/runtime-probe/diffrun"
 )
@@ -20,6 +22,9 @@ type Extras struct {
 	// Probe is the differential run of `check --confirm`; with it every
 	// finding is marked confirmed or not confirmed.
 	Probe *diffrun.Report
+	// Rules are every rule the tool has, for formats that describe them
+	// (SARIF's rule list); nil: the rules of the findings.
+	Rules []*rule.Rule
 	// ToolVersion is lazylint's version, for formats that name the tool.
 	ToolVersion string
 	// Color asks the text format for ANSI colors.

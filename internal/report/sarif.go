@@ -15,7 +15,6 @@ import (
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/internal/suppress"
-	"github.com/lazylint/lazylint/rules"
 )
 
 // FingerprintKey names lazylint's entry in a SARIF result's
@@ -38,9 +37,23 @@ func (seen fingerprinter) next(f engine.Finding) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// sarifRules are the rules a SARIF run describes: every rule and LL000.
-func sarifRules() []*rule.Rule {
-	return append([]*rule.Rule{suppress.Rule}, rules.All...)
+// sarifRules are the rules a SARIF run describes: every rule the tool has
+// (or, not told, those of the findings) and LL000.
+func sarifRules(res engine.Result, x Extras) []*rule.Rule {
+	all := x.Rules
+	if all == nil {
+		seen := map[*rule.Rule]bool{suppress.Rule: true}
+		for _, fs := range [][]engine.Finding{res.Findings, res.Suppressed} {
+			for _, f := range fs {
+				if !seen[f.Rule] {
+					seen[f.Rule] = true
+					all = append(all, f.Rule)
+				}
+			}
+		}
+		rule.SortRules(all)
+	}
+	return append([]*rule.Rule{suppress.Rule}, all...)
 }
 
 func sarifLevel(s rule.Severity) string {
@@ -63,7 +76,7 @@ func SARIF(w io.Writer, res engine.Result, x Extras) error {
 	}
 	run.WithColumnKind("unicodeCodePoints")
 	index := map[string]int{}
-	for i, r := range sarifRules() {
+	for i, r := range sarifRules(res, x) {
 		d := run.AddRule(r.ID)
 		d.Name = &r.Name
 		d.ShortDescription = sarif.NewMultiformatMessageString().WithText(r.Summary)
