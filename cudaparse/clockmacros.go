@@ -55,12 +55,42 @@ func touchesClock(body string, t MacroTable) bool {
 // into, when it is not nil.
 func clockReadsIn(body string, t MacroTable, depth int, into ...*clockMacro) []int {
 	var at []int
-	note := func(i int, f func(*clockMacro)) {
-		at = append(at, i)
+	each := func(f func(*clockMacro)) {
 		for _, m := range into {
 			f(m)
 		}
 	}
+	eachCalledName(body, func(name string, i, open int) {
+		switch {
+		case knowledge.EventRecords[name]:
+			at = append(at, i)
+			each(func(m *clockMacro) { m.records = true })
+		case knowledge.EventElapsed[name]:
+			events := elapsedArgs(body[open:])
+			each(func(m *clockMacro) { m.elapsed, m.elapsedEvents = true, append(m.elapsedEvents, events...) })
+		case name == "now" && i >= 2 && body[i-2:i] == "::", knowledge.IsClockName(name):
+			at = append(at, i)
+			each(func(m *clockMacro) { m.host = true })
+		case t != nil && depth < maxExpansionDepth && len(t[name]) > 0:
+			inner := clockMacro{timedParam: -1}
+			if len(clockReadsIn(t[name][0].Body, t, depth+1, &inner)) > 0 {
+				at = append(at, i)
+				each(func(m *clockMacro) { m.records, m.host = m.records || inner.records, m.host || inner.host })
+			}
+			if inner.elapsed {
+				each(func(m *clockMacro) {
+					m.elapsed, m.elapsedEvents = true, append(m.elapsedEvents, inner.elapsedEvents...)
+				})
+			}
+		}
+	})
+	return at
+}
+
+// eachCalledName calls visit with each name in body that a parenthesis
+// follows (a call or a function-like macro), its offset and that of its
+// parenthesis.
+func eachCalledName(body string, visit func(name string, at, open int)) {
 	for i := 0; i < len(body); {
 		if !isIdentStart(body[i]) || i > 0 && isIdentByte(body[i-1]) {
 			i++
@@ -70,41 +100,15 @@ func clockReadsIn(body string, t MacroTable, depth int, into ...*clockMacro) []i
 		for j < len(body) && isIdentByte(body[j]) {
 			j++
 		}
-		name := body[i:j]
 		k := j
 		for k < len(body) && (body[k] == ' ' || body[k] == '\t') {
 			k++
 		}
-		called := k < len(body) && body[k] == '('
-		switch {
-		case !called:
-		case knowledge.EventRecords[name]:
-			note(i, func(m *clockMacro) { m.records = true })
-		case knowledge.EventElapsed[name]:
-			events := elapsedArgs(body[k:])
-			for _, m := range into {
-				m.elapsed = true
-				m.elapsedEvents = append(m.elapsedEvents, events...)
-			}
-		case name == "now" && i >= 2 && body[i-2:i] == "::", knowledge.IsClockName(name):
-			note(i, func(m *clockMacro) { m.host = true })
-		case t != nil && depth < maxExpansionDepth && len(t[name]) > 0:
-			inner := clockMacro{timedParam: -1}
-			if len(clockReadsIn(t[name][0].Body, t, depth+1, &inner)) > 0 {
-				note(i, func(m *clockMacro) {
-					m.records, m.host = m.records || inner.records, m.host || inner.host
-				})
-			}
-			if inner.elapsed {
-				for _, m := range into {
-					m.elapsed = true
-					m.elapsedEvents = append(m.elapsedEvents, inner.elapsedEvents...)
-				}
-			}
+		if k < len(body) && body[k] == '(' {
+			visit(body[i:j], i, k)
 		}
 		i = j
 	}
-	return at
 }
 
 // elapsedArgs returns the events an elapsed-time call compares, from the

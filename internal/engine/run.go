@@ -1,0 +1,314 @@
+package engine
+
+import (
+	"bytes"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/cache"
+	"github.com/lazylint/lazylint/internal/rule"
+)
+
+// Run checks the files and folders of opts.Paths. It is the list of its
+// phases, which --trace reports by the same names: walk the paths, check
+// the Go files, read the memo of an unchanged project, check each C/C++/CUDA
+// file alone (summarizing it for the project), link the project and check
+// again the files whose facts changed (select, recheck, callers), report.
+func Run(opts Options) Result {
+	r := newRun(opts)
+	r.walk()
+	r.checkGo()
+	if r.fromMemo() {
+		return r.report()
+	}
+	r.checkFiles()
+	r.projectStep()
+	return r.report()
+}
+
+// run is the state of one Run, phase to phase.
+type run struct {
+	opts        Options
+	start       time.Time
+	res         Result
+	base        string
+	settingsFor func(string) Settings
+	workers     int
+
+	// goFiles go to the cgo analyzers; sources to the C/C++/CUDA rules,
+	// the first checkedSources of them checked, the others (files of the
+	// project root not named) lending their facts only.
+	goFiles, sources []string
+	checkedSources   int
+	total            int
+	// absSources and shownPaths are the sources' absolute and shown paths.
+	absSources, shownPaths []string
+	results                []sourceResult
+	done                   atomic.Int64
+
+	// The project step's per-file notes, and what it keeps of the parses.
+	facts []fileFacts
+	names *interner
+	kept  *fileKeeper
+
+	// The memo of the project step, with a cache: keyed on every file's
+	// bytes (hashes); changed is set when a file changed since it was
+	// hashed.
+	memoize bool
+	hashes  []uint64
+	memoKey cache.Key
+	memo    *memoEntry
+	changed atomic.Bool
+}
+
+func newRun(opts Options) *run {
+	r := &run{opts: opts, start: time.Now()}
+	if opts.Cache != nil {
+		// Hashing the binary (tens of MB) overlaps the walk.
+		go func() { _, _ = cache.BinaryHash() }()
+	}
+	r.base = opts.BaseDir
+	if r.base == "" {
+		r.base, _ = os.Getwd()
+	}
+	r.settingsFor = opts.settingsFor()
+	r.workers = opts.Workers
+	if r.workers <= 0 {
+		r.workers = runtime.NumCPU()
+	}
+	return r
+}
+
+// walk collects the files to check and sorts them into Go files and
+// sources, adding the project root's other files as context.
+func (r *run) walk() {
+	opts := &r.opts
+	walked := collect(opts.Paths, opts.Exclude, opts.Extensions...)
+	opts.trace(r.start, "walk", "%d files", len(walked.files))
+	r.res = Result{Errors: walked.errors, ExcludedNamed: walked.excludedNamed}
+	r.res.Stats.Excluded = walked.excluded
+	if opts.Cache != nil {
+		if _, err := cache.BinaryHash(); err != nil {
+			opts.Cache = nil // no key without the binary: run uncached
+		}
+	}
+	for _, p := range walked.files {
+		if strings.HasSuffix(p, ".go") {
+			r.goFiles = append(r.goFiles, p)
+		} else {
+			r.sources = append(r.sources, p)
+		}
+	}
+	r.total = len(r.sources) + len(r.goFiles)
+	r.checkedSources = len(r.sources)
+	if opts.ProjectRoot != "" && !opts.NoProject {
+		r.sources = append(r.sources, contextFiles(opts.ProjectRoot, r.sources, opts.Exclude, opts.Extensions...)...)
+	}
+	r.res.Stats.Files = r.total
+	r.results = make([]sourceResult, len(r.sources))
+	// Absolute paths once: filepath.Abs asks for the working directory
+	// each time (two stats a call; 90,000 of them in a run of 15,000
+	// files).
+	wd, _ := os.Getwd()
+	r.absSources = make([]string, len(r.sources))
+	r.shownPaths = make([]string, len(r.sources))
+	for i, p := range r.sources {
+		r.absSources[i] = absFrom(wd, p)
+		r.shownPaths[i] = relFromAbs(r.base, p, r.absSources[i])
+	}
+	r.facts = make([]fileFacts, len(r.sources))
+	r.names = newInterner()
+	r.kept = newFileKeeper(keptParseBytes)
+	r.hashes = make([]uint64, len(r.sources))
+	// With a cache, the project step's outcome is memoized on the bytes of
+	// every file: a warm run of an unchanged project skips it.
+	r.memoize = opts.Cache != nil && !opts.NoProject && !opts.NeedProject
+}
+
+// checkGo runs the cgo analyzers on the Go files.
+func (r *run) checkGo() {
+	goRes := checkGo(r.goFiles, r.settingsFor, r.base, os.ReadFile, r.opts)
+	r.res.Findings = append(r.res.Findings, goRes.findings...)
+	r.res.Suppressed = append(r.res.Suppressed, goRes.suppressed...)
+	r.res.Errors = append(r.res.Errors, goRes.errors...)
+	r.res.Stats.Files -= goRes.skipped
+	r.done.Store(int64(len(r.goFiles)))
+	if r.opts.Progress != nil && len(r.goFiles) > 0 {
+		r.opts.Progress(len(r.goFiles), r.total)
+	}
+}
+
+// fromMemo reads every file's bytes first and, when the memo of the
+// project holds them all unchanged, takes every result from it: a warm run
+// of an unchanged project does nothing else.
+func (r *run) fromMemo() bool {
+	if !r.memoize || len(r.sources) == 0 {
+		return false
+	}
+	bytesRead, complete := hashSources(r.sources[:r.checkedSources], r.sources[r.checkedSources:], r.hashes, r.workers)
+	r.memoKey = projectMemoKey(&r.opts, r.shownPaths, r.hashes, r.settingsFor, r.absSources)
+	if data, ok := r.opts.Cache.Get(r.memoKey); ok {
+		r.memo = decodeMemo(data)
+	}
+	if r.memo == nil || !r.memo.Complete || !complete ||
+		!applyMemo(r.memo, r.results[:r.checkedSources], r.shownPaths, r.settingsFor, r.absSources, &r.res.Stats) {
+		return false
+	}
+	r.res.Stats.Bytes, r.res.Stats.Cached = bytesRead, r.memo.Checked
+	if r.opts.Progress != nil {
+		r.opts.Progress(r.total, r.total)
+	}
+	return true
+}
+
+// checkFiles checks each source alone, on the workers (one parser each),
+// and notes what the project step needs of it.
+func (r *run) checkFiles() {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(r.workers, max(1, len(r.sources))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var parser *cudaparse.Parser // created on first need, one per worker
+			var text rule.Text           // the prefilters' view of each file, its index reused
+			defer func() {
+				if parser != nil {
+					parser.Close()
+				}
+			}()
+			for i := range jobs {
+				r.checkFile(&parser, &text, i)
+			}
+		}()
+	}
+	for i := range r.sources {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	r.opts.trace(r.start, "files", "%d parsed", countParsed(r.results))
+}
+
+// checkFile checks source i alone (a context file: notes its facts only).
+func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
+	opts := &r.opts
+	shown := r.shownPaths[i]
+	src, err := ReadSource(r.sources[i])
+	if err == nil && r.memoize && xxhash.Sum64(src) != r.hashes[i] {
+		r.changed.Store(true) // since it was hashed: no memo of this run
+	}
+	if i >= r.checkedSources {
+		if err == nil && !r.memoize && !bytes.Contains(src[:min(len(src), binaryProbe)], []byte{0}) {
+			text.Reset(src)
+			noteProjectFacts(&r.facts[i], text, r.settingsFor(r.absSources[i]), nil, skipped, nil, r.names)
+			r.facts[i].candidate = false
+		}
+		return
+	}
+	if err != nil {
+		r.results[i].Err = &FileError{Path: shown, Message: cleanErr(err).Error()}
+	} else {
+		r.results[i].bytes = int64(len(src))
+		s := r.settingsFor(r.absSources[i])
+		text.Reset(src)
+		var in projectInput
+		if !opts.NoProject {
+			in.keep = func(f *cudaparse.File, sum *cudaparse.FileSummary) { r.kept.offer(i, f, sum) }
+		}
+		var ref *summaryRef
+		var answers *prefilterAnswers
+		r.results[i].FileResult, r.results[i].how, ref, answers = checkText(parser, text, s, opts, shown, &in)
+		switch {
+		case r.memoize:
+			// The text's facts, and the summary, wait until the project's
+			// memo is known to miss.
+			r.facts[i].summaryRef, r.facts[i].parsed = ref, r.results[i].how != skipped && ref != nil
+			r.facts[i].answers = answers
+		case !opts.NoProject:
+			noteProjectFacts(&r.facts[i], text, s, ref.get(), r.results[i].how, answers, r.names)
+		}
+	}
+	if opts.Progress != nil {
+		opts.Progress(int(r.done.Add(1)), r.total)
+	}
+}
+
+// projectStep links the project's summaries and checks again the files
+// whose facts changed: first with what the files call, then, once, with
+// what the callers of the functions that hold findings load before
+// calling. A memo that is not complete (a file had an error, which is not
+// kept) still holds its results.
+func (r *run) projectStep() {
+	opts := &r.opts
+	memoHit := r.memo != nil && !r.changed.Load() &&
+		applyMemo(r.memo, r.results[:r.checkedSources], r.shownPaths, r.settingsFor, r.absSources, &r.res.Stats)
+	if opts.NoProject || len(r.sources) == 0 || memoHit {
+		return
+	}
+	pr := &projectRun{opts: r.opts, sources: r.sources, shown: r.shownPaths, facts: r.facts, settings: r.settingsFor, workers: r.workers, names: r.names, kept: r.kept, abs: r.absSources}
+	if r.memoize {
+		pr.noteAll(r.checkedSources)
+	}
+	wantPreloads := false
+	for i := range r.results {
+		wantPreloads = wantPreloads || usesProjectPreloads(r.results[i].Findings)
+	}
+	project := pr.link(wantPreloads)
+	opts.trace(r.start, "link", "%d summaries, %d parsed", pr.summaries(), pr.parsed)
+	rechecked := map[int]bool{}
+	checkedWith := map[int][32]byte{} // the digest each file was checked again with
+	for round := 0; round < 2; round++ {
+		if round == 1 {
+			// Files checked again may have been summarized on the way.
+			if !pr.findCallers(r.current()) && pr.summaries() == project.Files() && pr.upgraded == 0 {
+				break
+			}
+			project = pr.project()
+			opts.trace(r.start, "callers", "%d summaries, %d parsed", pr.summaries(), pr.parsed)
+		}
+		again := pr.recheck(project, r.current())
+		for _, i := range again {
+			rechecked[i] = true
+		}
+		pr.prepareUnits(again, r.current())
+		opts.trace(r.start, "select", "%d files to check again", len(again))
+		ran := pr.rerunAll(project, again, checkedWith, func(i int, out FileResult, how checked) {
+			if how == parsedIt && r.results[i].how == skipped {
+				r.results[i].how = parsedIt
+			}
+			r.results[i].FileResult = out
+		})
+		opts.trace(r.start, "recheck", "%d with new facts", ran)
+	}
+	r.res.Stats.LinkParsed = pr.parsed
+	r.res.Stats.ProjectFunctions = project.Len()
+	r.res.Stats.Rechecked = len(rechecked)
+	r.res.Project = project
+	if r.memoize && !r.changed.Load() {
+		if data, err := encodeMemo(r.results[:r.checkedSources], rechecked, r.shownPaths, &r.res.Stats); err == nil {
+			opts.Cache.Put(r.memoKey, data)
+		}
+	}
+}
+
+// current returns the files' results so far.
+func (r *run) current() []FileResult {
+	out := make([]FileResult, len(r.results))
+	for i := range r.results {
+		out[i] = r.results[i].FileResult
+	}
+	return out
+}
+
+// report gathers the results of the checked files, sorted.
+func (r *run) report() Result {
+	return r.res.finish(r.results[:r.checkedSources], r.base, r.start)
+}
