@@ -144,7 +144,11 @@ type File struct {
 	// (clockMacroOf).
 	clockMacrosOnce sync.Once
 	clockMacros     map[string]clockMacro
-	preloads        []Preload // Preloads' answer
+	// timerClasses: classes whose constructor reads a clock
+	// (startingTimerClasses).
+	timerClassesOnce sync.Once
+	timerClasses     map[string]bool
+	preloads         []Preload // Preloads' answer
 
 	Path  string
 	Src   []byte // the original source

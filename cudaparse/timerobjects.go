@@ -83,6 +83,18 @@ func declaratorName(x Node) bool {
 	return false
 }
 
+// libraryTimerMethods are the read and restart methods of every library
+// timer class.
+var libraryTimerMethods = func() map[string]bool {
+	out := map[string]bool{}
+	for _, t := range knowledge.LibraryTimerTypes {
+		for _, m := range append(slices.Clone(t.ReadMethods), t.Restart...) {
+			out[m] = true
+		}
+	}
+	return out
+}()
+
 // libraryTimer returns the library timer class of a type, or nil.
 func (f *File) libraryTimer(typ string) *knowledge.LibraryTimer {
 	t, ok := knowledge.LibraryTimerTypes[strings.TrimPrefix(typ, "::")]
@@ -97,8 +109,8 @@ func (f *File) libraryTimer(typ string) *knowledge.LibraryTimer {
 // of the file that reads a host clock itself.
 func (f *File) timerMethodCall(c *Call) bool {
 	obj := c.Callee.ChildByField("argument")
-	if !obj.Is("identifier") {
-		return false
+	if !obj.Is("identifier") || !libraryTimerMethods[c.Name] && f.FunctionNamed(c.Name) == nil {
+		return false // cheap: most method calls are neither
 	}
 	typ := f.declaredType(obj)
 	if typ == "" {
@@ -174,7 +186,7 @@ func (f *File) timerDeclarations(fn *Function) []*Call {
 		}
 		typ := compactSpace(n.ChildByField("type").Text())
 		class := typ[strings.LastIndex(typ, ":")+1:]
-		if f.libraryTimer(typ) == nil && !f.classMethodReadsClock(typ, class) {
+		if f.libraryTimer(typ) == nil && !f.startingTimerClasses()[class] {
 			return false
 		}
 		for _, d := range n.ChildrenByField("declarator") {
@@ -186,4 +198,21 @@ func (f *File) timerDeclarations(fn *Function) []*Call {
 		return false
 	})
 	return out
+}
+
+// startingTimerClasses returns the classes of the file whose constructor
+// reads a host clock (a declaration of one starts a measurement), found
+// once per file.
+func (f *File) startingTimerClasses() map[string]bool {
+	f.timerClassesOnce.Do(func() {
+		for _, fn := range f.Functions {
+			if fn.Name != "" && f.memberOf(fn, fn.Name) && f.readsHostClock(fn) {
+				if f.timerClasses == nil {
+					f.timerClasses = map[string]bool{}
+				}
+				f.timerClasses[fn.Name] = true
+			}
+		}
+	})
+	return f.timerClasses
 }

@@ -23,6 +23,9 @@ type LibraryLauncher struct {
 	// HostPolicies are words that, in the call's execution policy or
 	// template arguments, make it run on the host (no kernel).
 	HostPolicies []string
+	// NestedPolicies are policies of a pattern nested in a kernel (a team's
+	// threads or vector lanes): a device-side loop, no launch.
+	NestedPolicies []string
 	// FunctorAfterPolicy: without a lambda, the functor is the argument
 	// after the policy (and after a leading label string), not the last
 	// (Kokkos::parallel_reduce("l", policy, functor, result)).
@@ -40,6 +43,7 @@ var LibraryLaunchers = []LibraryLauncher{
 		Qualifiers:         []string{"Kokkos"},
 		Names:              map[string]bool{"parallel_for": true, "parallel_reduce": true, "parallel_scan": true},
 		HostPolicies:       []string{"Serial", "OpenMP", "Threads", "HPX", "DefaultHostExecutionSpace", "HostSpace"},
+		NestedPolicies:     []string{"TeamThreadRange", "ThreadVectorRange", "TeamVectorRange", "TeamThreadMDRange", "ThreadVectorMDRange", "TeamVectorMDRange", "PerTeam", "PerThread"},
 		FunctorAfterPolicy: true,
 	},
 	{
@@ -85,6 +89,17 @@ func (l *LibraryLauncher) RunsOnHost(policy string) bool {
 	return false
 }
 
+// Nested reports whether a policy text names a pattern nested in a
+// kernel.
+func (l *LibraryLauncher) Nested(policy string) bool {
+	for _, w := range l.NestedPolicies {
+		if strings.Contains(policy, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // NamesDevice reports whether a policy text names a device policy, for a
 // library that needs one.
 func (l *LibraryLauncher) NamesDevice(policy string) bool {
@@ -99,18 +114,14 @@ func (l *LibraryLauncher) NamesDevice(policy string) bool {
 	return false
 }
 
-// LibraryLaunchSpellings are literals every call of a library launcher
-// contains (what prefilters look for).
+// LibraryLaunchSpellings are literals every file that calls a library
+// launcher contains: the library's namespace, written before the call or
+// in a using-directive (the calls' own names, parallel_for or sort, are
+// everywhere).
 func LibraryLaunchSpellings() []string {
 	var out []string
-	seen := map[string]bool{}
 	for _, l := range LibraryLaunchers {
-		for name := range l.Names {
-			if !seen[name+"("] {
-				seen[name+"("] = true
-				out = append(out, name+"(", name+"<")
-			}
-		}
+		out = append(out, l.Qualifiers...)
 	}
 	sortStrings(out)
 	return out

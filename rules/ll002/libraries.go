@@ -53,7 +53,7 @@ func (a *analysis) libraryLaunch(c *cudaparse.Call) (string, bool) {
 			policy += " " + arg.Text()
 		}
 	}
-	if l.RunsOnHost(policy) || !l.NamesDevice(a.resolveAliases(targs)) {
+	if l.RunsOnHost(policy) || l.Nested(policy) || inLaunchedLambda(c) || !l.NamesDevice(a.resolveAliases(targs)) {
 		return "", false
 	}
 	name := l.Library + "::" + c.Name
@@ -81,6 +81,34 @@ func (a *analysis) libraryLaunch(c *cudaparse.Call) (string, bool) {
 		return name + t, true
 	}
 	return name + "<" + compact(functor.Text()) + ">", true
+}
+
+// inLaunchedLambda reports whether a call lies in a lambda handed to a
+// parallel pattern (a kernel's body): code there runs on the device, where
+// a pattern is a loop, not a launch. (A lambda handed to a host helper, a
+// timing function, runs on the host.)
+func inLaunchedLambda(c *cudaparse.Call) bool {
+	for p := c.Node.Parent(); p.Valid(); p = p.Parent() {
+		if p.Is("lambda_expression") && p.Parent().Is("argument_list") {
+			outer := p.Parent().Parent().ChildByField("function")
+			if outer.Is("template_function") {
+				outer = outer.ChildByField("name")
+			}
+			name := outer.Text()
+			if outer.Is("qualified_identifier") {
+				name = outer.ChildByField("name").Text()
+			}
+			for _, l := range knowledge.LibraryLaunchers {
+				if l.Names[name] || strings.HasPrefix(name, l.Qualifiers[0]) {
+					return true
+				}
+			}
+		}
+		if p.Is("function_definition") {
+			return false
+		}
+	}
+	return false
 }
 
 // isLambdaArg reports whether an argument is a lambda: written as one, or

@@ -126,7 +126,7 @@ func run(p *rule.Pass) {
 			a.checkHelperCalls(fn, helpers, uses, onEntry, reported)
 		}
 		for _, r := range regions {
-			if r.IsBenchmarkLoop() && !p.File.FixedIterations(fn.Name) || warmedByEarlierCall(p.File, fn, r) {
+			if (r.IsBenchmarkLoop() || inBenchmarkLoop(regions, r)) && !p.File.FixedIterations(fn.Name) || warmedByEarlierCall(p.File, fn, r) {
 				// Google Benchmark runs the loop once to size the run and
 				// reports a later run: the loads fall in the discarded one.
 				continue
@@ -172,6 +172,18 @@ func clockName(r cudaparse.TimedRegion) string {
 		return "CUDA events"
 	}
 	return "host clock"
+}
+
+// inBenchmarkLoop reports whether r is timed inside a Google Benchmark
+// loop of the function (manual timing: state.SetIterationTime): the loop's
+// first, sizing run is discarded like its own time.
+func inBenchmarkLoop(regions []cudaparse.TimedRegion, r cudaparse.TimedRegion) bool {
+	for _, b := range regions {
+		if b.IsBenchmarkLoop() && b.From <= r.From && r.To <= b.To && b != r {
+			return true
+		}
+	}
+	return false
 }
 
 // findingOptions returns a finding's related places and its fix: the

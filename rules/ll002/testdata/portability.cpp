@@ -74,3 +74,15 @@ void amrex_loop(amrex::Array4<double> const &a, amrex::Box const &bx) {
   auto t1 = std::chrono::steady_clock::now();
   printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
 }
+
+void kokkos_teams(Kokkos::View<double **> m, int rows, int cols) {
+  using team_t = Kokkos::TeamPolicy<>::member_type;
+  auto t0 = std::chrono::steady_clock::now();
+  Kokkos::parallel_for(Kokkos::TeamPolicy<>(rows, Kokkos::AUTO), KOKKOS_LAMBDA(const team_t &team) {  // want LL002 "Kokkos::parallel_for"
+    const int r = team.league_rank();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, cols), [&](int c) { m(r, c) *= 2.0; });  // ok: a loop inside the kernel
+  });
+  Kokkos::fence();
+  auto t1 = std::chrono::steady_clock::now();
+  printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
+}
