@@ -117,7 +117,9 @@ func (f *File) reachingIn(fn *Function, key string, use Node) []Def {
 			// The use is part of its own definition (x = x - 1): the
 			// definition does not reach it.
 		case d.Node.End() <= useStart:
-			before = append(before, d)
+			if !exclusiveTo(d.Node, use) {
+				before = append(before, d)
+			}
 		case loop.Valid() && loop.Contains(d.Node):
 			later = append(later, d) // reaches the use through the loop's back edge
 		}
@@ -147,6 +149,18 @@ func runsBefore(d, use Node) bool { return onTheWay(d, use, false) }
 // use can skip it.
 func OnTheWay(d, use Node) bool {
 	return d.End() <= use.Start() && onTheWay(d, use, true)
+}
+
+// exclusiveTo reports whether d and use lie in the two branches of one
+// if/else (or ?:) with no loop around it: d never runs before use.
+func exclusiveTo(d, use Node) bool {
+	from := d
+	for p := d.Parent(); p.Valid(); from, p = p, p.Parent() {
+		if p.Contains(use) {
+			return exclusiveBranches(p, from, use)
+		}
+	}
+	return false
 }
 
 // exclusiveBranches reports whether from (a child of p) and the child of p

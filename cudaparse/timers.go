@@ -221,7 +221,7 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 	// through another read).
 	kept := reads[:0:0]
 	for _, r := range reads {
-		if v := storedIn(r); v == "" || strings.Contains(v, ".") || readAfter(fn, v, r.Node.End()) {
+		if v := storedIn(r); v == "" || strings.Contains(v, ".") || !declaredLocal(fn, v) || readAfter(fn, v, r.Node.End()) {
 			kept = append(kept, r)
 		}
 	}
@@ -263,6 +263,22 @@ func readAfter(fn *Function, v string, at int) bool {
 			if p := n.Parent(); !(p.Is("init_declarator", "declaration") && n.Field() == "declarator") {
 				found = true
 			}
+		}
+		return true
+	})
+	return found
+}
+
+// declaredLocal reports whether fn's body declares a variable v (not a
+// parameter, a member or a global, which others read).
+func declaredLocal(fn *Function, v string) bool {
+	found := false
+	fn.Body.Descendants(func(n Node) bool {
+		if found {
+			return false
+		}
+		if n.Is("identifier") && n.Text() == v && declaratorName(n) {
+			found = true
 		}
 		return true
 	})

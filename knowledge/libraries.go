@@ -43,7 +43,7 @@ var LibraryLaunchers = []LibraryLauncher{
 		Qualifiers:         []string{"Kokkos"},
 		Names:              map[string]bool{"parallel_for": true, "parallel_reduce": true, "parallel_scan": true},
 		HostPolicies:       []string{"Serial", "OpenMP", "Threads", "HPX", "DefaultHostExecutionSpace", "HostSpace"},
-		NestedPolicies:     []string{"TeamThreadRange", "ThreadVectorRange", "TeamVectorRange", "TeamThreadMDRange", "ThreadVectorMDRange", "TeamVectorMDRange", "PerTeam", "PerThread"},
+		NestedPolicies:     []string{"TeamThreadRange", "ThreadVectorRange", "TeamVectorRange", "TeamThreadMDRange", "ThreadVectorMDRange", "TeamVectorMDRange"},
 		FunctorAfterPolicy: true,
 	},
 	{

@@ -166,6 +166,11 @@ type analysis struct {
 	// keepingPool is the file's call that makes a memory pool keep all
 	// freed memory (findKeepingPool), or nil.
 	keepingPool *cudaparse.Call
+	// defValues memoizes evalDefs of a use outside any helper's binding
+	// (nil env), by the use's offset: a file of long functions where each
+	// value is built from several reaching definitions is exponential
+	// without it (a 2 MB single-header FFT library took minutes).
+	defValues map[int]value
 }
 
 // share describes a size in terms of a memory query: frac of the queried
@@ -642,10 +647,27 @@ func (a *analysis) eval(n cudaparse.Node, env map[string]value, depth int) value
 
 // evalDefs evaluates a variable through the definitions that reach it.
 func (a *analysis) evalDefs(n cudaparse.Node, env map[string]value, depth int) value {
+	if depth > maxDepth {
+		// x += y in a loop reaches itself through x: the recursion must
+		// end here too, not only in eval (a stack overflow on OpenMM).
+		return value{}
+	}
+	if len(env) == 0 {
+		if v, ok := a.defValues[n.Start()]; ok {
+			return v // known, or being evaluated (a cycle: unknown)
+		}
+		if a.defValues == nil {
+			a.defValues = map[int]value{}
+		}
+		a.defValues[n.Start()] = value{}
+	}
 	key := cudaparse.VarKey(n)
 	var out value
 	for _, d := range a.file.ReachingDefs(n) {
 		out = worst(out, a.evalDef(d, key, env, depth+1))
+	}
+	if len(env) == 0 {
+		a.defValues[n.Start()] = out
 	}
 	return out
 }
