@@ -49,7 +49,7 @@ var LibraryLaunchers = []LibraryLauncher{
 	{
 		Library:        "RAJA",
 		Qualifiers:     []string{"RAJA"},
-		Names:          map[string]bool{"forall": true, "kernel": true, "launch": true, "kernel_param": true, "inclusive_scan": true, "exclusive_scan": true, "sort": true, "sort_pairs": true, "stable_sort": true},
+		Names:          map[string]bool{"forall": true, "kernel": true, "launch": true, "kernel_param": true, "kernel_resource": true, "kernel_param_resource": true, "inclusive_scan": true, "exclusive_scan": true, "sort": true, "sort_pairs": true, "stable_sort": true},
 		DevicePolicies: []string{"cuda", "gpu", "Cuda", "CUDA", "Gpu", "GPU", "device"},
 	},
 	{

@@ -61,6 +61,15 @@ void raja_device(double *x, int n) {
   printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
 }
 
+void raja_nested(double *a, int n) {
+  using KERNEL_POLICY = RAJA::KernelPolicy<RAJA::statement::CudaKernel<RAJA::statement::Lambda<0>>>;
+  RAJA::resources::Cuda res;
+  auto t0 = std::chrono::steady_clock::now();
+  RAJA::kernel_resource<KERNEL_POLICY>(RAJA::make_tuple(RAJA::RangeSegment(0, n)), res, [=] RAJA_DEVICE(int i) { a[i] = 0.0; });  // want LL002 "RAJA::kernel_resource"
+  auto t1 = std::chrono::steady_clock::now();
+  printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
+}
+
 void raja_sequential(double *x, int n) {
   auto t0 = std::chrono::steady_clock::now();
   RAJA::forall<RAJA::seq_exec>(RAJA::RangeSegment(0, n), [=](int i) { x[i] += 1.0; });  // ok: a sequential policy launches nothing
