@@ -735,8 +735,39 @@ func (a *analysis) queryResult(d cudaparse.Def, key string) value {
 		if field == ".totalGlobalMem" {
 			return mk(true)
 		}
+	default:
+		// query(&free, &total): a function of the file that hands its
+		// parameter on to a memory query (void query(size_t *f, size_t *t)
+		// { cudaMemGetInfo(f, t); }).
+		if field == "" {
+			if q, total, ok := a.forwardedQuery(d.Call.Name, d.Index); ok {
+				return value{isShare: true, s: share{total: total, api: q.Name, query: q.Node, frac: 1}}
+			}
+		}
 	}
 	return value{}
+}
+
+// forwardedQuery reports whether the file's function name passes its
+// parameter param to a memory query that writes free (total false) or
+// total memory through it: the query call.
+func (a *analysis) forwardedQuery(name string, param int) (*cudaparse.Call, bool, bool) {
+	fn := a.file.FunctionNamed(name)
+	if fn == nil || param >= len(fn.Params) {
+		return nil, false, false
+	}
+	prm := fn.Params[param].Name
+	for _, c := range a.file.Calls {
+		if c.Func != fn || !knowledge.DeviceMemoryQueries[c.Name] {
+			continue
+		}
+		for k, arg := range c.Args {
+			if k < 2 && strings.TrimLeft(strings.TrimSpace(arg.Text()), "&") == prm {
+				return c, k == 1, true
+			}
+		}
+	}
+	return nil, false, false
 }
 
 func isAvailableMemory(n cudaparse.Node) bool {
