@@ -365,6 +365,25 @@ func defsAt(n Node, callAt map[int32]*Call) []Def {
 	case "for_range_loop":
 		d := n.ChildByField("declarator")
 		return []Def{{Var: declaredName(d), Op: DefRange, Node: d, Value: n.ChildByField("right")}}
+	case "identifier":
+		// f(x) where f, a function of the file, takes x by non-const
+		// reference: f may write x (void query(size_t &free, size_t &total)).
+		if !n.Parent().Is("argument_list") {
+			return nil
+		}
+		call, ok := callAt[n.Parent().Parent().i]
+		if !ok || call.Name == "" {
+			return nil
+		}
+		callee := n.f.FunctionNamed(call.Name)
+		if callee == nil {
+			return nil
+		}
+		for k, a := range call.Args {
+			if a == n && k < len(callee.Params) && mutableReference(callee.Params[k].Node) {
+				return []Def{{Var: n.Text(), Op: DefOut, Node: n, Call: call, Index: k}}
+			}
+		}
 	case "pointer_expression":
 		if !strings.HasPrefix(strings.TrimSpace(n.Text()), "&") {
 			return nil
@@ -387,6 +406,21 @@ func defsAt(n Node, callAt map[int32]*Call) []Def {
 		}
 	}
 	return nil
+}
+
+// mutableReference reports whether a parameter declaration takes its
+// argument by non-const lvalue reference (T &x, not const T &x or T &&x).
+func mutableReference(decl Node) bool {
+	d := decl.ChildByField("declarator")
+	if !d.Is("reference_declarator") || strings.HasPrefix(strings.TrimSpace(d.Text()), "&&") {
+		return false
+	}
+	for _, c := range decl.NamedChildren() {
+		if c.Is("type_qualifier") && strings.TrimSpace(c.Text()) == "const" {
+			return false
+		}
+	}
+	return true
 }
 
 // fileDefs returns file-scope definitions of a name: globals with an

@@ -382,13 +382,26 @@ func comparedPairs(fn *Function, known map[string]bool) map[[2]string]bool {
 func (f *File) benchmarkLoops(fn *Function) []TimedRegion {
 	var out []TimedRegion
 	fn.Body.Descendants(func(n Node) bool {
-		if n.Is("for_range_loop") && n.ChildByField("right").Text() == "state" {
+		if n.Is("for_range_loop") && f.isBenchmarkState(n.ChildByField("right")) {
 			body := n.ChildByField("body")
 			out = append(out, TimedRegion{From: body.Start(), To: body.End(), Start: n.ChildByField("right"), Stop: body, Clock: ClockHost, Func: fn})
 		}
 		return true
 	})
 	return out
+}
+
+// isBenchmarkState reports whether x names a Google Benchmark state: the
+// conventional name, or a variable declared benchmark::State.
+func (f *File) isBenchmarkState(x Node) bool {
+	if x.Text() == "state" {
+		return true
+	}
+	if !x.Is("identifier") {
+		return false
+	}
+	typ, _ := f.DeclaredType(x)
+	return strings.HasSuffix(typ, "benchmark::State") || typ == "State"
 }
 
 // IsBenchmarkLoop reports whether a timed region is a Google Benchmark

@@ -111,6 +111,65 @@ func inLaunchedLambda(c *cudaparse.Call) bool {
 	return false
 }
 
+// hostOnlyBranch reports whether n lies in the branch of an if that a
+// compile-time device test sends the host down: the else of `if (exec_gpu)`
+// (or the then of `if (!exec_gpu)`) where exec_gpu is a constant
+// (`constexpr bool exec_gpu = is_gpu_exec_space_v<Space>;`, or an `if
+// constexpr`) named for the GPU. Portability layers choose their GPU and host
+// algorithms so; on a CUDA build the host branch never runs.
+func (a *analysis) hostOnlyBranch(n cudaparse.Node) bool {
+	from := n
+	for p := n.Parent(); p.Valid() && !p.Is("function_definition"); from, p = p, p.Parent() {
+		if !p.Is("if_statement") || from.Field() != "consequence" && from.Field() != "alternative" {
+			continue
+		}
+		cond := p.ChildByField("condition")
+		text := strings.Trim(compact(cond.Text()), "()")
+		negated := strings.HasPrefix(text, "!")
+		text = strings.Trim(strings.TrimPrefix(text, "!"), "()")
+		if !deviceTest.MatchString(text) || !a.compileTimeConstant(p, cond, text) {
+			continue
+		}
+		if from.Field() == "alternative" && !negated || from.Field() == "consequence" && negated {
+			return true
+		}
+	}
+	return false
+}
+
+// deviceTest matches a condition named for the GPU.
+var deviceTest = regexp.MustCompile(`(?i)gpu|cuda|device`)
+
+// compileTimeConstant reports whether an if's condition is known at
+// compile time: `if constexpr`, or a variable declared constexpr.
+func (a *analysis) compileTimeConstant(ifStmt, cond cudaparse.Node, text string) bool {
+	if strings.HasPrefix(compact(ifStmt.Text()), "ifconstexpr") {
+		return true
+	}
+	if !identRE.MatchString(text) || identRE.FindString(text) != text {
+		return false
+	}
+	var id cudaparse.Node
+	cond.Descendants(func(x cudaparse.Node) bool {
+		if x.Is("identifier") && x.Text() == text {
+			id = x
+			return false
+		}
+		return !id.Valid()
+	})
+	if !id.Valid() {
+		return false
+	}
+	for _, d := range a.file.ReachingDefs(id) {
+		for q := d.Node; q.Valid(); q = q.Parent() {
+			if q.Is("declaration") {
+				return strings.Contains(q.Text(), "constexpr")
+			}
+		}
+	}
+	return false
+}
+
 // isLambdaArg reports whether an argument is a lambda: written as one, or
 // through a library's lambda macro (KOKKOS_LAMBDA(int i) { ... }, which
 // the parser sees as a call of the macro, or as the macro and a body).

@@ -267,7 +267,9 @@ func (a *analysis) uses(fn *cudaparse.Function) []kernelUse {
 			continue
 		}
 		if key, ok := a.libraryLaunch(c); ok {
-			out = append(out, kernelUse{node: c.Node, launched: []string{key}, library: true})
+			if !a.hostOnlyBranch(c.Node) {
+				out = append(out, kernelUse{node: c.Node, launched: []string{key}, library: true})
+			}
 			continue
 		}
 		callee := a.file.FunctionNamed(c.Name)

@@ -95,3 +95,16 @@ void kokkos_teams(Kokkos::View<double **> m, int rows, int cols) {
   auto t1 = std::chrono::steady_clock::now();
   printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
 }
+
+template <class Space>
+void choose_by_space(Kokkos::View<double *> x, int n) {
+  constexpr bool on_gpu = Kokkos::is_gpu_space<Space>::value;
+  Kokkos::Timer timer;
+  if (on_gpu) {
+    Kokkos::parallel_for(n, KOKKOS_LAMBDA(int i) { x(i) = 1.0; });  // want LL002 "Kokkos::parallel_for"
+  } else {
+    Kokkos::parallel_for(n, KOKKOS_LAMBDA(int i) { x(i) = 2.0; });  // ok: the host algorithm; on a CUDA build on_gpu is true
+  }
+  Kokkos::fence();
+  printf("%f\n", timer.seconds());
+}
