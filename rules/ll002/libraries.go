@@ -175,12 +175,10 @@ func (a *analysis) compileTimeConstant(ifStmt, cond cudaparse.Node, text string)
 // the parser sees as a call of the macro, or as the macro and a body).
 func isLambdaArg(arg cudaparse.Node) bool {
 	x := arg.Unparen()
-	if x.Is("lambda_expression") {
-		return true
+	if x.Is("lambda_expression", "compound_statement") {
+		return true // a lambda, or the body a lambda macro left (not {0, 0}: an initializer list)
 	}
-	t := strings.TrimSpace(x.Text())
-	return strings.Contains(t, "LAMBDA") && strings.HasSuffix(t, "}") || strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") ||
-		x.Is("call_expression") && strings.Contains(x.ChildByField("function").Text(), "LAMBDA")
+	return x.Is("call_expression") && strings.Contains(x.ChildByField("function").Text(), "LAMBDA")
 }
 
 // isLabel reports whether a parallel pattern's first argument is its label
