@@ -144,12 +144,6 @@ type LibraryTimer struct {
 	NeedsLibrary string
 }
 
-// LibraryClockCalls are qualified free functions of libraries that read a
-// host clock: amrex::second(), ParallelDescriptor::second().
-var LibraryClockCalls = map[string]bool{
-	"amrex::second": true, "ParallelDescriptor::second": true, "amrex::ParallelDescriptor::second": true,
-}
-
 // LambdaMacros are macros that open a lambda, with what they open it
 // with (Kokkos: `[=] __host__ __device__`); the parser sees the capture in
 // their place.
