@@ -79,6 +79,10 @@ func declaratorName(x Node) bool {
 		return x.Field() == "declarator"
 	case p.Is("init_declarator", "pointer_declarator", "reference_declarator", "array_declarator"):
 		return x.Field() == "declarator"
+	case p.Is("function_declarator") && p.Parent().Is("declaration"):
+		// T v(a, b); in a function body: a variable constructed with
+		// arguments, which the grammar reads as a function declaration.
+		return x.Field() == "declarator" && p.Parent().Parent().Is("compound_statement")
 	}
 	return false
 }

@@ -284,6 +284,18 @@ func (a *analysis) functorTypes(args []cudaparse.Node) string {
 // pointers, references, fundamental types and auto.
 func (a *analysis) objectType(id cudaparse.Node) string {
 	t, indirect := a.file.DeclaredType(id)
+	if t == "auto" && !indirect {
+		// auto f = Functor(args): the type is the constructor's.
+		for _, d := range a.file.ReachingDefs(id) {
+			if v := d.Value.Unparen(); d.Op == cudaparse.DefInit && v.Is("call_expression", "compound_literal_expression") {
+				callee := v.ChildByField("function")
+				if !callee.Valid() {
+					callee = v.ChildByField("type")
+				}
+				return compact(callee.Text())
+			}
+		}
+	}
 	if indirect || fundamentalType.MatchString(t) {
 		return ""
 	}
