@@ -366,43 +366,54 @@ func defsAt(n Node, callAt map[int32]*Call) []Def {
 		d := n.ChildByField("declarator")
 		return []Def{{Var: declaredName(d), Op: DefRange, Node: d, Value: n.ChildByField("right")}}
 	case "identifier":
-		// f(x) where f, a function of the file, takes x by non-const
-		// reference: f may write x (void query(size_t &free, size_t &total)).
-		if !n.Parent().Is("argument_list") {
-			return nil
-		}
-		call, ok := callAt[n.Parent().Parent().i]
-		if !ok || call.Name == "" {
-			return nil
-		}
-		callee := n.f.FunctionNamed(call.Name)
-		if callee == nil {
-			return nil
-		}
-		for k, a := range call.Args {
-			if a == n && k < len(callee.Params) && mutableReference(callee.Params[k].Node) {
-				return []Def{{Var: n.Text(), Op: DefOut, Node: n, Call: call, Index: k}}
-			}
-		}
+		return referenceArgDef(n, callAt)
 	case "pointer_expression":
-		if !strings.HasPrefix(strings.TrimSpace(n.Text()), "&") {
-			return nil
+		return addressArgDef(n, callAt)
+	}
+	return nil
+}
+
+// referenceArgDef: f(x) where f, a function of the file, takes x by
+// non-const reference: f may write x (void query(size_t &free, size_t &total)).
+func referenceArgDef(n Node, callAt map[int32]*Call) []Def {
+	if !n.Parent().Is("argument_list") {
+		return nil
+	}
+	call, ok := callAt[n.Parent().Parent().i]
+	if !ok || call.Name == "" {
+		return nil
+	}
+	callee := n.f.FunctionNamed(call.Name)
+	if callee == nil {
+		return nil
+	}
+	for k, a := range call.Args {
+		if a == n && k < len(callee.Params) && mutableReference(callee.Params[k].Node) {
+			return []Def{{Var: n.Text(), Op: DefOut, Node: n, Call: call, Index: k}}
 		}
-		arg := n
-		for arg.Parent().Is("parenthesized_expression", "cast_expression") {
-			arg = arg.Parent()
-		}
-		if !arg.Parent().Is("argument_list") {
-			return nil
-		}
-		call, ok := callAt[arg.Parent().Parent().i]
-		if !ok {
-			return nil
-		}
-		for k, a := range call.Args {
-			if a == arg {
-				return []Def{{Var: VarKey(n.ChildByField("argument")), Op: DefOut, Node: n, Call: call, Index: k}}
-			}
+	}
+	return nil
+}
+
+// addressArgDef: f(&x): the callee may write x.
+func addressArgDef(n Node, callAt map[int32]*Call) []Def {
+	if !strings.HasPrefix(strings.TrimSpace(n.Text()), "&") {
+		return nil
+	}
+	arg := n
+	for arg.Parent().Is("parenthesized_expression", "cast_expression") {
+		arg = arg.Parent()
+	}
+	if !arg.Parent().Is("argument_list") {
+		return nil
+	}
+	call, ok := callAt[arg.Parent().Parent().i]
+	if !ok {
+		return nil
+	}
+	for k, a := range call.Args {
+		if a == arg {
+			return []Def{{Var: VarKey(n.ChildByField("argument")), Op: DefOut, Node: n, Call: call, Index: k}}
 		}
 	}
 	return nil

@@ -266,39 +266,49 @@ func (a *analysis) uses(fn *cudaparse.Function) []kernelUse {
 		if c.Func != fn {
 			continue
 		}
-		if key, ok := a.libraryLaunch(c); ok {
-			if !a.hostOnlyBranch(c.Node) {
-				out = append(out, kernelUse{node: c.Node, launched: []string{key}, library: true})
-			}
-			continue
-		}
-		callee := a.file.FunctionNamed(c.Name)
-		if callee != nil && cudaparse.CallsOtherObject(c) {
-			// gemm.run() is the run of gemm's class, not a run the file
-			// defines for another class.
-			continue
-		}
-		if callee == nil {
-			// A function of another file of the project.
-			if pf := a.pass.ResolveCall(c); pf != nil {
-				if k := a.pass.Project.Kernels(pf); !k.Empty() {
-					launched := append(slices.Clone(k.Launched), a.argumentKernels(c, k.LaunchedParams)...)
-					out = append(out, kernelUse{node: c.Node, launched: launched, preloaded: k.Preloaded, all: k.All, via: pf.String()})
-				}
-			}
-			continue
-		}
-		if callee == fn || callee.Space&cudaparse.SpaceHost == 0 {
-			continue
-		}
-		s := a.summarize(callee, 0)
-		launched := append(slices.Clone(s.launched), a.argumentKernels(c, s.launchedParams)...)
-		if len(launched) > 0 || len(s.preloaded) > 0 || s.all {
-			out = append(out, kernelUse{node: c.Node, launched: launched, preloaded: s.preloaded, all: s.all, via: callee.Name})
+		if u, ok := a.callUse(fn, c); ok {
+			out = append(out, u)
 		}
 	}
 	sortUses(out)
 	return out
+}
+
+// callUse returns what a call of fn does to kernels: a library's launch,
+// or the launches and preloads of the function it calls (of the file, or
+// of another file of the project), kernels it is handed included.
+func (a *analysis) callUse(fn *cudaparse.Function, c *cudaparse.Call) (kernelUse, bool) {
+	if key, ok := a.libraryLaunch(c); ok {
+		return kernelUse{node: c.Node, launched: []string{key}, library: true}, !a.hostOnlyBranch(c.Node)
+	}
+	callee := a.file.FunctionNamed(c.Name)
+	if callee != nil && cudaparse.CallsOtherObject(c) {
+		// gemm.run() is the run of gemm's class, not a run the file
+		// defines for another class.
+		return kernelUse{}, false
+	}
+	if callee == nil {
+		// A function of another file of the project.
+		pf := a.pass.ResolveCall(c)
+		if pf == nil {
+			return kernelUse{}, false
+		}
+		k := a.pass.Project.Kernels(pf)
+		if k.Empty() {
+			return kernelUse{}, false
+		}
+		launched := append(slices.Clone(k.Launched), a.argumentKernels(c, k.LaunchedParams)...)
+		return kernelUse{node: c.Node, launched: launched, preloaded: k.Preloaded, all: k.All, via: pf.String()}, true
+	}
+	if callee == fn || callee.Space&cudaparse.SpaceHost == 0 {
+		return kernelUse{}, false
+	}
+	s := a.summarize(callee, 0)
+	launched := append(slices.Clone(s.launched), a.argumentKernels(c, s.launchedParams)...)
+	if len(launched) == 0 && len(s.preloaded) == 0 && !s.all {
+		return kernelUse{}, false
+	}
+	return kernelUse{node: c.Node, launched: launched, preloaded: s.preloaded, all: s.all, via: callee.Name}, true
 }
 
 func sortUses(us []kernelUse) {
