@@ -46,8 +46,15 @@ type goValue struct {
 }
 
 func runLL001(pass *analysis.Pass) (any, error) {
-	threshold := floatFlag(pass.Analyzer, "threshold")
-	headroom := floatFlag(pass.Analyzer, "min-headroom-mib") * (1 << 20)
+	threshold, err := floatFlag(pass.Analyzer, "threshold")
+	if err != nil {
+		return nil, err
+	}
+	headroomMiB, err := floatFlag(pass.Analyzer, "min-headroom-mib")
+	if err != nil {
+		return nil, err
+	}
+	headroom := headroomMiB * (1 << 20)
 	for _, rf := range cgoFiles(pass) {
 		consts := numericConstants(rf.file)
 		fns := functions(rf.file)

@@ -1,6 +1,7 @@
 package analyzers
 
 import (
+	"fmt"
 	"strconv"
 
 	"golang.org/x/tools/go/analysis"
@@ -40,15 +41,15 @@ func newAnalyzer(id, doc string, run func(*analysis.Pass) (any, error)) *analysi
 }
 
 // floatFlag returns a numeric option of the analyzer; a value that does not
-// parse falls back to the rule's default.
-func floatFlag(a *analysis.Analyzer, name string) float64 {
+// parse is an error naming the flag (go vet prints it and stops).
+func floatFlag(a *analysis.Analyzer, name string) (float64, error) {
 	f := a.Flags.Lookup(name)
 	if f == nil {
 		panic("analyzers: " + a.Name + " has no option " + name)
 	}
 	v, err := strconv.ParseFloat(f.Value.String(), 64)
 	if err != nil {
-		v, _ = strconv.ParseFloat(f.DefValue, 64)
+		return 0, fmt.Errorf("-%s.%s wants a number, not %q", a.Name, name, f.Value.String())
 	}
-	return v
+	return v, nil
 }
