@@ -31,9 +31,15 @@ func (f *File) declaredType(n Node) string {
 // n's function (parameters included) before n. "" when none is found.
 func (f *File) DeclaredType(n Node) (typ string, indirect bool) {
 	declOf := func(d Node) (string, bool, bool) {
+		// Only the declarator says pointer or reference: `T x = a * b;`
+		// declares an object.
+		declarator := d
+		if d.Is("init_declarator", "parameter_declaration", "function_declarator") {
+			declarator = d.ChildByField("declarator") // T v(&a): v, not its arguments
+		}
 		for p := d; p.Valid(); p = p.Parent() {
 			if p.Is("declaration", "field_declaration", "parameter_declaration") {
-				return compactSpace(p.ChildByField("type").Text()), strings.ContainsAny(d.Text(), "*&"), true
+				return compactSpace(p.ChildByField("type").Text()), strings.ContainsAny(declarator.Text(), "*&"), true
 			}
 			if p.Is("compound_statement", "function_definition") {
 				break

@@ -141,7 +141,7 @@ void kokkos_auto_functor(Kokkos::View<double *> x, Kokkos::View<double *> y, int
   auto warm = AxpyFunctor{1.0, x, y};
   Kokkos::parallel_for(n, warm);  // warm-up: an AxpyFunctor
   Kokkos::fence();
-  auto timed = AxpyFunctor{2.0, x, y};
+  auto timed = AxpyFunctor{2.0 * x.extent(0), x, y};
   auto t0 = std::chrono::steady_clock::now();
   Kokkos::parallel_for(n, timed);  // ok: the same functor type, under another name
   Kokkos::fence();
