@@ -435,24 +435,7 @@ func (t MacroTable) VolatileAccessNames() map[string]bool {
 // calledNames returns the names in body that are followed by '('.
 func calledNames(body string) []string {
 	var out []string
-	for i := 0; i < len(body); {
-		if !isIdentStart(body[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(body) && isIdentByte(body[j]) {
-			j++
-		}
-		k := j
-		for k < len(body) && body[k] == ' ' {
-			k++
-		}
-		if k < len(body) && body[k] == '(' {
-			out = append(out, body[i:j])
-		}
-		i = j
-	}
+	eachCalledName(body, func(name string, _, _ int) { out = append(out, name) })
 	return out
 }
 

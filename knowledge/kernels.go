@@ -1,6 +1,10 @@
 package knowledge
 
-import "sort"
+import (
+	"maps"
+	"slices"
+	"sort"
+)
 
 // LaunchAPIs maps each runtime or driver function that launches a kernel
 // to the index of its kernel argument (the <<<>>> syntax is the other way
@@ -52,7 +56,7 @@ var PreloadAPIs = map[string]int{
 // PreloadAPINames returns the names of every call that loads a kernel
 // without launching it (PreloadAPIs and HandleAPIs), sorted.
 func PreloadAPINames() []string {
-	out := append(sortedKeys(PreloadAPIs), sortedKeys(HandleAPIs)...)
+	out := append(slices.Sorted(maps.Keys(PreloadAPIs)), slices.Sorted(maps.Keys(HandleAPIs))...)
 	sort.Strings(out)
 	return out
 }
@@ -80,19 +84,8 @@ var KernelResolvers = map[string]bool{
 // any of them can define no function that loads a kernel.
 func KernelLoadSpellings() []string {
 	out := []string{"<<<"}
-	out = append(out, sortedKeys(LaunchAPIs)...)
+	out = append(out, slices.Sorted(maps.Keys(LaunchAPIs))...)
 	out = append(out, PreloadAPINames()...)
 	sort.Strings(out)
 	return out
 }
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func sortStrings(s []string) { sort.Strings(s) }

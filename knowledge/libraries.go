@@ -1,6 +1,9 @@
 package knowledge
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Libraries that launch kernels for the code they are given. A call of a
 // performance-portability layer's parallel pattern instantiates a kernel
@@ -123,7 +126,7 @@ func LibraryLaunchSpellings() []string {
 	for _, l := range LibraryLaunchers {
 		out = append(out, l.Qualifiers...)
 	}
-	sortStrings(out)
+	sort.Strings(out)
 	return out
 }
 

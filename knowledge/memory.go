@@ -1,5 +1,10 @@
 package knowledge
 
+import (
+	"maps"
+	"slices"
+)
+
 // Allocator says where an allocation function takes its size: the product
 // of the arguments at SizeArgs.
 type Allocator struct {
@@ -25,7 +30,7 @@ var Allocators = map[string]Allocator{
 }
 
 // AllocatorNames returns the names of Allocators, sorted.
-func AllocatorNames() []string { return sortedKeys(Allocators) }
+func AllocatorNames() []string { return slices.Sorted(maps.Keys(Allocators)) }
 
 // AllocatorSpellings are literals every call of an allocator contains (what
 // a prefilter looks for).
