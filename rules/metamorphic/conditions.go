@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // swapConjuncts: a && b -> b && a, and a || b -> b || a, where neither side
@@ -16,28 +17,20 @@ import (
 // parentheses either way: && and || associate to the left, and a right
 // operand binds tighter than its operator.
 func swapConjuncts(fx *fixture) []candidate {
-	var out []candidate
-	for _, path := range fx.paths() {
-		f := fx.parsed[path]
-		if f == nil {
-			continue
+	return fx.eachSite("binary_expression", func(path string, n cudaparse.Node) *rewrite {
+		op := n.ChildByField("operator").Text()
+		if op != "&&" && op != "||" {
+			return nil
 		}
-		for _, n := range nodesIn(f, "binary_expression") {
-			op := n.ChildByField("operator").Text()
-			if op != "&&" && op != "||" {
-				continue
-			}
-			left, right := n.ChildByField("left"), n.ChildByField("right")
-			if !left.Valid() || !right.Valid() || changesState(left) || changesState(right) {
-				continue
-			}
-			rw := newRewrite(fx.files)
-			rw.replace(path, left.Start(), right.End(),
-				cp(path, right.Start(), right.End()), lit(" "+op+" "), cp(path, left.Start(), left.End()))
-			out = append(out, candidate{site: siteName(f, path, n) + op, rw: rw})
+		left, right := n.ChildByField("left"), n.ChildByField("right")
+		if !left.Valid() || !right.Valid() || changesState(left) || changesState(right) {
+			return nil
 		}
-	}
-	return out
+		rw := newRewrite(fx.files)
+		rw.replace(path, left.Start(), right.End(),
+			cp(path, right.Start(), right.End()), lit(" "+op+" "), cp(path, left.Start(), left.End()))
+		return rw
+	})
 }
 
 // changesState reports whether evaluating n may change anything: an
@@ -68,10 +61,10 @@ func readCall(call cudaparse.Node) bool {
 		name = name[i+1:]
 	}
 	args := call.ChildByField("arguments").NamedChildren()
-	switch strings.TrimSuffix(strings.TrimSuffix(name, "_system"), "_block") {
-	case "atomicAdd", "atomicSub", "atomicOr", "atomicXor":
+	switch {
+	case knowledge.NoOpAtomics[name]:
 		return len(args) == 2 && args[1].Text() == "0"
-	case "atomicCAS":
+	case strings.HasPrefix(name, "atomicCAS"):
 		return len(args) == 3 && args[1].Text() == args[2].Text()
 	}
 	return readOnlyCalls.MatchString(name)

@@ -10,144 +10,112 @@ import (
 
 // forToWhile: for (init; cond; step) body -> { init; while (cond) { body step; } }.
 func forToWhile(fx *fixture) []candidate {
-	var out []candidate
-	for _, path := range fx.paths() {
-		f := fx.parsed[path]
-		if f == nil {
-			continue
-		}
+	return fx.eachSite("for_statement", func(path string, loop cudaparse.Node) *rewrite {
 		src := fx.files[path]
-		for _, loop := range nodesIn(f, "for_statement") {
-			body := loop.ChildByField("body")
-			if !body.Valid() || hasToken(fx, path, body, "continue") {
-				continue // continue would skip the step
-			}
-			init := loop.ChildByField("initializer")
-			cond := loop.ChildByField("condition")
-			step := loop.ChildByField("update")
-			rw := newRewrite(fx.files)
-			head := []piece{lit("{ ")}
-			if init.Valid() {
-				head = append(head, cp(path, init.Start(), init.End()))
-				if !init.Is("declaration") {
-					head = append(head, lit(";"))
-				}
-				head = append(head, lit(" "))
-			}
-			head = append(head, lit("while ("))
-			if cond.Valid() {
-				head = append(head, cp(path, cond.Start(), cond.End()))
-			} else {
-				head = append(head, lit("1"))
-			}
-			head = append(head, lit(") "))
-			rw.replace(path, loop.Start(), body.Start(), head...)
-			var tail []piece
-			if step.Valid() {
-				tail = append(tail, cp(path, step.Start(), step.End()), lit("; "))
-			}
-			if body.Is("compound_statement") {
-				closing := body.End() - 1
-				if src[closing] != '}' {
-					continue
-				}
-				rw.insert(path, closing, tail...)
-				rw.insert(path, body.End(), lit(" }"))
-			} else {
-				rw.insert(path, body.Start(), lit("{ "))
-				rw.insert(path, body.End(), append(append([]piece{lit(" ")}, tail...), lit("} }"))...)
-			}
-			out = append(out, candidate{site: siteName(f, path, loop), rw: rw})
+		body := loop.ChildByField("body")
+		if !body.Valid() || hasToken(fx, path, body, "continue") {
+			return nil // continue would skip the step
 		}
-	}
-	return out
+		init := loop.ChildByField("initializer")
+		cond := loop.ChildByField("condition")
+		step := loop.ChildByField("update")
+		rw := newRewrite(fx.files)
+		head := []piece{lit("{ ")}
+		if init.Valid() {
+			head = append(head, cp(path, init.Start(), init.End()))
+			if !init.Is("declaration") {
+				head = append(head, lit(";"))
+			}
+			head = append(head, lit(" "))
+		}
+		head = append(head, lit("while ("))
+		if cond.Valid() {
+			head = append(head, cp(path, cond.Start(), cond.End()))
+		} else {
+			head = append(head, lit("1"))
+		}
+		head = append(head, lit(") "))
+		rw.replace(path, loop.Start(), body.Start(), head...)
+		var tail []piece
+		if step.Valid() {
+			tail = append(tail, cp(path, step.Start(), step.End()), lit("; "))
+		}
+		if body.Is("compound_statement") {
+			closing := body.End() - 1
+			if src[closing] != '}' {
+				return nil
+			}
+			rw.insert(path, closing, tail...)
+			rw.insert(path, body.End(), lit(" }"))
+		} else {
+			rw.insert(path, body.Start(), lit("{ "))
+			rw.insert(path, body.End(), append(append([]piece{lit(" ")}, tail...), lit("} }"))...)
+		}
+		return rw
+	})
 }
 
 // whileToFor: while (cond) body -> for (; cond; ) body.
 func whileToFor(fx *fixture) []candidate {
-	var out []candidate
-	for _, path := range fx.paths() {
-		f := fx.parsed[path]
-		if f == nil {
-			continue
+	return fx.eachSite("while_statement", func(path string, loop cudaparse.Node) *rewrite {
+		cond, value, ok := whileCondition(loop)
+		if !ok {
+			return nil
 		}
-		for _, loop := range nodesIn(f, "while_statement") {
-			cond, value, ok := whileCondition(loop)
-			if !ok {
-				continue
-			}
-			rw := newRewrite(fx.files)
-			rw.replace(path, loop.Start(), value.Start(), lit("for (; "))
-			rw.replace(path, value.End(), cond.End(), lit("; )"))
-			out = append(out, candidate{site: siteName(f, path, loop), rw: rw})
-		}
-	}
-	return out
+		rw := newRewrite(fx.files)
+		rw.replace(path, loop.Start(), value.Start(), lit("for (; "))
+		rw.replace(path, value.End(), cond.End(), lit("; )"))
+		return rw
+	})
 }
 
 // whileToDo: while (cond) { body } -> do { if (!(cond)) break; body } while (1);
 // The test moves to the top of a do loop that never ends by its own
 // condition; continue goes to while (1) and back to the test, as before.
 func whileToDo(fx *fixture) []candidate {
-	var out []candidate
-	for _, path := range fx.paths() {
-		f := fx.parsed[path]
-		if f == nil {
-			continue
+	return fx.eachSite("while_statement", func(path string, loop cudaparse.Node) *rewrite {
+		_, value, ok := whileCondition(loop)
+		body := loop.ChildByField("body")
+		if !ok || !body.Valid() {
+			return nil
 		}
-		for _, loop := range nodesIn(f, "while_statement") {
-			_, value, ok := whileCondition(loop)
-			body := loop.ChildByField("body")
-			if !ok || !body.Valid() {
-				continue
-			}
-			rw := newRewrite(fx.files)
-			test := []piece{lit("do { if (!("), cp(path, value.Start(), value.End()), lit(")) break; ")}
-			if body.Is("compound_statement") {
-				rw.replace(path, loop.Start(), body.Start()+1, test...)
-				rw.insert(path, body.End(), lit(" while (1);"))
-			} else {
-				rw.replace(path, loop.Start(), body.Start(), test...)
-				rw.insert(path, body.End(), lit(" } while (1);"))
-			}
-			out = append(out, candidate{site: siteName(f, path, loop), rw: rw})
+		rw := newRewrite(fx.files)
+		test := []piece{lit("do { if (!("), cp(path, value.Start(), value.End()), lit(")) break; ")}
+		if body.Is("compound_statement") {
+			rw.replace(path, loop.Start(), body.Start()+1, test...)
+			rw.insert(path, body.End(), lit(" while (1);"))
+		} else {
+			rw.replace(path, loop.Start(), body.Start(), test...)
+			rw.insert(path, body.End(), lit(" } while (1);"))
 		}
-	}
-	return out
+		return rw
+	})
 }
 
 // doToWhile: do { body } while (cond); -> while (1) { body if (!(cond)) break; }
 // Skipped when the body continues: continue would skip the test.
 func doToWhile(fx *fixture) []candidate {
-	var out []candidate
-	for _, path := range fx.paths() {
-		f := fx.parsed[path]
-		if f == nil {
-			continue
-		}
+	return fx.eachSite("do_statement", func(path string, loop cudaparse.Node) *rewrite {
 		src := fx.files[path]
-		for _, loop := range nodesIn(f, "do_statement") {
-			body := loop.ChildByField("body")
-			cond := loop.ChildByField("condition")
-			if !body.Is("compound_statement") || !cond.Valid() || hasToken(fx, path, body, "continue") {
-				continue
-			}
-			inner := cond.Unparen()
-			if !cond.Is("parenthesized_expression") || !inner.Valid() {
-				continue
-			}
-			closing := body.End() - 1
-			if src[closing] != '}' {
-				continue
-			}
-			rw := newRewrite(fx.files)
-			rw.replace(path, loop.Start(), body.Start(), lit("while (1) "))
-			rw.insert(path, closing, lit("if (!("), cp(path, inner.Start(), inner.End()), lit(")) break; "))
-			rw.replace(path, body.End(), loop.End())
-			out = append(out, candidate{site: siteName(f, path, loop), rw: rw})
+		body := loop.ChildByField("body")
+		cond := loop.ChildByField("condition")
+		if !body.Is("compound_statement") || !cond.Valid() || hasToken(fx, path, body, "continue") {
+			return nil
 		}
-	}
-	return out
+		inner := cond.Unparen()
+		if !cond.Is("parenthesized_expression") || !inner.Valid() {
+			return nil
+		}
+		closing := body.End() - 1
+		if src[closing] != '}' {
+			return nil
+		}
+		rw := newRewrite(fx.files)
+		rw.replace(path, loop.Start(), body.Start(), lit("while (1) "))
+		rw.insert(path, closing, lit("if (!("), cp(path, inner.Start(), inner.End()), lit(")) break; "))
+		rw.replace(path, body.End(), loop.End())
+		return rw
+	})
 }
 
 // whileCondition returns a while loop's condition clause and its

@@ -187,6 +187,25 @@ func inFunctionBody(f *cudaparse.File, n cudaparse.Node) *cudaparse.Function {
 
 // nodesIn returns the nodes of the kinds inside function bodies, in source
 // order.
+// eachSite returns a candidate for each node of the kind in the fixture's
+// function bodies that at rewrites (at returns nil where the rewrite does
+// not apply).
+func (fx *fixture) eachSite(kind string, at func(path string, n cudaparse.Node) *rewrite) []candidate {
+	var out []candidate
+	for _, path := range fx.paths() {
+		f := fx.parsed[path]
+		if f == nil {
+			continue
+		}
+		for _, n := range nodesIn(f, kind) {
+			if rw := at(path, n); rw != nil {
+				out = append(out, candidate{site: siteName(f, path, n), rw: rw})
+			}
+		}
+	}
+	return out
+}
+
 func nodesIn(f *cudaparse.File, kinds ...string) []cudaparse.Node {
 	var out []cudaparse.Node
 	for _, n := range f.NodesOfKind(kinds...) {
