@@ -17,6 +17,10 @@
 //	include-dirs: [include, third_party/cub]  # where #include "..." is looked for, relative to this file
 //	extensions: [.impl, .cuinc]              # more file endings to check as C/C++/CUDA
 //	compile-commands: build/compile_commands.json  # -I flags from a compile database
+//	launchers: [{name: launch_on, kernel: 1}]       # the team's own launch helpers (additions.go)
+//	preloads: [{name: warm_kernel, kernel: 0}]      # ... preload helpers
+//	clocks: [what_time_is_it_now]                   # ... clock functions
+//	timers: [{class: ScopedTimer, reads: [stop], constructor: true}]  # ... timer classes
 package config
 
 import (
@@ -35,6 +39,7 @@ import (
 
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/knowledge"
 	"github.com/lazylint/lazylint/rules"
 )
 
@@ -66,6 +71,10 @@ type Config struct {
 	// Extensions are further file endings the files ask to check as C,
 	// C++ or CUDA (".impl", ".cuinc"), lower case with the dot.
 	Extensions []string
+	// Additions are the team's own launch and preload helpers, clocks
+	// and timer classes (launchers, preloads, clocks, timers), nil when
+	// the files name none.
+	Additions *knowledge.Additions
 
 	layers    []layer    // from the extended files to Path
 	overrides []override // in the order the files were read
@@ -177,6 +186,7 @@ func Load(path string) (*Config, error) {
 		}
 		return nil, errors.Join(errs...)
 	}
+	c.Additions = knowledge.NewAdditions(knowledge.AdditionsList{Launchers: l.adds.launchers, Preloads: l.adds.preloads, Clocks: l.adds.clocks, Timers: l.adds.timers})
 	return c, nil
 }
 
@@ -211,7 +221,11 @@ func (c *Config) Settings(abs string, extra ...Selection) engine.Settings {
 			}
 		}
 	}
-	return Resolve(append(sels, extra...)...)
+	s := Resolve(append(sels, extra...)...)
+	if c != nil {
+		s.Additions = c.Additions
+	}
+	return s
 }
 
 // Resolve applies selections in order to every rule at its defaults.
@@ -273,6 +287,7 @@ type loader struct {
 	cfg      *Config
 	visiting map[string]bool
 	errs     []*Error
+	adds     additions // launchers, preloads, clocks, timers (additions.go)
 }
 
 // at is where node n of the file at path is, as `lazylint config` shows it.
@@ -355,6 +370,7 @@ func (l *loader) load(abs string, from *Error, depth int) {
 	}
 	l.cfg.Files = append(l.cfg.Files, abs)
 	l.cfg.layers = append(l.cfg.layers, layer{file: abs, sel: l.selection(abs, fields)})
+	l.additions(abs, fields)
 	if n := fields["exclude"]; n != nil {
 		l.cfg.exclude = append(l.cfg.exclude, l.patterns(abs, dir, n)...)
 	}
@@ -453,7 +469,7 @@ func (l *loader) load(abs string, from *Error, depth int) {
 
 var (
 	selectionKeys = []string{"enable", "disable", "severity", "options"}
-	topKeys       = append([]string{"extends", "exclude", "overrides", "report-unused-suppressions", "low-confidence", "include-dirs", "compile-commands", "fail-on", "extensions"}, selectionKeys...)
+	topKeys       = append(append([]string{"extends", "exclude", "overrides", "report-unused-suppressions", "low-confidence", "include-dirs", "compile-commands", "fail-on", "extensions"}, selectionKeys...), additionKeys...)
 	overrideKeys  = append([]string{"files"}, selectionKeys...)
 )
 
@@ -668,24 +684,29 @@ func optionNames(r *rule.Rule) string {
 // `lazylint config` prints it: every setting, and in Sources where each
 // came from.
 type Effective struct {
-	Files                    []string         `yaml:"files-read"`
-	File                     string           `yaml:"file,omitempty"`
-	Excluded                 *bool            `yaml:"excluded,omitempty"`
-	Rules                    []EffectiveRule  `yaml:"rules"`
-	Disabled                 []string         `yaml:"disabled,flow"`
-	Exclude                  []string         `yaml:"exclude"`
-	Overrides                []EffectiveMatch `yaml:"overrides,omitempty"`
-	ReportUnusedSuppressions bool             `yaml:"report-unused-suppressions"`
-	LowConfidence            bool             `yaml:"low-confidence"`
-	FailOn                   string           `yaml:"fail-on"`
-	IncludeDirs              []string         `yaml:"include-dirs"`
-	CompileCommands          []string         `yaml:"compile-commands"`
-	Extensions               []string         `yaml:"extensions"`
+	Files                    []string          `yaml:"files-read"`
+	File                     string            `yaml:"file,omitempty"`
+	Excluded                 *bool             `yaml:"excluded,omitempty"`
+	Rules                    []EffectiveRule   `yaml:"rules"`
+	Disabled                 []string          `yaml:"disabled,flow"`
+	Exclude                  []string          `yaml:"exclude"`
+	Overrides                []EffectiveMatch  `yaml:"overrides,omitempty"`
+	ReportUnusedSuppressions bool              `yaml:"report-unused-suppressions"`
+	LowConfidence            bool              `yaml:"low-confidence"`
+	FailOn                   string            `yaml:"fail-on"`
+	IncludeDirs              []string          `yaml:"include-dirs"`
+	CompileCommands          []string          `yaml:"compile-commands"`
+	Extensions               []string          `yaml:"extensions"`
+	Launchers                []EffectiveHelper `yaml:"launchers"`
+	Preloads                 []EffectiveHelper `yaml:"preloads"`
+	Clocks                   []string          `yaml:"clocks,flow"`
+	Timers                   []EffectiveTimer  `yaml:"timers"`
 	// Sources say where each setting came from ("default", a file:line,
 	// a flag), keyed by its place in the YAML: "fail-on",
 	// "rules.LL001", "rules.LL001.severity", "rules.LL001.options.threshold",
 	// "disabled.LL008", and "exclude/ENTRY" (include-dirs, compile-commands,
-	// extensions alike) for each entry of a list.
+	// extensions alike) for each entry of a list, "launchers/NAME"
+	// (preloads, clocks, timers alike) for each addition.
 	Sources map[string]string `yaml:"-"`
 }
 
@@ -797,6 +818,7 @@ func (c *Config) Effective(abs string, extra ...Selection) Effective {
 	}
 	e.FailOn = rule.Warning.String()
 	e.Exclude, e.IncludeDirs, e.CompileCommands, e.Extensions = []string{}, []string{}, []string{}, []string{}
+	c.effectiveAdditions(&e)
 	for _, key := range []string{"report-unused-suppressions", "low-confidence", "fail-on"} {
 		e.Sources[key] = Default
 	}

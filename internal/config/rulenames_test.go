@@ -73,7 +73,12 @@ func TestSlipOfAKeyIsOneError(t *testing.T) {
 	if near := nearest("extension", topKeys); near != "extensions" {
 		t.Errorf("nearest(extension) = %q", near)
 	}
-	if near := nearest("launchers", topKeys); near != "" {
-		t.Errorf("nearest(launchers) = %q, want none", near)
+	for slip, want := range map[string]string{"launcher": "launchers", "clock": "clocks", "timer": "timers", "preload": "preloads", "enabled": "enable"} {
+		if near := nearest(slip, topKeys); near != want {
+			t.Errorf("nearest(%s) = %q, want %s", slip, near, want)
+		}
+	}
+	if near := nearest("launch-helpers", topKeys); near != "" {
+		t.Errorf("nearest(launch-helpers) = %q, want none", near)
 	}
 }

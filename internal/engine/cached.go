@@ -57,9 +57,11 @@ func cacheKey(binary []byte, s *Settings, opts *Options, src []byte, projectDige
 }
 
 // appendKey appends to b what of the settings changes a file's results:
-// each rule with its severity and options. The project memo writes it
-// for every file of the tree, so it is built without fmt.
+// each rule with its severity and options, and the team's additions to
+// the tables. The project memo writes it for every file of the tree, so it
+// is built without fmt.
 func (s *Settings) appendKey(b []byte) []byte {
+	b = append(b, s.Additions.Key()...)
 	for _, r := range s.Rules {
 		b = append(b, "rule "...)
 		b = append(b, r.ID...)

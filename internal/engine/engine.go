@@ -18,6 +18,7 @@ import (
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // Options configure a run.
@@ -101,6 +102,10 @@ type Settings struct {
 	RuleOptions map[string]map[string]string
 	// Severities override rules' own severities, by rule ID.
 	Severities map[string]rule.Severity
+	// Additions are the team's own launch and preload helpers, clocks and
+	// timer classes (the configuration's launchers, preloads, clocks and
+	// timers): the prefilters, the parser and so the rules see them.
+	Additions *knowledge.Additions
 }
 
 // settingsFor returns the function giving each file's settings.
