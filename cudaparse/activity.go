@@ -97,7 +97,7 @@ func (a *Activity) Steps(fn *Function) []Step {
 		}
 	}
 	for _, l := range a.file.LaunchesIn(fn) {
-		if l.API == "" { // launch APIs are calls, and counted above
+		if l.API == "" || l.Own { // launch APIs are calls, and counted above
 			out = append(out, Step{Node: l.Node, API: "a kernel launch"})
 		}
 	}

@@ -56,6 +56,9 @@ type Parser struct {
 	// ProjectClocks are functions other files of the project define that
 	// read a host clock: calls of them are clock reads (ClockOf).
 	ProjectClocks map[string]bool
+	// Additions are the team's own launch and preload helpers, clocks and
+	// timer classes (the configuration's; additions.go).
+	Additions *knowledge.Additions
 	// Incremental keeps each parse's syntax tree (in C memory, until the
 	// next parse or Close) so that the next parse, of an edited version of
 	// the same file, reuses what the edit left alone: an editor's checks.
@@ -103,6 +106,7 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 	f.nodes = nodes
 	f.macros = p.Macros
 	f.projectClocks = p.ProjectClocks
+	f.additions = p.Additions
 	if bytes.Contains(src, []byte("define")) {
 		own, _ := ScanDirectives(src)
 		var relevant []Macro
@@ -176,6 +180,8 @@ type File struct {
 	macros MacroTable
 	// projectClocks are other files' functions that read a host clock.
 	projectClocks map[string]bool
+	// additions: the team's launch and preload helpers, clocks, timers.
+	additions *knowledge.Additions
 	// device: DeviceSummaries' answer; unitDevice, what SetUnitDevice gave.
 	device, unitDevice []DeviceSummary
 	unitWants          []string
@@ -337,7 +343,10 @@ type Launch struct {
 	// it is a call of one (KernelExpr is then the macro's name, Config and
 	// Args are empty, and KernelKey comes from the macro's body).
 	ViaMacro string
-	key      string
+	// Own: the launch is a call of a launch helper the configuration
+	// names (API is its name; KernelExpr the argument it launches).
+	Own bool
+	key string
 }
 
 // KernelKey identifies the launched kernel: its name with template
@@ -440,6 +449,8 @@ func (f *File) buildFacts() {
 				l.Stream = c.Args[s]
 			}
 			l.Config = c.Args
+			f.Launches = append(f.Launches, l)
+		} else if l := f.ownLaunch(c); l != nil {
 			f.Launches = append(f.Launches, l)
 		}
 	}

@@ -42,6 +42,10 @@ func (f *File) findPreloads() []Preload {
 			out = append(out, p)
 			continue
 		}
+		if p, ok := f.ownPreload(c); ok {
+			out = append(out, p)
+			continue
+		}
 		if knowledge.HandleAPIs[c.Name] && len(c.Args) >= 2 {
 			p := Preload{Call: c}
 			if h := VarKey(kernelOperand(c.Args[0])); h != "" { // &f

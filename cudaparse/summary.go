@@ -256,7 +256,7 @@ func CalleeQualifier(c *Call) string {
 // or cuKernelGetFunction returns already loaded; only a CUkernel from
 // cuLibraryGetKernel, cast to CUfunction, loads at its first launch.
 func (f *File) LaunchMayLoad(l *Launch) bool {
-	if l.API == "" || strings.HasPrefix(l.API, "cuda") {
+	if l.API == "" || l.Own || strings.HasPrefix(l.API, "cuda") {
 		return true
 	}
 	if strings.Contains(l.KernelExpr.Text(), "CUkernel") || l.KernelExpr.Parent().Is("cast_expression") {

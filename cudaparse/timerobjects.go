@@ -119,12 +119,15 @@ func (f *File) libraryTimer(typ string) *knowledge.LibraryTimer {
 // of the file that reads a host clock itself.
 func (f *File) timerMethodCall(c *Call) bool {
 	obj := c.Callee.ChildByField("argument")
-	if !obj.Is("identifier") || !libraryTimerMethods[c.Name] && f.FunctionNamed(c.Name) == nil {
+	if !obj.Is("identifier") || !libraryTimerMethods[c.Name] && !f.additions.IsTimerMethod(c.Name) && f.FunctionNamed(c.Name) == nil {
 		return false // cheap: most method calls are neither
 	}
 	typ := f.declaredType(obj)
 	if typ == "" {
 		return false
+	}
+	if t := f.ownTimer(typ); t != nil {
+		return slices.Contains(t.Reads, c.Name)
 	}
 	if t := f.libraryTimer(typ); t != nil {
 		return slices.Contains(t.ReadMethods, c.Name) || slices.Contains(t.Restart, c.Name)
@@ -174,7 +177,7 @@ func (f *File) readsHostClock(fn *Function) bool {
 		if c.Func != fn {
 			continue
 		}
-		if c.Name == "now" && strings.Contains(c.Callee.Text(), "::") || knowledge.IsClockName(c.Name) || knowledge.EventRecords[c.Name] {
+		if c.Name == "now" && strings.Contains(c.Callee.Text(), "::") || knowledge.IsClockName(c.Name) || knowledge.EventRecords[c.Name] || f.ownClock(c) {
 			return true
 		}
 	}
@@ -195,6 +198,10 @@ func (f *File) timerDeclarations(fn *Function) []*Call {
 			return true
 		}
 		typ := compactSpace(n.ChildByField("type").Text())
+		if t := f.ownTimer(typ); t != nil {
+			out = append(out, ownTimerStarts(t, n.ChildrenByField("declarator"), fn)...)
+			return false
+		}
 		class := typ[strings.LastIndex(typ, ":")+1:]
 		if f.libraryTimer(typ) == nil && !f.startingTimerClasses()[class] {
 			return false

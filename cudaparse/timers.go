@@ -34,7 +34,7 @@ func ClockOf(c *Call) ClockKind {
 	if cm, ok := c.Node.f.clockMacroOf(c); ok && cm.timedParam < 0 && cm.reads() {
 		return cm.kind()
 	}
-	if knowledge.IsClockName(c.Name) {
+	if knowledge.IsClockName(c.Name) || c.Node.f.ownClock(c) {
 		return ClockHost
 	}
 	// A function of another file of the project that reads a host clock
@@ -153,6 +153,7 @@ func (f *File) TimedRegions(fn *Function) []TimedRegion {
 		slices.SortFunc(host, func(a, b *Call) int { return a.Node.Start() - b.Node.Start() })
 	}
 	out = append(out, hostRegions(host, fn)...)
+	out = append(out, f.ownTimerScopes(fn, host)...)
 	out = append(out, f.benchmarkLoops(fn)...)
 	return out
 }

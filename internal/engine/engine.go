@@ -349,6 +349,7 @@ type projectInput struct {
 func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts *Options, shown string, in *projectInput) (FileResult, checked, *summaryRef, *prefilterAnswers) {
 	var key cache.Key
 	src := text.Src
+	text.SetAdditions(s.Additions.LoadSpellings(), s.Additions.ClockSpellings())
 	answers := askPrefilters(s.Rules, text)
 	firing := answers.firing
 	cacheable := opts.Cache != nil && len(firing) > 0
@@ -361,7 +362,7 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts *Opt
 			}
 		}
 	}
-	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: in.project, Macros: in.macros, Clocks: in.clocks, UnitDevice: in.unitDevice, keep: in.keep, parsed: in.parsed}
+	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: in.project, Macros: in.macros, Clocks: in.clocks, UnitDevice: in.unitDevice, Additions: s.Additions, keep: in.keep, parsed: in.parsed}
 	found, parsed, sum, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult
@@ -479,8 +480,11 @@ type Checker struct {
 	// UnitDevice are the device summaries of the other files of the
 	// file's translation units.
 	UnitDevice []cudaparse.DeviceSummary
-	keep       func(*cudaparse.File, *cudaparse.FileSummary)
-	parsed     *cudaparse.File
+	// Additions are the team's own launch and preload helpers, clocks and
+	// timer classes (Settings.Additions).
+	Additions *knowledge.Additions
+	keep      func(*cudaparse.File, *cudaparse.FileSummary)
+	parsed    *cudaparse.File
 }
 
 // Check checks one file's contents with a parser of its own.
@@ -499,7 +503,9 @@ func (c *Checker) Check(path string, src []byte) ([]Finding, error) {
 // A panic anywhere in parsing or facts becomes an error for this file: the
 // run goes on with the others.
 func (c *Checker) check(parser **cudaparse.Parser, path string, src []byte) (findings []Finding, parsed bool, sum *cudaparse.FileSummary, err error) {
-	return c.checkRules(parser, path, src, firingRules(c.Rules, rule.NewText(src)))
+	text := rule.NewText(src)
+	text.SetAdditions(c.Additions.LoadSpellings(), c.Additions.ClockSpellings())
+	return c.checkRules(parser, path, src, firingRules(c.Rules, text))
 }
 
 // checkRules is check with the rules that may fire on src already chosen.
@@ -578,6 +584,7 @@ func (c *Checker) parse(parser **cudaparse.Parser, path string, src []byte) (*cu
 	(*parser).Limit = c.ParseLimit
 	(*parser).Macros = c.Macros
 	(*parser).ProjectClocks = c.Clocks
+	(*parser).Additions = c.Additions
 	f, err := (*parser).Parse(path, src)
 	if err != nil {
 		if errors.Is(err, cudaparse.ErrParseLimit) {

@@ -133,7 +133,7 @@ func checkGo(paths []string, settingsFor func(string) Settings, base string, rea
 			parsed = append(parsed, af)
 			// The preamble is C: the C/C++/CUDA rules check it too.
 			if c, ok := preambleSource(fset, af, f.src); ok {
-				checker := &Checker{Rules: f.settings.Rules, RuleOptions: f.settings.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes}
+				checker := &Checker{Rules: f.settings.Rules, RuleOptions: f.settings.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Additions: f.settings.Additions}
 				out, err := checker.Check(f.shown, c)
 				found[f.shown] = append(found[f.shown], out...)
 				if err != nil {

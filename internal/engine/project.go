@@ -105,6 +105,16 @@ var (
 	clockReadLiterals  = asBytes(append(append(append([]string{"EventRecord"}, hostClockSpellings...), timerMethods...), knowledge.TimerFunctionSpellings()...))
 )
 
+// withSpellings returns lits with more appended as bytes (lits itself
+// when there are none: the usual case, without a configuration's
+// additions).
+func withSpellings(lits [][]byte, more []string) [][]byte {
+	if len(more) == 0 {
+		return lits
+	}
+	return append(slices.Clip(lits), asBytes(more)...)
+}
+
 func asBytes(ss []string) [][]byte {
 	out := make([][]byte, len(ss))
 	for i, s := range ss {
@@ -133,15 +143,19 @@ var timerFunctions = knowledge.TimerFunctionSpellings()
 func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, answers *prefilterAnswers, names *interner) {
 	ff.summary = sum
 	ff.parsed = how != skipped && sum != nil
-	ff.loader = text.ContainsAny(kernelLoadSpellings...)
+	// The team's own helpers and clocks (the configuration's) count as
+	// the tables' do.
+	ownLoads, ownClocks := s.Additions.LoadSpellings(), s.Additions.ClockSpellings()
+	ff.loader = text.ContainsAny(kernelLoadSpellings...) || text.ContainsAny(ownLoads...)
 	ff.preloader = ff.loader && text.ContainsAny(preloadSpellings...)
-	ff.clockDefiner = text.ContainsAny(hostClockSpellings...)
+	ff.clockDefiner = text.ContainsAny(hostClockSpellings...) || text.ContainsAny(ownClocks...)
+	text.SetAdditions(ownLoads, ownClocks) // what the answers were given (a memoized run reset the text)
 	if answers == nil {
 		answers = askPrefilters(s.Rules, text)
 	}
 	// Whether a rule would fire with the project's help: asked only of the
 	// prefilters that asked for a fact, which alone can answer otherwise.
-	if answers.askedLoader && readsClock(text) {
+	if answers.askedLoader && (readsClock(text) || text.ContainsAny(ownClocks...)) {
 		ff.loadCandidate = answers.firesWith(text, true, false)
 	}
 	if answers.askedClock {
@@ -156,13 +170,13 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		case ff.loadCandidate:
 			// Only what the file's functions call between two clock
 			// reads can be a timed launch of another file.
-			ff.calls = names.intern(cudaparse.TimedCalls(text.Src, clockReadLiterals))
+			ff.calls = names.intern(cudaparse.TimedCalls(text.Src, withSpellings(clockReadLiterals, ownClocks)))
 		}
 		if ff.loader {
-			ff.defines = names.intern(cudaparse.LoaderDefinitions(text.Src, kernelLoadLiterals))
+			ff.defines = names.intern(cudaparse.LoaderDefinitions(text.Src, withSpellings(kernelLoadLiterals, ownLoads)))
 		}
 		if ff.clockDefiner {
-			ff.clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, hostClockLiterals))
+			ff.clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, withSpellings(hostClockLiterals, ownClocks)))
 		}
 	}
 	ff.filter = text.NameFilter()
@@ -749,9 +763,9 @@ func (s fileSet) add(i int) {
 // summaryVersion changes when FileSummary's meaning does.
 const summaryVersion = 2
 
-func summaryKey(binary, src []byte) cache.Key {
+func summaryKey(binary, src []byte, additions *knowledge.Additions) cache.Key {
 	h := sha256.New()
-	fmt.Fprintf(h, "lazylint summary %d\n%x\n%d\n", summaryVersion, binary, len(src))
+	fmt.Fprintf(h, "lazylint summary %d\n%x\n%s%d\n", summaryVersion, binary, additions.Key(), len(src))
 	h.Write(src)
 	var k cache.Key
 	h.Sum(k[:0])
@@ -827,9 +841,10 @@ func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i i
 	if !parse {
 		return cudaparse.LexicalSummary(pr.shown[i], src, nil), false
 	}
+	additions := pr.settings(pr.abs[i]).Additions
 	var key cache.Key
 	if pr.opts.Cache != nil && binary != nil {
-		key = summaryKey(binary, src)
+		key = summaryKey(binary, src, additions)
 		if data, ok := pr.opts.Cache.Get(key); ok {
 			if s, ok := decodeSummary(data); ok {
 				s.Path = pr.shown[i]
@@ -837,7 +852,7 @@ func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i i
 			}
 		}
 	}
-	c := &Checker{ParseLimit: pr.opts.ParseLimit, MaxParseBytes: pr.opts.MaxParseBytes}
+	c := &Checker{ParseLimit: pr.opts.ParseLimit, MaxParseBytes: pr.opts.MaxParseBytes, Additions: additions}
 	f, err := c.parse(parser, pr.shown[i], src)
 	if err != nil || f == nil {
 		return nil, err == nil

@@ -20,8 +20,11 @@ type Text struct {
 	// them a prefilter asked for since Reset.
 	callsLoader, callsClock bool
 	askedLoader, askedClock bool
-	triples                 *tripleSet // built on the first question about a long enough file
-	built                   bool
+	// ownLoads, ownClocks: the spellings of the team's own launch and
+	// preload helpers, and of its clocks and timer classes (SetAdditions).
+	ownLoads, ownClocks []string
+	triples             *tripleSet // built on the first question about a long enough file
+	built               bool
 }
 
 // SetProjectFacts tells the prefilters what the project says of the file:
@@ -33,16 +36,28 @@ func (t *Text) SetProjectFacts(callsLoader, callsClock bool) {
 	t.callsLoader, t.callsClock = callsLoader, callsClock
 }
 
-// CallsProjectLoader reports the first fact of SetProjectFacts.
-func (t *Text) CallsProjectLoader() bool {
-	t.askedLoader = true
-	return t.callsLoader
+// SetAdditions tells the prefilters the names of the team's own launch
+// and preload helpers (loads) and of its clocks and timer classes (clocks),
+// from the configuration (knowledge.Additions): a file that spells one may
+// launch, or read a clock, though it spells nothing of the built-in tables.
+func (t *Text) SetAdditions(loads, clocks []string) {
+	t.ownLoads, t.ownClocks = loads, clocks
 }
 
-// CallsProjectClock reports the second fact of SetProjectFacts.
+// CallsProjectLoader reports the first fact of SetProjectFacts, or that
+// the file spells a launch or preload helper of SetAdditions: either way
+// it calls a function that launches or loads kernels its text does not
+// spell.
+func (t *Text) CallsProjectLoader() bool {
+	t.askedLoader = true
+	return t.callsLoader || len(t.ownLoads) > 0 && t.ContainsAny(t.ownLoads...)
+}
+
+// CallsProjectClock reports the second fact of SetProjectFacts, or that
+// the file spells a clock or timer class of SetAdditions.
 func (t *Text) CallsProjectClock() bool {
 	t.askedClock = true
-	return t.callsClock
+	return t.callsClock || len(t.ownClocks) > 0 && t.ContainsAny(t.ownClocks...)
 }
 
 // AskedProjectFacts reports which facts of SetProjectFacts a prefilter
@@ -76,6 +91,7 @@ func (t *Text) Reset(src []byte) {
 	t.built = false
 	t.callsLoader, t.callsClock = false, false
 	t.askedLoader, t.askedClock = false, false
+	t.ownLoads, t.ownClocks = nil, nil
 }
 
 // Contains reports whether the text contains lit.
