@@ -103,3 +103,48 @@ func TestAdditionsInFacts(t *testing.T) {
 		t.Errorf("without additions: %d launches, %d preloads", len(bare.Launches), len(bare.Preloads()))
 	}
 }
+
+// The project step's summaries from the text alone know the additions
+// too: a wrapper of a launch helper in another file launches, a wrapper
+// of a clock reads a clock.
+func TestAdditionsInLexicalSummary(t *testing.T) {
+	src := []byte(`
+void run_step(int n) { team::launch_on(0, step_kernel, n); }
+void run_other(int n) { other::launch_on(0, step_kernel, n); }
+void run_cells(int n) { for_each_cell(n, [=] __device__ (int i) {}); }
+void warm() { warm_kernel(step_kernel); }
+double now_s() { return what_time_is_it_now() * 1e-9; }
+`)
+	got := map[string]string{}
+	for _, fn := range LexicalSummary("step.cu", src, nil, teamAdditions).Functions {
+		var parts []string
+		for _, st := range fn.Steps {
+			if st.Kind == StepLaunch || st.Kind == StepPreload {
+				parts = append(parts, fmt.Sprintf("%d:%s", st.Kind, strings.Join(st.Keys, ",")))
+			}
+		}
+		if fn.ReadsClock {
+			parts = append(parts, "clock")
+		}
+		got[fn.Name] = strings.Join(parts, " ")
+	}
+	want := map[string]string{
+		"run_step":  fmt.Sprintf("%d:step_kernel", StepLaunch),
+		"run_other": "",
+		"run_cells": fmt.Sprintf("%d:for_each_cell (the lambda at line 4)", StepLaunch),
+		"warm":      fmt.Sprintf("%d:step_kernel", StepPreload),
+		"now_s":     "clock",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s: %q, want %q", name, got[name], w)
+		}
+	}
+	for _, fn := range LexicalSummary("step.cu", src, nil, nil).Functions {
+		for _, st := range fn.Steps {
+			if st.Kind == StepLaunch || st.Kind == StepPreload || fn.ReadsClock {
+				t.Errorf("without additions: %s has %+v", fn.Name, st)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"bytes"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -18,8 +19,9 @@ import (
 // what it loads before calling others.
 
 // LexicalSummary summarizes the functions of src named in want (all when
-// want is nil) from their text alone.
-func LexicalSummary(path string, src []byte, want map[string]bool) *FileSummary {
+// want is nil) from their text alone, with the team's additions to the
+// tables (nil: none).
+func LexicalSummary(path string, src []byte, want map[string]bool, additions *knowledge.Additions) *FileSummary {
 	s := &FileSummary{Path: path}
 	lines := NewLineIndex(src)
 	EachName(src, func(name []byte, def bool) {
@@ -45,11 +47,12 @@ func LexicalSummary(path string, src []byte, want map[string]bool) *FileSummary 
 			Member:  qualifiedBefore(src, at),
 		}
 		body := src[start:end]
-		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start), src[open:start])
+		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions), src[open:start])
 		clockReads := 0
 		for _, spelling := range knowledge.HostClockSpellings() {
 			clockReads += bytes.Count(body, []byte(spelling))
 		}
+		clockReads += ownClockReads(body, additions)
 		fs.ReadsClock = clockReads == 1
 		fs.Timed = clockReads >= 2 || bytes.Count(body, []byte("EventRecord")) >= 2
 		s.Functions = append(s.Functions, fs)
@@ -58,7 +61,7 @@ func LexicalSummary(path string, src []byte, want map[string]bool) *FileSummary 
 }
 
 // lexicalSteps lists what a function body launches, preloads and calls.
-func lexicalSteps(body []byte, lines *LineIndex, offset int) []SummaryStep {
+func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledge.Additions) []SummaryStep {
 	var steps []SummaryStep
 	line := func(i int) int { return lines.Position(offset + i).Line }
 	// <<< launches: the kernel expression before them.
@@ -101,6 +104,7 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int) []SummaryStep {
 				}
 			}
 		case isCUDAName(n) || n == "dim3":
+		case additions != nil && ownLexicalStep(additions, body, pos, n, args, &steps, line(pos)):
 		default:
 			steps = append(steps, SummaryStep{Kind: StepCall, Callee: n, Arity: -1, Line: line(pos), Method: methodBefore(body, pos)})
 		}
@@ -424,3 +428,77 @@ func TimedCalls(src []byte, clocks [][]byte) []string {
 // maxTimedCalls bounds the names TimedCalls follows into the file's own
 // functions.
 const maxTimedCalls = 4096
+
+// ownLexicalStep adds the step a call of a launch or preload helper of the
+// additions makes, from its text (the name n at pos, its arguments), and
+// reports whether the call was one.
+func ownLexicalStep(a *knowledge.Additions, body []byte, pos int, n string, args []string, steps *[]SummaryStep, line int) bool {
+	spelled := qualifiedAt(body, pos, n)
+	kind := StepLaunch
+	h, ok := a.Launcher(n, spelled)
+	if !ok {
+		if h, ok = a.Preload(n, spelled); !ok {
+			return false
+		}
+		kind = StepPreload
+	}
+	k, ok := h.ArgumentIndex(len(args))
+	if !ok {
+		return true
+	}
+	key := lexicalKernel(args[k])
+	if key == "" && kind == StepLaunch && strings.HasPrefix(args[k], "[") {
+		key = fmt.Sprintf("%s (the lambda at line %d)", spelled, line)
+	}
+	if key != "" {
+		*steps = append(*steps, SummaryStep{Kind: kind, Keys: []string{key}, Line: line})
+	}
+	return true
+}
+
+// qualifiedAt returns the name n at pos with the qualifier written before
+// it (gpu::launch_on), without blanks.
+func qualifiedAt(b []byte, pos int, n string) string {
+	i := pos
+	for i >= 2 && b[i-1] == ':' && b[i-2] == ':' {
+		j := i - 2
+		for j > 0 && isIdentByte(b[j-1]) {
+			j--
+		}
+		if j == i-2 {
+			break
+		}
+		i = j
+	}
+	return strings.TrimPrefix(string(b[i:pos]), "::") + n
+}
+
+// ownClockReads counts the calls of the additions' clocks in body.
+func ownClockReads(body []byte, a *knowledge.Additions) int {
+	n := 0
+	for _, name := range a.ClockSpellings() {
+		if a.Timer(name) != nil {
+			continue // a timer class: its reads are not calls of its name
+		}
+		for i := 0; ; {
+			k := bytes.Index(body[i:], []byte(name))
+			if k < 0 {
+				break
+			}
+			at := i + k
+			i = at + len(name)
+			if (at == 0 || !isIdentByte(body[at-1])) && nextIs(body, i, '(') && a.IsClock(name, qualifiedAt(body, at, name)) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// nextIs reports whether the first byte after pos that is not blank is c.
+func nextIs(b []byte, pos int, c byte) bool {
+	for pos < len(b) && isBlank(b[pos]) {
+		pos++
+	}
+	return pos < len(b) && b[pos] == c
+}

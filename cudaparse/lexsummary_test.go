@@ -32,7 +32,7 @@ void driver(float *p) {
   cudaSetDevice(1);
 }
 `)
-	s := LexicalSummary("x.cuh", src, nil)
+	s := LexicalSummary("x.cuh", src, nil, nil)
 	got := map[string][]SummaryStep{}
 	var local []string
 	for _, fn := range s.Functions {
