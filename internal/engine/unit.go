@@ -62,7 +62,7 @@ func (pr *projectRun) unitFiles(i int) []int {
 			roots = append(roots, j)
 		}
 	}
-	set := newFileSet(len(pr.facts))
+	set := newFileSet()
 	pr.visMu.Lock()
 	for _, r := range roots {
 		set.add(r)
