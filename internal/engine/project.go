@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"math/bits"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -485,7 +484,7 @@ func (pr *projectRun) definersOf(wanted map[string][]int, near bool) map[string]
 	names := sortedKeys(wanted)
 	among := make(map[string]fileSet, len(names))
 	for _, name := range names {
-		set := newFileSet(len(pr.facts))
+		set := newFileSet()
 		for _, from := range wanted[name] {
 			set.union(pr.includedSources(from))
 			if near && len(pr.definedBy[name]) == 0 {
@@ -536,7 +535,7 @@ func (pr *projectRun) nearSources(i int) fileSet {
 	if set, ok := pr.near[i]; ok {
 		return set
 	}
-	set := newFileSet(len(pr.facts))
+	set := newFileSet()
 	d := pr.dirs[i]
 	for _, group := range [][]int{pr.byDir[d], pr.byDir[filepath.Dir(d)], pr.byParent[d]} {
 		for _, j := range group {
@@ -563,7 +562,7 @@ func (pr *projectRun) includedSources(i int) fileSet {
 		return set
 	}
 	pr.indexShown()
-	set := newFileSet(len(pr.facts))
+	set := newFileSet()
 	pr.includeClosure(i).each(func(j int) {
 		if !pr.header[j] {
 			set.add(j)
@@ -667,7 +666,7 @@ func (pr *projectRun) includersOf(header string) []string {
 				}
 			}
 		}
-		seen := newFileSet(len(pr.shown))
+		seen := newFileSet()
 		frontier := pr.includedBy[h]
 		for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
 			var next []int
@@ -700,9 +699,9 @@ func nearFolders(a, b string) bool {
 }
 
 // includeClosure returns the files file i includes, directly or not
-// (memoized; under visMu). A closure is a bit set over the project's files:
-// in a library whose headers include hundreds of others (cccl), maps of
-// them held 90 MB of the 15,400-file corpus's 200 MB live heap.
+// (memoized; under visMu). In a library whose headers include hundreds
+// of others (cccl), maps of them held 90 MB of the 15,400-file corpus's
+// 200 MB live heap: a fileSet keeps them as words of bits.
 func (pr *projectRun) includeClosure(i int) fileSet {
 	if c, ok := pr.closures[i]; ok {
 		return c
@@ -710,7 +709,7 @@ func (pr *projectRun) includeClosure(i int) fileSet {
 	pr.macroMu.Lock()
 	pr.resolveIncludes()
 	pr.macroMu.Unlock()
-	c := newFileSet(len(pr.shown))
+	c := newFileSet()
 	frontier := pr.includes[i]
 	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
 		var next []int
@@ -727,37 +726,6 @@ func (pr *projectRun) includeClosure(i int) fileSet {
 	}
 	pr.closures[i] = c
 	return c
-}
-
-// fileSet is a set of file indexes.
-type fileSet []uint64
-
-func newFileSet(n int) fileSet { return make(fileSet, (n+63)/64) }
-
-func (s fileSet) has(i int) bool { return i >= 0 && i/64 < len(s) && s[i/64]&(1<<(i%64)) != 0 }
-
-// each calls f with the files of s in order.
-func (s fileSet) each(f func(i int)) {
-	for k, w := range s {
-		for w != 0 {
-			b := bits.TrailingZeros64(w)
-			f(k*64 + b)
-			w &^= 1 << b
-		}
-	}
-}
-
-// union adds the files of o to s (sets of the same size).
-func (s fileSet) union(o fileSet) {
-	for k := range min(len(s), len(o)) {
-		s[k] |= o[k]
-	}
-}
-
-func (s fileSet) add(i int) {
-	if i >= 0 && i/64 < len(s) {
-		s[i/64] |= 1 << (i % 64)
-	}
 }
 
 // summaryVersion changes when FileSummary's meaning does.
