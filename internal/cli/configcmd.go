@@ -24,7 +24,8 @@ func newConfigCommand() *cobra.Command {
 (the nearest .lazylint.yml from the working directory up and the files it
 extends), the rules that run with their severities and options, the exclude
 patterns, the overrides, fail-on, low-confidence, report-unused-suppressions,
-include-dirs, compile-commands and extensions. A comment after each setting
+include-dirs, compile-commands, extensions, and the team's own launchers,
+preloads, clocks and timers. A comment after each setting
 says where it came from: default, the file and line that set it, or the flag.
 With FILE, the settings for that file: which overrides apply, and whether it
 is excluded. The flags are check's, and go on top of the config as there.
@@ -137,11 +138,33 @@ func annotated(eff config.Effective) (*yaml.Node, error) {
 			for _, item := range v.Content {
 				note(item, k.Value+"/"+item.Value)
 			}
+		case "launchers", "preloads", "clocks", "timers":
+			if len(v.Content) == 0 {
+				v.Style = yaml.FlowStyle
+				v.LineComment = emptyListMeans(k.Value)
+			}
+			for _, item := range v.Content {
+				if item.Kind == yaml.MappingNode {
+					item.Style = yaml.FlowStyle // one entry a line, its source after it
+				}
+				note(item, k.Value+"/"+additionName(item))
+			}
 		default:
 			note(v, k.Value)
 		}
 	}
 	return &doc, nil
+}
+
+// additionName is the name of an entry of launchers, preloads, clocks or
+// timers: the scalar itself, or its name or class.
+func additionName(item *yaml.Node) string {
+	for i := 0; i+1 < len(item.Content); i += 2 {
+		if k := item.Content[i].Value; k == "name" || k == "class" {
+			return item.Content[i+1].Value
+		}
+	}
+	return item.Value
 }
 
 // annotateRule notes where a rule's entry of `rules:` came from.
@@ -174,6 +197,8 @@ func emptyListMeans(key string) string {
 		return "default: compile_commands.json or build/compile_commands.json in the project, if there"
 	case "extensions":
 		return "default: only the usual endings (lazylint check --help)"
+	case "launchers", "preloads", "clocks", "timers":
+		return "default: only the built-in ones (README: Configuration)"
 	}
 	return config.Default
 }

@@ -232,10 +232,10 @@ func (l *loader) timer(path string, item *yaml.Node, seen map[string]bool) (know
 }
 
 // EffectiveHelper is a launch or preload helper as `lazylint config`
-// shows it: kernel is the argument's index or "last".
+// shows it: kernel is the argument's index (an int) or "last".
 type EffectiveHelper struct {
 	Name   string `yaml:"name"`
-	Kernel string `yaml:"kernel"`
+	Kernel any    `yaml:"kernel"`
 }
 
 // EffectiveTimer is a timer class as `lazylint config` shows it.
@@ -256,7 +256,7 @@ func (c *Config) effectiveAdditions(e *Effective) {
 	show := func(hs []knowledge.Helper) []EffectiveHelper {
 		out := []EffectiveHelper{}
 		for _, h := range hs {
-			k := strconv.Itoa(h.Kernel)
+			var k any = h.Kernel
 			if h.Kernel == knowledge.LastArgument {
 				k = "last"
 			}

@@ -59,7 +59,7 @@ timers:
 		t.Errorf("timer %+v", tc)
 	}
 	e := cfg.Effective("")
-	if len(e.Launchers) != 3 || e.Launchers[0] != (EffectiveHelper{"launch_on", "1"}) || e.Launchers[2].Kernel != "last" ||
+	if len(e.Launchers) != 3 || e.Launchers[0] != (EffectiveHelper{"launch_on", 1}) || e.Launchers[2].Kernel != "last" ||
 		strings.Join(e.Clocks, " ") != "base_now what_time_is_it_now" || len(e.Timers) != 1 || len(e.Preloads) != 1 {
 		t.Errorf("effective: %+v %+v %v %+v", e.Launchers, e.Preloads, e.Clocks, e.Timers)
 	}

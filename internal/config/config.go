@@ -699,7 +699,7 @@ type Effective struct {
 	Extensions               []string          `yaml:"extensions"`
 	Launchers                []EffectiveHelper `yaml:"launchers"`
 	Preloads                 []EffectiveHelper `yaml:"preloads"`
-	Clocks                   []string          `yaml:"clocks,flow"`
+	Clocks                   []string          `yaml:"clocks"`
 	Timers                   []EffectiveTimer  `yaml:"timers"`
 	// Sources say where each setting came from ("default", a file:line,
 	// a flag), keyed by its place in the YAML: "fail-on",
