@@ -55,6 +55,7 @@ type checkOptions struct {
 	statistics    bool
 	cpuProfile    string
 	trace         bool
+	memProfile    string
 }
 
 func newCheckCommand() *cobra.Command {
@@ -112,6 +113,8 @@ CUDA (no usable driver: findings marked not exercised).`,
 	// For bench/: where a check spends its time, in pprof's format.
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to this file")
 	_ = f.MarkHidden("cpuprofile")
+	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile, taken at the phase of the check that held the most, to this file")
+	_ = f.MarkHidden("memprofile")
 	f.BoolVar(&o.trace, "trace", false, "print the time each phase of the check took on stderr")
 	_ = f.MarkHidden("trace")
 	return cmd
@@ -288,6 +291,9 @@ func (o *checkOptions) engineOptions(cmd *cobra.Command, paths []string, wd stri
 	}
 	if o.trace {
 		opts.Trace = cmd.ErrOrStderr()
+	}
+	if o.memProfile != "" {
+		opts.Trace = &heapAtPeak{path: o.memProfile, next: opts.Trace}
 	}
 	opts.NoProject = o.noProject
 	if !o.noProject {
