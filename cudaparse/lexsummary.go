@@ -110,7 +110,8 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 		}
 	})
 	sortSteps(steps)
-	return steps
+	// Without append's slack: the link step keeps thousands of these.
+	return append(make([]SummaryStep, 0, len(steps)), steps...)
 }
 
 func isLaunchAPI(n string) bool { _, ok := knowledge.LaunchAPIs[n]; return ok }

@@ -1,6 +1,7 @@
 package cudaparse
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/lazylint/lazylint/knowledge"
@@ -60,30 +61,33 @@ type FunctionSummary struct {
 	Steps      []SummaryStep `json:"s,omitempty"`
 }
 
-// SummaryStep is one thing a function does.
+// SummaryStep is one thing a function does. The small fields come first
+// and together: a project holds hundreds of thousands of steps.
 type SummaryStep struct {
 	Kind StepKind `json:"k"`
-	Keys []string `json:"K,omitempty"`
-	// Callee is the called function's plain name, Qualifier what the call
-	// wrote before it (`ns` of ns::f), Arity its number of arguments;
 	// Method is set for obj.f() and p->f().
-	Callee    string `json:"c,omitempty"`
-	Method    bool   `json:"M,omitempty"`
-	Qualifier string `json:"Q,omitempty"`
-	Arity     int    `json:"a,omitempty"`
-	// Param is the parameter a StepLaunchParam launches.
-	Param int `json:"p,omitempty"`
-	Line  int `json:"l"`
+	Method bool `json:"M,omitempty"`
 	// Before marks the earlier steps of the function that run on every
 	// path to this one (OnTheWay), among the maxBefore nearest: bit k for
 	// the step k+1 places back. Kept for calls only.
 	Before uint16 `json:"b,omitempty"`
+	// Line is the step's line; Param the parameter a StepLaunchParam
+	// launches.
+	Line  int `json:"l"`
+	Param int `json:"p,omitempty"`
+	// Arity is the call's number of arguments (-1: not known).
+	Arity int      `json:"a,omitempty"`
+	Keys  []string `json:"K,omitempty"`
+	// Callee is the called function's plain name, Qualifier what the call
+	// wrote before it (`ns` of ns::f).
+	Callee    string `json:"c,omitempty"`
+	Qualifier string `json:"Q,omitempty"`
 	// Far are the steps further back than the mask reaches that also run
 	// on every path here: a warm-up launch at the top of main, a hundred
 	// calls before the benchmark. Calls are looked for among the
 	// maxFarCalls steps beyond the mask; launches, preloads and device
 	// switches anywhere before.
-	Far []int `json:"f,omitempty"`
+	Far []int32 `json:"f,omitempty"`
 }
 
 // FileSummary is a file's exported facts.
@@ -198,6 +202,7 @@ func (f *File) Summary() *FileSummary {
 			}
 		}
 		farChecks := 0
+		fs.Steps = make([]SummaryStep, 0, len(steps)) // no append slack: kept for the whole run
 		for i := range steps {
 			st := steps[i].step
 			st.Line = f.Position(steps[i].node.Start()).Line
@@ -223,7 +228,7 @@ func (f *File) Summary() *FileSummary {
 					stepChecks++
 					farChecks++
 					if OnTheWay(steps[j].node, steps[i].node) {
-						st.Far = append(st.Far, j)
+						st.Far = append(st.Far, int32(j))
 					}
 				}
 			}
@@ -331,7 +336,10 @@ func CallsOtherObject(c *Call) bool {
 // BeforeSteps returns the indices of the steps Before marks, for the step
 // at index i, in order.
 func (st *SummaryStep) BeforeSteps(i int) []int {
-	out := append([]int(nil), st.Far...)
+	out := make([]int, len(st.Far), len(st.Far)+bits.OnesCount16(st.Before))
+	for k, j := range st.Far {
+		out[k] = int(j)
+	}
 	for k := maxBefore - 1; k >= 0; k-- {
 		if st.Before&(1<<k) != 0 && i-1-k >= 0 {
 			out = append(out, i-1-k)
