@@ -1,12 +1,14 @@
 // Package analyzers holds go/analysis passes that find CUDA lazy-loading
-// hazards in Go code calling CUDA through cgo. They import neither
-// tree-sitter nor cgo, so every driver can load them: go vet
-// (cmd/lazylint-vet), golangci-lint and lazylint check.
+// hazards in Go code calling CUDA through cgo, directly or through binding
+// packages (Bindings). They import neither tree-sitter nor cgo, so every
+// driver can load them: go vet (cmd/lazylint-vet), golangci-lint and
+// lazylint check (analyzers/syntaxdriver).
 //
 // The files a pass type-checks are cgo's rewrites (`_Cfunc_cuInit`, moved
-// columns), so each analyzer re-parses the raw .go files of the package
-// into the pass's file set and reports positions there, as x/tools'
-// cgocall pass does.
+// columns), so the analyzers re-parse the raw .go files of the package
+// into the pass's file set and report positions there, as x/tools'
+// cgocall pass does. They use no type information (see resolve.go), so
+// every driver gives the same findings.
 package analyzers
 
 import (
@@ -14,6 +16,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,61 +24,68 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// rawFile is a .go file of the package as written, with `import "C"`.
-type rawFile struct {
-	file *ast.File
-	// cName is the name the file imports "C" under (always "C").
-	cName string
-}
-
-// cgoFiles returns the raw files of the pass that import "C". Under go vet
-// and golangci-lint the pass holds cgo's rewrites, so the raw files are read
-// and parsed again; lazylint check hands the raw files themselves (which may
-// be an editor's unsaved text), recognizable by their import of "C".
-func cgoFiles(pass *analysis.Pass) []rawFile {
+// packageFiles returns the package's .go files as written, sorted by
+// name. Under go vet and golangci-lint the pass holds cgo's rewrites of the
+// files that import "C" (positions moved by //line, calls renamed
+// _Cfunc_...), so those are read and parsed again; lazylint check hands the
+// raw files themselves (which may be an editor's unsaved text),
+// recognizable by their import of "C". Files without cgo are the pass's own.
+func packageFiles(pass *analysis.Pass) []*srcFile {
 	seen := map[string]bool{}
-	var names []string
-	raw := map[string]*ast.File{}
+	type named struct {
+		name string
+		sf   *srcFile
+	}
+	var out []named
 	for _, f := range pass.Files {
-		name := pass.Fset.Position(f.Pos()).Filename
-		if !strings.HasSuffix(name, ".go") || seen[name] {
+		tf := pass.Fset.File(f.Pos())
+		if tf == nil {
+			continue
+		}
+		name := pass.Fset.Position(f.Package).Filename // through //line
+		if !strings.HasSuffix(name, ".go") || seen[name] || strings.HasPrefix(filepath.Base(tf.Name()), "_cgo_") {
 			continue
 		}
 		seen[name] = true
-		names = append(names, name)
-		if importsC(f) {
-			raw[name] = f
+		switch {
+		case importsC(f):
+			out = append(out, named{name, &srcFile{file: f, cgo: true}})
+		case tf.Name() != name:
+			// cgo's rewrite of name: the raw file is not one of the pass's
+			// own, so the pass's ReadFile does not serve it.
+			src, err := os.ReadFile(name)
+			if err != nil {
+				continue
+			}
+			raw, err := parser.ParseFile(pass.Fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+			if err != nil {
+				continue
+			}
+			out = append(out, named{name, &srcFile{file: raw, cgo: importsC(raw)}})
+		default:
+			out = append(out, named{name, &srcFile{file: f}})
 		}
 	}
-	sort.Strings(names)
-	var out []rawFile
-	for _, name := range names {
-		if f := raw[name]; f != nil {
-			out = append(out, rawFile{file: f, cName: "C"})
-			continue
-		}
-		// The raw file is not one of the pass's own (those are cgo's
-		// rewrites), so the pass's ReadFile does not serve it.
-		src, err := os.ReadFile(name)
-		if err != nil {
-			continue
-		}
-		f, err := parser.ParseFile(pass.Fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil || !importsC(f) {
-			continue
-		}
-		out = append(out, rawFile{file: f, cName: "C"})
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	files := make([]*srcFile, len(out))
+	for i, n := range out {
+		files[i] = n.sf
 	}
-	return out
+	return files
 }
 
 func importsC(f *ast.File) bool {
 	for _, imp := range f.Imports {
-		if p, _ := strconv.Unquote(imp.Path.Value); p == "C" {
+		if importPath(imp) == "C" {
 			return true
 		}
 	}
 	return false
+}
+
+func importPath(imp *ast.ImportSpec) string {
+	p, _ := strconv.Unquote(imp.Path.Value)
+	return p
 }
 
 // cCall returns the C function a call expression calls (`C.cuInit(0)`
@@ -94,10 +104,14 @@ func cCall(call *ast.CallExpr) string {
 // funcBody is one function (declaration or literal) and its calls in
 // source order.
 type funcBody struct {
-	name  string // "" for function literals
-	node  ast.Node
-	body  *ast.BlockStmt
-	calls []*ast.CallExpr
+	name string // "" for function literals
+	key  string // "F" or "T.M" for declarations
+	node ast.Node
+	body *ast.BlockStmt
+	// outer is the function around a literal; decl the declaration
+	// around it (itself for a declaration; nil for a literal outside any).
+	outer, decl *funcBody
+	calls       []*ast.CallExpr
 }
 
 // functions lists the functions of a file with their calls, each call
@@ -105,8 +119,12 @@ type funcBody struct {
 func functions(f *ast.File) []*funcBody {
 	var out []*funcBody
 	var stack []*funcBody
+	var current []*funcBody // the functions around, innermost last
 	ast.Inspect(f, func(n ast.Node) bool {
 		if n == nil {
+			if top := stack[len(stack)-1]; top != nil {
+				current = current[:len(current)-1]
+			}
 			stack = stack[:len(stack)-1]
 			return true
 		}
@@ -116,23 +134,24 @@ func functions(f *ast.File) []*funcBody {
 			if n.Body == nil {
 				return false
 			}
-			fb = &funcBody{name: n.Name.Name, node: n, body: n.Body}
+			fb = &funcBody{name: n.Name.Name, key: funcKey(n), node: n, body: n.Body}
+			fb.decl = fb
 		case *ast.FuncLit:
 			fb = &funcBody{node: n, body: n.Body}
+			if len(current) > 0 {
+				fb.outer = current[len(current)-1]
+				fb.decl = fb.outer.decl
+			}
 		case *ast.CallExpr:
-			// The innermost function: the stack holds nil for other nodes.
-			for i := len(stack) - 1; i >= 0; i-- {
-				if stack[i] != nil {
-					stack[i].calls = append(stack[i].calls, n)
-					break
-				}
+			if len(current) > 0 {
+				in := current[len(current)-1]
+				in.calls = append(in.calls, n)
 			}
 		}
+		stack = append(stack, fb)
 		if fb != nil {
 			out = append(out, fb)
-			stack = append(stack, fb)
-		} else {
-			stack = append(stack, nil)
+			current = append(current, fb)
 		}
 		return true
 	})

@@ -12,10 +12,13 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// LL001 reports device allocations from Go (C.cudaMalloc, C.cuMemAlloc...)
-// sized from the free or total memory a C.cudaMemGetInfo or C.cuMemGetInfo
-// reported: at least 90% of it, or all of it minus less than 256 MiB.
-var LL001 = newAnalyzer("LL001", "Looks at C.cudaMalloc, C.cuMemAlloc and the other allocators of the CUDA APIs called from Go, sized from C.cudaMemGetInfo or C.cuMemGetInfo.", runLL001)
+// LL001 reports device allocations from Go (C.cudaMalloc, C.cuMemAlloc...,
+// or a function of this or another package that passes its parameter on to
+// one, such as a binding's cu.MemAlloc(n)) sized from the free or total
+// memory a memory query reported (C.cudaMemGetInfo, C.cuMemGetInfo, or a
+// function that returns what one reported, such as cu.MemInfo()): at least
+// 90% of it, or all of it minus less than 256 MiB.
+var LL001 = newAnalyzer("LL001", "Looks at C.cudaMalloc, C.cuMemAlloc and the other allocators of the CUDA APIs called from Go, and at the functions of binding packages that wrap them, sized from C.cudaMemGetInfo, C.cuMemGetInfo or a binding's memory query.", runLL001)
 
 // goAllocators map allocation functions to their size argument: the
 // allocators of knowledge.Allocators that take their size in one argument
@@ -55,187 +58,135 @@ func runLL001(pass *analysis.Pass) (any, error) {
 		return nil, err
 	}
 	headroom := headroomMiB * (1 << 20)
-	for _, rf := range cgoFiles(pass) {
-		consts := numericConstants(rf.file)
-		fns := functions(rf.file)
-		helpers := map[string]*funcBody{}
-		for _, fb := range fns {
-			if fb.name != "" {
-				helpers[fb.name] = fb
-			}
-		}
-		ev := &goEval{consts: consts, helpers: helpers}
-		wrappers := allocatorWrappers(fns)
-		for _, fb := range fns {
+	s := summary(pass)
+	if !s.relevant() {
+		return nil, nil
+	}
+	for _, sf := range s.files {
+		ev := &evaluator{s: s, sf: sf, consts: sf.numericConstants()}
+		for _, fb := range sf.fns {
 			for _, c := range fb.calls {
-				name := cCall(c)
-				k, ok := goAllocators[name]
-				if !ok {
-					name = calleeName(c)
-					k, ok = wrappers[name]
-				}
-				if !ok || k >= len(c.Args) {
+				ce := s.callee(sf, fb, c)
+				if ce.eff == nil || !isParam(ce.eff.Alloc) || paramIndex(ce.eff.Alloc) >= len(c.Args) {
 					continue
 				}
-				v := ev.eval(fb, c.Args[k], c.Pos(), 0)
+				v := ev.eval(fb, c.Args[paramIndex(ce.eff.Alloc)], c.Pos(), 0)
 				if !v.isShare || v.s.frac < threshold || v.s.minus >= headroom {
 					continue
 				}
-				what := "free"
-				if v.s.total {
-					what = "total"
-				}
-				left := fmt.Sprintf("%.0f%% of it (under %.0f MiB whenever less than %.1f GiB is %s)", 100*(1-v.s.frac), headroom/(1<<20), (headroom-v.s.minus)/(1-v.s.frac)/(1<<30), what)
-				fix := fmt.Sprintf("subtract a fixed headroom of at least %.0f MiB", headroom/(1<<20))
-				if v.s.frac >= 1 {
-					left = fmt.Sprintf("only %.0f MiB", v.s.minus/(1<<20))
-					fix = fmt.Sprintf("leave at least %.0f MiB", headroom/(1<<20))
-				}
-				preload := "preload every kernel (cudaFuncGetAttributes on each, or CUDA_MODULE_LOADING=EAGER)"
-				if strings.HasPrefix(name, "cu") && !strings.HasPrefix(name, "cuda") {
-					preload = "load every kernel first (cuModuleGetFunction or cuLibraryGetKernel on each, or CUDA_MODULE_LOADING=EAGER)"
-				}
-				pass.Report(diagnostic("LL001", c.Pos(), c.End(), fmt.Sprintf(
-					"%s takes %.0f%% of the %s memory reported by %s, leaving %s for kernels that load lazily later; %s, or %s before this allocation",
-					name, 100*v.s.frac, what, v.s.api, left, fix, preload)))
+				pass.Report(diagnostic("LL001", c.Pos(), c.End(), ll001Message(s, ce, v.s, headroom)))
 			}
 		}
 	}
 	return nil, nil
 }
 
+func ll001Message(s *Summary, ce callee, sh goShare, headroom float64) string {
+	what := "free"
+	if sh.total {
+		what = "total"
+	}
+	left := fmt.Sprintf("%.0f%% of it (under %.0f MiB whenever less than %.1f GiB is %s)", 100*(1-sh.frac), headroom/(1<<20), (headroom-sh.minus)/(1-sh.frac)/(1<<30), what)
+	fix := fmt.Sprintf("subtract a fixed headroom of at least %.0f MiB", headroom/(1<<20))
+	if sh.frac >= 1 {
+		left = fmt.Sprintf("only %.0f MiB", sh.minus/(1<<20))
+		fix = fmt.Sprintf("leave at least %.0f MiB", headroom/(1<<20))
+	}
+	api := ce.eff.AllocAPI
+	preload := "preload every kernel (cudaFuncGetAttributes on each, or CUDA_MODULE_LOADING=EAGER)"
+	if strings.HasPrefix(api, "cu") && !strings.HasPrefix(api, "cuda") {
+		preload = "load every kernel first (cuModuleGetFunction or cuLibraryGetKernel on each, or CUDA_MODULE_LOADING=EAGER)"
+	}
+	name := ce.name
+	if ce.c == "" && ce.pkg != s.Path && api != "" && api != name {
+		name += " (" + api + ")"
+	}
+	return fmt.Sprintf("%s takes %.0f%% of the %s memory reported by %s, leaving %s for kernels that load lazily later; %s, or %s before this allocation",
+		name, 100*sh.frac, what, sh.api, left, fix, preload)
+}
+
 const maxGoDepth = 12
 
-// goEval evaluates size expressions: constants of the file, and helper
-// functions of the file whose result derives from a memory query.
-type goEval struct {
-	consts  map[string]float64
-	helpers map[string]*funcBody
+// evaluator evaluates size expressions in one file: constants of the file,
+// variables through their assignments, and calls whose effects say they
+// report device memory (C.cudaMemGetInfo(&free, &total), a helper of the
+// package, a binding's cu.MemInfo()).
+type evaluator struct {
+	s      *Summary
+	sf     *srcFile
+	consts map[string]float64
 }
 
-func (ev *goEval) eval(fb *funcBody, e ast.Expr, pos token.Pos, depth int) goValue {
-	return evalGo(fb, e, pos, ev.consts, depth, ev)
-}
-
-// evalGo evaluates a size expression at pos in fb.
-func evalGo(fb *funcBody, e ast.Expr, pos token.Pos, consts map[string]float64, depth int, ev *goEval) goValue {
+// eval evaluates a size expression at pos in fb.
+func (ev *evaluator) eval(fb *funcBody, e ast.Expr, pos token.Pos, depth int) goValue {
 	if depth > maxGoDepth {
 		return goValue{}
 	}
 	switch e := e.(type) {
 	case *ast.BasicLit:
-		if v, err := strconv.ParseFloat(e.Value, 64); err == nil {
-			return goValue{isConst: true, c: v}
-		}
-		if v, err := strconv.ParseInt(e.Value, 0, 64); err == nil {
-			return goValue{isConst: true, c: float64(v)}
-		}
+		return literalValue(e)
 	case *ast.ParenExpr:
-		return evalGo(fb, e.X, pos, consts, depth+1, ev)
+		return ev.eval(fb, e.X, pos, depth+1)
 	case *ast.CallExpr:
-		// A helper of the file: func freeBytes() C.size_t { ...; return free }
-		if h := ev.helper(calleeName(e)); h != nil && h != fb {
-			return ev.returned(h, depth+1)
-		}
-		// conversions: C.size_t(x), uint64(x), float64(x)
-		if len(e.Args) == 1 {
-			return evalGo(fb, e.Args[0], pos, consts, depth+1, ev)
-		}
+		return ev.evalCall(fb, e, pos, depth)
 	case *ast.BinaryExpr:
-		return combineGo(e.Op, evalGo(fb, e.X, pos, consts, depth+1, ev), evalGo(fb, e.Y, pos, consts, depth+1, ev))
+		return combineGo(e.Op, ev.eval(fb, e.X, pos, depth+1), ev.eval(fb, e.Y, pos, depth+1))
 	case *ast.Ident:
-		if v, ok := consts[e.Name]; ok {
+		if v, ok := ev.consts[e.Name]; ok {
 			return goValue{isConst: true, c: v}
 		}
-		return evalIdent(fb, e.Name, pos, consts, depth+1, ev)
+		return ev.evalIdent(fb, e.Name, pos, depth+1)
 	}
 	return goValue{}
 }
 
-func (ev *goEval) helper(name string) *funcBody {
-	if ev == nil || name == "" {
-		return nil
+func literalValue(e *ast.BasicLit) goValue {
+	if v, err := strconv.ParseFloat(e.Value, 64); err == nil {
+		return goValue{isConst: true, c: v}
 	}
-	return ev.helpers[name]
+	if v, err := strconv.ParseInt(e.Value, 0, 64); err == nil {
+		return goValue{isConst: true, c: float64(v)}
+	}
+	return goValue{}
 }
 
-// returned evaluates the first result of h's return statements.
-func (ev *goEval) returned(h *funcBody, depth int) goValue {
-	var out goValue
-	ast.Inspect(h.body, func(n ast.Node) bool {
-		if _, lit := n.(*ast.FuncLit); lit {
-			return false
+// evalCall: a call whose first result reports memory, or a conversion
+// (C.size_t(x), uint64(x), float64(x)).
+func (ev *evaluator) evalCall(fb *funcBody, c *ast.CallExpr, pos token.Pos, depth int) goValue {
+	if ev.s == nil || fb == nil {
+		if len(c.Args) == 1 {
+			return ev.eval(fb, c.Args[0], pos, depth+1)
 		}
-		if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) > 0 {
-			if v := evalGo(h, r.Results[0], r.Pos(), ev.consts, depth+1, ev); v.isShare {
-				out = v
-			}
-		}
-		return true
-	})
-	return out
-}
-
-// calleeName is the name of a Go function or method a call calls.
-func calleeName(c *ast.CallExpr) string {
-	switch fun := c.Fun.(type) {
-	case *ast.Ident:
-		return fun.Name
-	case *ast.SelectorExpr:
-		if x, ok := fun.X.(*ast.Ident); ok && x.Name == "C" {
-			return ""
-		}
-		return fun.Sel.Name
+		return goValue{}
 	}
-	return ""
-}
-
-// allocatorWrappers finds Go functions of the file that pass one of their
-// parameters to an allocator as its size: func alloc(n C.size_t) { C.cudaMalloc(&p, n) }.
-func allocatorWrappers(fns []*funcBody) map[string]int {
-	out := map[string]int{}
-	for _, fb := range fns {
-		decl, ok := fb.node.(*ast.FuncDecl)
-		if !ok {
-			continue
+	ce := ev.s.callee(ev.sf, fb, c)
+	if ce.eff != nil {
+		if sh, ok := shareAt(ce.eff, Result(0)); ok {
+			return goValue{isShare: true, s: sh}
 		}
-		params := map[string]int{}
-		i := 0
-		for _, field := range decl.Type.Params.List {
-			for _, n := range field.Names {
-				params[n.Name] = i
-				i++
-			}
-			if len(field.Names) == 0 {
-				i++
-			}
-		}
-		for _, c := range fb.calls {
-			k, ok := goAllocators[cCall(c)]
-			if !ok || k >= len(c.Args) {
-				continue
-			}
-			arg := c.Args[k]
-			for {
-				conv, isCall := arg.(*ast.CallExpr)
-				if !isCall || len(conv.Args) != 1 {
-					break
-				}
-				arg = conv.Args[0] // C.size_t(n)
-			}
-			if id, ok := arg.(*ast.Ident); ok {
-				if idx, isParam := params[id.Name]; isParam {
-					out[fb.name] = idx
-				}
-			}
+		if ce.c != "" || ce.eff.cuda() {
+			return goValue{}
 		}
 	}
-	return out
+	if len(c.Args) == 1 {
+		return ev.eval(fb, c.Args[0], pos, depth+1)
+	}
+	return goValue{}
+}
+
+// shareAt returns the share of memory the effects report at slot.
+func shareAt(e *Effects, slot int) (goShare, bool) {
+	for _, m := range e.Memory {
+		if m.Slot == slot {
+			return goShare{total: m.Total, api: m.API, frac: m.Frac, minus: m.Minus}, true
+		}
+	}
+	return goShare{}, false
 }
 
 // evalIdent evaluates a variable through its last assignment before pos,
 // or the memory query that wrote it through a pointer.
-func evalIdent(fb *funcBody, name string, pos token.Pos, consts map[string]float64, depth int, ev *goEval) goValue {
+func (ev *evaluator) evalIdent(fb *funcBody, name string, pos token.Pos, depth int) goValue {
 	var out goValue
 	found := false
 	ast.Inspect(fb.body, func(n ast.Node) bool {
@@ -244,36 +195,18 @@ func evalIdent(fb *funcBody, name string, pos token.Pos, consts map[string]float
 		}
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			for i, l := range n.Lhs {
-				if id, ok := l.(*ast.Ident); ok && id.Name == name && i < len(n.Rhs) && len(n.Lhs) == len(n.Rhs) {
-					v := evalGo(fb, n.Rhs[i], n.Pos(), consts, depth+1, ev)
-					switch n.Tok {
-					case token.SUB_ASSIGN:
-						v = combineGo(token.SUB, evalIdent(fb, name, n.Pos(), consts, depth+1, ev), v)
-					case token.MUL_ASSIGN:
-						v = combineGo(token.MUL, evalIdent(fb, name, n.Pos(), consts, depth+1, ev), v)
-					case token.QUO_ASSIGN:
-						v = combineGo(token.QUO, evalIdent(fb, name, n.Pos(), consts, depth+1, ev), v)
-					}
-					out, found = v, true
-				}
+			if v, ok := ev.assigned(fb, n, name, depth); ok {
+				out, found = v, true
 			}
 		case *ast.ValueSpec:
 			for i, id := range n.Names {
 				if id.Name == name && i < len(n.Values) {
-					out, found = evalGo(fb, n.Values[i], n.Pos(), consts, depth+1, ev), true
+					out, found = ev.eval(fb, n.Values[i], n.Pos(), depth+1), true
 				}
 			}
 		case *ast.CallExpr:
-			switch api := cCall(n); {
-			case api != "" && knowledge.DeviceMemoryQueries[api]:
-				for k, arg := range n.Args {
-					if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
-						if id, ok := u.X.(*ast.Ident); ok && id.Name == name {
-							out, found = goValue{isShare: true, s: goShare{total: k == 1, api: api, frac: 1}}, true
-						}
-					}
-				}
+			if v, ok := ev.writtenThrough(fb, n, name); ok {
+				out, found = v, true
 			}
 		}
 		return true
@@ -282,6 +215,67 @@ func evalIdent(fb *funcBody, name string, pos token.Pos, consts map[string]float
 		return goValue{}
 	}
 	return out
+}
+
+// assigned evaluates what an assignment gives name, if it assigns it.
+func (ev *evaluator) assigned(fb *funcBody, n *ast.AssignStmt, name string, depth int) (goValue, bool) {
+	for i, l := range n.Lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok || id.Name != name {
+			continue
+		}
+		if len(n.Rhs) == 1 && len(n.Lhs) > 1 {
+			// free, total, err := cu.MemInfo()
+			if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && ev.s != nil {
+				if ce := ev.s.callee(ev.sf, fb, c); ce.eff != nil {
+					if sh, ok := shareAt(ce.eff, Result(i)); ok {
+						return goValue{isShare: true, s: sh}, true
+					}
+				}
+			}
+			return goValue{}, true
+		}
+		if i >= len(n.Rhs) || len(n.Lhs) != len(n.Rhs) {
+			continue
+		}
+		v := ev.eval(fb, n.Rhs[i], n.Pos(), depth+1)
+		switch n.Tok {
+		case token.SUB_ASSIGN:
+			v = combineGo(token.SUB, ev.evalIdent(fb, name, n.Pos(), depth+1), v)
+		case token.MUL_ASSIGN:
+			v = combineGo(token.MUL, ev.evalIdent(fb, name, n.Pos(), depth+1), v)
+		case token.QUO_ASSIGN:
+			v = combineGo(token.QUO, ev.evalIdent(fb, name, n.Pos(), depth+1), v)
+		}
+		return v, true
+	}
+	return goValue{}, false
+}
+
+// writtenThrough evaluates what a call writes into &name: the memory a
+// query reports through its pointer parameters (C.cuMemGetInfo(&free,
+// &total), query(&free, &total) of a helper that hands its pointers on).
+func (ev *evaluator) writtenThrough(fb *funcBody, c *ast.CallExpr, name string) (goValue, bool) {
+	if ev.s == nil {
+		return goValue{}, false
+	}
+	for k, arg := range c.Args {
+		u, ok := arg.(*ast.UnaryExpr)
+		if !ok || u.Op != token.AND {
+			continue
+		}
+		if id, ok := u.X.(*ast.Ident); !ok || id.Name != name {
+			continue
+		}
+		ce := ev.s.callee(ev.sf, fb, c)
+		if ce.eff == nil {
+			return goValue{}, false
+		}
+		if sh, ok := shareAt(ce.eff, Param(k)); ok {
+			return goValue{isShare: true, s: sh}, true
+		}
+	}
+	return goValue{}, false
 }
 
 func combineGo(op token.Token, x, y goValue) goValue {
@@ -326,10 +320,11 @@ func combineGo(op token.Token, x, y goValue) goValue {
 }
 
 // numericConstants returns the file's numeric constants by name.
-func numericConstants(f *ast.File) map[string]float64 {
+func (sf *srcFile) numericConstants() map[string]float64 {
 	out := map[string]float64{}
-	eachConstant(f, func(name string, value ast.Expr) {
-		if v := evalGo(&funcBody{body: &ast.BlockStmt{}}, value, token.NoPos, out, 0, nil); v.isConst {
+	ev := &evaluator{consts: out}
+	eachConstant(sf.file, func(name string, value ast.Expr) {
+		if v := ev.eval(&funcBody{body: &ast.BlockStmt{}}, value, token.NoPos, 0); v.isConst {
 			out[name] = v.c
 		}
 	})

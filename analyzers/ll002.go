@@ -1,7 +1,10 @@
 package analyzers
 
 import (
+	"fmt"
 	"go/ast"
+	"go/token"
+	"go/types"
 	"regexp"
 	"strings"
 
@@ -11,12 +14,16 @@ import (
 )
 
 // LL002 reports the first launch of a kernel in a Go function timed with
-// time.Now/time.Since, with no earlier launch or preload on the way.
-// Launches are C.cudaLaunchKernel and the C functions of the cgo preamble
-// that launch kernels (`void launch_saxpy(...) { saxpy<<<...>>>(...); }`).
-// Driver-API launches through a CUfunction are not first launches:
-// cuModuleGetFunction loaded the kernel.
-var LL002 = newAnalyzer("LL002", "Looks at launches (C.cudaLaunchKernel and C functions of the cgo preamble that launch) between two reads of a clock from Go.", runLL002)
+// time.Now/time.Since (or an event record, or a binding's clock), with no
+// earlier launch or preload on the way. Launches are C.cudaLaunchKernel,
+// the C functions of the cgo preamble that launch kernels (`void
+// launch_saxpy(...) { saxpy<<<...>>>(...); }`), Go functions of any package
+// that call one, and launches of a kernel handle that a lookup which does
+// not load returned (cuLibraryGetKernel, a binding's lib.Kernel("k")).
+// Launches of a CUfunction from cuModuleGetFunction are not first
+// launches: the lookup loaded the kernel, unless the lookup itself lies
+// inside the timed region.
+var LL002 = newAnalyzer("LL002", "Looks at launches (C.cudaLaunchKernel, C functions of the cgo preamble that launch, and the binding functions that wrap either or launch a handle a non-loading lookup returned) between two reads of a clock from Go.", runLL002)
 
 // preambleFunction matches a C function definition's name in a preamble.
 var preambleFunction = regexp.MustCompile(`(?m)^[\w \t*]*?\b(\w+)\s*\([^;{)]*\)\s*\{`)
@@ -36,7 +43,9 @@ func launchers(f *ast.File) map[string]bool {
 	for _, cg := range preambles(f) {
 		text := cg.Text()
 		for _, m := range preambleDeclaration.FindAllStringSubmatch(text, -1) {
-			if launcherName.MatchString(m[1]) {
+			// A declaration of the CUDA API itself (cuLaunchKernel,
+			// cuLibraryGetKernel) is no launcher of the package's own.
+			if launcherName.MatchString(m[1]) && !touchesCUDA(m[1]) {
 				out[m[1]] = true
 			}
 		}
@@ -77,13 +86,16 @@ func preambles(f *ast.File) []*ast.CommentGroup {
 func isPreload(name string) bool { _, ok := knowledge.PreloadAPIs[name]; return ok }
 
 func runLL002(pass *analysis.Pass) (any, error) {
-	for _, rf := range cgoFiles(pass) {
-		launch := launchers(rf.file)
-		clock := goClock(rf.file)
-		for _, fb := range functions(rf.file) {
+	s := summary(pass)
+	if !s.relevant() {
+		return nil, nil
+	}
+	for _, sf := range s.files {
+		clock := s.clockTest(sf)
+		for _, fb := range sf.fns {
 			var reads []*ast.CallExpr
 			for _, c := range fb.calls {
-				if clock(c) {
+				if clock(fb, c) {
 					reads = append(reads, c)
 				}
 			}
@@ -91,16 +103,13 @@ func runLL002(pass *analysis.Pass) (any, error) {
 			for i := 0; i+1 < len(reads); i++ {
 				from, to := reads[i].End(), reads[i+1].Pos()
 				for _, c := range fb.calls {
-					name := cCall(c)
-					if c.Pos() < from || c.End() > to || reported[c] || !(launch[name] || name == "cudaLaunchKernel") {
+					if c.Pos() < from || c.End() > to || reported[c] {
 						continue
 					}
-					if warmedUp(fb, c, launch) {
-						continue
+					if msg := s.firstLaunch(sf, fb, c, from); msg != "" {
+						reported[c] = true
+						pass.Report(diagnostic("LL002", c.Pos(), c.End(), msg))
 					}
-					reported[c] = true
-					pass.Report(diagnostic("LL002", c.Pos(), c.End(),
-						"the first launch of "+kernelOf(c)+" in this function is timed: under lazy loading the measurement includes loading the kernel (20x a warm launch on an H100); launch it once or preload it (cudaFuncGetAttributes) before the timer starts"))
 				}
 			}
 		}
@@ -108,13 +117,67 @@ func runLL002(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// clockTest returns a test for calls that read a clock in sf: time.Now,
+// time.Since and time.Until, an event record, or a function whose effects
+// say it reads one (a binding's Event.Record, a time.Now wrapper).
+func (s *Summary) clockTest(sf *srcFile) func(*funcBody, *ast.CallExpr) bool {
+	goTime := goClock(sf.file)
+	return func(fb *funcBody, c *ast.CallExpr) bool {
+		if goTime(c) {
+			return true
+		}
+		ce := s.callee(sf, fb, c)
+		return ce.eff != nil && ce.eff.Clock
+	}
+}
+
+const ll002Advice = "under lazy loading the measurement includes loading the kernel (20x a warm launch on an H100); launch it once or preload it (cudaFuncGetAttributes) before the timer starts"
+
+// firstLaunch returns the message for c, in a region timed from from,
+// when c is a kernel's first launch in fb; "" otherwise.
+func (s *Summary) firstLaunch(sf *srcFile, fb *funcBody, c *ast.CallExpr, from token.Pos) string {
+	ce := s.callee(sf, fb, c)
+	if ce.eff == nil {
+		return ""
+	}
+	if len(ce.eff.Kernels) > 0 {
+		if s.warmedUp(sf, fb, c, ce.eff.Kernels) {
+			return ""
+		}
+		return "the first launch of " + kernelOf(c, ce) + " in this function is timed: " + ll002Advice
+	}
+	if ce.eff.Launch == 0 {
+		return ""
+	}
+	x := callArg(c, ce, ce.eff.Launch)
+	l := s.handleOrigin(sf, fb, x, c.Pos())
+	if l == nil {
+		return "" // a handle from elsewhere: taken to be loaded
+	}
+	lookupName := s.callee(sf, fb, l.call)
+	what := types.ExprString(x)
+	if l.name != "" {
+		what += fmt.Sprintf(" (kernel %q)", l.name)
+	}
+	if l.loads {
+		if l.call.Pos() < from {
+			return "" // looked up, and so loaded, before the timer started
+		}
+		return fmt.Sprintf("%s is looked up inside the timed region by %s, which loads it (%s), so the measurement of its first launch includes loading it; look it up before the timer starts", what, lookupName.name, lookupName.eff.LookupAPI)
+	}
+	if s.handleWarmedUp(sf, fb, c, x) {
+		return ""
+	}
+	return fmt.Sprintf("the first launch of %s in this function is timed, and %s does not load it (%s: the kernel loads at its first launch): %s", what, lookupName.name, lookupName.eff.LookupAPI, ll002Advice)
+}
+
 // kernelOf names what a launch call launches: the launcher's name, or
 // cudaLaunchKernel's first argument.
-func kernelOf(c *ast.CallExpr) string {
-	if cCall(c) == "cudaLaunchKernel" && len(c.Args) > 0 {
-		return exprName(c.Args[0])
+func kernelOf(c *ast.CallExpr, ce callee) string {
+	if k, ok := runtimeLaunch(ce.c); ok && k < len(c.Args) {
+		return exprName(c.Args[k])
 	}
-	return cCall(c)
+	return ce.name
 }
 
 // exprName renders a kernel expression: C.saxpy, unsafe.Pointer(C.k) give C.saxpy, C.k.
@@ -134,18 +197,53 @@ func exprName(e ast.Expr) string {
 	return "?"
 }
 
-// warmedUp reports whether the same launcher (or kernel) was called, or a
+// warmedUp reports whether the kernels were launched (by any call that
+// launches them: the same wrapper, another one, the C launcher), or a
 // kernel preloaded, earlier on the way to c.
-func warmedUp(fb *funcBody, c *ast.CallExpr, launch map[string]bool) bool {
-	key := kernelOf(c)
+func (s *Summary) warmedUp(sf *srcFile, fb *funcBody, c *ast.CallExpr, kernels []string) bool {
+	warm := map[string]bool{}
 	for _, d := range fb.calls {
 		if d.End() > c.Pos() {
 			break
 		}
-		name := cCall(d)
-		same := (launch[name] || name == "cudaLaunchKernel") && kernelOf(d) == key
-		if (same || isPreload(name)) && warmsUp(fb.body, d, c) {
+		de := s.callee(sf, fb, d)
+		if de.eff == nil || !warmsUp(fb.body, d, c) {
+			continue
+		}
+		if de.eff.Preload {
 			return true
+		}
+		for _, k := range de.eff.Kernels {
+			warm[k] = true
+		}
+	}
+	for _, k := range kernels {
+		if !warm[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// handleWarmedUp reports whether the handle x was launched, or a kernel
+// preloaded, earlier on the way to c.
+func (s *Summary) handleWarmedUp(sf *srcFile, fb *funcBody, c *ast.CallExpr, x ast.Expr) bool {
+	key := types.ExprString(x)
+	for _, d := range fb.calls {
+		if d.End() > c.Pos() {
+			break
+		}
+		de := s.callee(sf, fb, d)
+		if de.eff == nil || !warmsUp(fb.body, d, c) {
+			continue
+		}
+		if de.eff.Preload {
+			return true
+		}
+		if de.eff.Launch != 0 {
+			if y := callArg(d, de, de.eff.Launch); y != nil && types.ExprString(y) == key {
+				return true
+			}
 		}
 	}
 	return false

@@ -7,10 +7,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// LL006 reports C.cuModuleGetLoadingMode called before CUDA is initialized
-// (C.cuInit, a runtime call, or a Go function of the package that makes
-// one) on the way in the same function.
-var LL006 = newAnalyzer("LL006", "Looks at C.cuModuleGetLoadingMode called from Go before any call that initializes CUDA.", runLL006)
+// LL006 reports C.cuModuleGetLoadingMode, or a function of this or another
+// package that calls it before initializing CUDA itself, called before CUDA
+// is initialized (C.cuInit, a runtime call, or a Go function of any package
+// that makes one) on the way in the same function.
+var LL006 = newAnalyzer("LL006", "Looks at C.cuModuleGetLoadingMode, and binding functions that wrap it, called from Go before any call that initializes CUDA.", runLL006)
 
 // initializesCUDA reports whether a C function initializes CUDA.
 func initializesCUDA(name string) bool {
@@ -28,65 +29,29 @@ func initializesCUDA(name string) bool {
 }
 
 func runLL006(pass *analysis.Pass) (any, error) {
-	for _, rf := range cgoFiles(pass) {
-		fns := functions(rf.file)
-		inits := goFunctionsCalling(fns, initializesCUDA)
-		for _, fb := range fns {
+	s := summary(pass)
+	if !s.relevant() {
+		return nil, nil
+	}
+	for _, sf := range s.files {
+		for _, fb := range sf.fns {
 			for _, q := range fb.calls {
-				if cCall(q) != "cuModuleGetLoadingMode" || initializedBefore(fb, q, inits) {
+				ce := s.callee(sf, fb, q)
+				if ce.eff == nil || !ce.eff.ModeQuery || s.initializedBefore(sf, fb, q) {
+					continue
+				}
+				if ce.c != "" {
+					pass.Report(diagnostic("LL006", q.Pos(), q.End(),
+						"cuModuleGetLoadingMode before cuInit returns CUDA_ERROR_NOT_INITIALIZED (measured on an H100); call C.cuInit(0) first",
+						insertBefore(pass, fb.body, q, "C.cuInit(0)")...))
 					continue
 				}
 				pass.Report(diagnostic("LL006", q.Pos(), q.End(),
-					"cuModuleGetLoadingMode before cuInit returns CUDA_ERROR_NOT_INITIALIZED (measured on an H100); call C.cuInit(0) first",
-					insertBefore(pass, fb.body, q, "C.cuInit(0)")...))
+					ce.name+" calls cuModuleGetLoadingMode before anything initialized CUDA, and it returns CUDA_ERROR_NOT_INITIALIZED (measured on an H100); initialize CUDA first (cuInit, through the binding)"))
 			}
 		}
 	}
 	return nil, nil
-}
-
-// goFunctionsCalling returns the Go functions of the file that make a C
-// call matching pred, directly or through each other.
-func goFunctionsCalling(fns []*funcBody, pred func(string) bool) map[string]bool {
-	out := map[string]bool{}
-	for changed := true; changed; {
-		changed = false
-		for _, fb := range fns {
-			if fb.name == "" || out[fb.name] {
-				continue
-			}
-			for _, c := range fb.calls {
-				if pred(cCall(c)) || isCallOf(c, out) {
-					out[fb.name] = true
-					changed = true
-					break
-				}
-			}
-		}
-	}
-	return out
-}
-
-func isCallOf(c *ast.CallExpr, names map[string]bool) bool {
-	switch fun := c.Fun.(type) {
-	case *ast.Ident:
-		return names[fun.Name]
-	case *ast.SelectorExpr: // a method: s.init()
-		return names[fun.Sel.Name]
-	}
-	return false
-}
-
-func initializedBefore(fb *funcBody, q *ast.CallExpr, inits map[string]bool) bool {
-	for _, c := range fb.calls {
-		if c.End() > q.Pos() {
-			break
-		}
-		if (initializesCUDA(cCall(c)) || isCallOf(c, inits)) && runsBefore(fb.body, c, q) {
-			return true
-		}
-	}
-	return false
 }
 
 // insertBefore suggests inserting a statement before the statement that

@@ -14,7 +14,9 @@ import (
 
 // LL007 reports CUDA_MODULE_LOADING or CUDA_MODULE_DATA_LOADING set from Go
 // (os.Setenv, syscall.Setenv, C.setenv, C.putenv) after a CUDA call in the
-// same function, or set to a value CUDA does not know.
+// same function (a C call, or a call of a function of any package that
+// makes one, such as a binding's cu.Init()), or set to a value CUDA does
+// not know.
 var LL007 = newAnalyzer("LL007", "Looks at os.Setenv, syscall.Setenv, C.setenv and C.putenv of CUDA_MODULE_LOADING from Go.", runLL007)
 
 // touchesCUDA reports whether a C function is part of the CUDA runtime or
@@ -27,18 +29,20 @@ func touchesCUDA(name string) bool {
 }
 
 func runLL007(pass *analysis.Pass) (any, error) {
-	for _, rf := range cgoFiles(pass) {
-		consts := stringConstants(rf.file)
-		setters := setterNames(rf.file)
-		fns := functions(rf.file)
-		cuda := goFunctionsCalling(fns, touchesCUDA)
-		for _, fb := range fns {
+	s := summary(pass)
+	if !s.relevant() {
+		return nil, nil
+	}
+	for _, sf := range s.files {
+		consts := stringConstants(sf.file)
+		setters := setterNames(sf.file)
+		for _, fb := range sf.fns {
 			for _, c := range fb.calls {
 				name, value, hasValue, ok := envSetting(c, setters, consts)
 				if !ok || !knowledge.LoadingVariables[name] {
 					continue
 				}
-				if by := cudaBefore(fb, c, cuda); by != nil {
+				if by := s.cudaBefore(sf, fb, c); by != nil {
 					pass.Report(diagnostic("LL007", c.Pos(), c.End(), fmt.Sprintf(
 						"%s is set after CUDA was initialized (by the call at line %d): CUDA reads it once, at initialization, so this has no effect; set it before the first CUDA call or in the environment that starts the program",
 						name, pass.Fset.Position(by.Pos()).Line)))
@@ -133,14 +137,15 @@ func stringConstants(f *ast.File) map[string]string {
 	return out
 }
 
-// cudaBefore returns a call in fb that touches CUDA and runs on every path
-// before c, or nil.
-func cudaBefore(fb *funcBody, c *ast.CallExpr, cuda map[string]bool) *ast.CallExpr {
+// cudaBefore returns a call in fb that touches CUDA (directly, or through a
+// function of any package that does) and runs on every path before c, or
+// nil.
+func (s *Summary) cudaBefore(sf *srcFile, fb *funcBody, c *ast.CallExpr) *ast.CallExpr {
 	for _, d := range fb.calls {
 		if d.End() > c.Pos() {
 			break
 		}
-		if (touchesCUDA(cCall(d)) || isCallOf(d, cuda)) && runsBefore(fb.body, d, c) {
+		if de := s.callee(sf, fb, d); de.eff != nil && de.eff.Touch && runsBefore(fb.body, d, c) {
 			return d
 		}
 	}

@@ -33,6 +33,7 @@ func newAnalyzer(id, doc string, run func(*analysis.Pass) (any, error)) *analysi
 		URL:              meta.URL,
 		Run:              run,
 		RunDespiteErrors: true,
+		Requires:         []*analysis.Analyzer{Bindings},
 	}
 	for _, o := range meta.Options {
 		a.Flags.String(o.Name, o.Default, o.Doc)

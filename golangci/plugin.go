@@ -59,6 +59,10 @@ func withoutIDPrefix(a *analysis.Analyzer) *analysis.Analyzer {
 	return &b
 }
 
-// GetLoadMode asks for syntax only: the analyzers re-parse the raw cgo files
-// and need no types, so they run even where CUDA headers are missing.
-func (*plugin) GetLoadMode() string { return register.LoadModeSyntax }
+// GetLoadMode asks for types: the analyzers need no type information (they
+// re-parse the raw cgo files and resolve calls by name), but golangci-lint
+// gives a pass its types.Package, which package facts (what a binding
+// package's functions do, for their callers in other packages) are keyed
+// by, only when it type-checks. Like go vet, it then needs the CUDA headers
+// (or lazylint cgo-headers) for packages that include them.
+func (*plugin) GetLoadMode() string { return register.LoadModeTypesInfo }

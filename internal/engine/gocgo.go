@@ -1,25 +1,25 @@
 package engine
 
 import (
-	"bytes"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"path/filepath"
+	"os"
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lazylint/lazylint/analyzers"
+	"github.com/lazylint/lazylint/analyzers/syntaxdriver"
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
 )
 
-// Go files that call CUDA through cgo are checked with the analyzers of
-// package analyzers, the ones go vet and golangci-lint run. lazylint runs
-// them syntax-only, one pass per folder: they re-parse the raw files and
-// need no types, so a package that does not build here (no CUDA headers)
-// is checked all the same.
+// Go files that call CUDA through cgo, or through binding packages that
+// do, are checked with the analyzers of package analyzers, the ones go vet
+// and golangci-lint run. lazylint runs them syntax-only, package by
+// package in import order (analyzers/syntaxdriver): they need no types, so
+// a package that does not build here (no CUDA headers) is checked all the
+// same, and the bindings' facts reach their callers as under go vet.
 
 // preambleSource returns a copy of a Go file's bytes in which everything
 // but the C code of its cgo preambles (the comments before `import "C"`)
@@ -67,11 +67,6 @@ func preambleSource(fset *token.FileSet, f *ast.File, src []byte) ([]byte, bool)
 	return out, found
 }
 
-// importsC reports, with a byte search, whether Go source imports "C".
-func importsC(src []byte) bool {
-	return bytes.Contains(src, []byte(`"C"`)) && bytes.Contains(src, []byte("import"))
-}
-
 // goResult is what the cgo checks of Go files found.
 type goResult struct {
 	findings, suppressed []Finding
@@ -79,18 +74,83 @@ type goResult struct {
 	skipped              int // files not checked: unreadable, or not Go
 }
 
-// checkGo runs the analyzers over the cgo files among paths, grouped by
-// folder, and the C rules over their preambles, each file under its own
-// settings, and applies the files' suppression comments. read reads a file
-// (the LSP server passes the editor's text for one of them).
+// goFile is one Go file given to checkGo.
+type goFile struct {
+	path, shown string
+	src         []byte
+	settings    Settings
+	checked     bool
+}
+
+// checkGo runs the analyzers over the Go packages among paths that call
+// CUDA (through cgo, or through binding packages that do, in the tree or
+// in a local module its go.mod or go.work names), in import order with
+// the bindings' facts carried to their callers (analyzers/syntaxdriver),
+// and the C rules over the cgo preambles, each file under its own
+// settings; then it applies the files' suppression comments. read reads a
+// file (the LSP server passes the editor's text for one of them).
 func checkGo(paths []string, settingsFor func(string) Settings, base string, read func(string) ([]byte, error), opts Options) goResult {
 	var res goResult
-	type goFile struct {
-		path, shown string
-		src         []byte
-		settings    Settings
+	byAbs, inputs := readGoFiles(paths, base, read, &res)
+	prog := syntaxdriver.Load(inputs, syntaxdriver.Options{Read: func(p string) ([]byte, error) { return readGo(read, p) }, Known: analyzers.KnownBinding})
+	for _, e := range prog.Errors {
+		if f := byAbs[e.Path]; f != nil {
+			res.errors = append(res.errors, FileError{Path: f.shown, Message: "cannot parse: " + e.Err.Error()})
+			res.skipped++
+		}
 	}
-	dirs := map[string][]goFile{}
+	found := map[string][]Finding{} // by shown path
+	var checked []*goFile
+	for _, pkg := range prog.Packages {
+		if !pkg.Report {
+			continue
+		}
+		for _, sf := range pkg.Files {
+			f := byAbs[sf.Path]
+			if f == nil {
+				continue
+			}
+			f.settings, f.checked = settingsFor(sf.Path), true
+			checked = append(checked, f)
+			if sf.Cgo {
+				res.errors = append(res.errors, checkPreamble(prog.Fset, sf, f, found, opts)...)
+			}
+		}
+	}
+	errs := prog.Run(analyzers.All, func(pkg *syntaxdriver.Package, a *analysis.Analyzer) bool {
+		return enabledIn(pkg, a.Name, byAbs)
+	}, func(d syntaxdriver.Diagnostic) {
+		f := byAbs[prog.Fset.Position(d.Diagnostic.Pos).Filename]
+		if f == nil || !f.checked {
+			return
+		}
+		for _, r := range f.settings.Rules {
+			if r.ID == d.Analyzer.Name {
+				found[f.shown] = append(found[f.shown], goFinding(prog.Fset, f.shown, f.src, r, d.Diagnostic))
+			}
+		}
+	})
+	for _, e := range errs {
+		if f := firstFile(e.Package, byAbs); f != nil {
+			res.errors = append(res.errors, FileError{Path: f.shown, Message: e.Analyzer.Name + ": " + e.Err.Error()})
+		}
+	}
+	sort.Slice(checked, func(i, j int) bool { return checked[i].shown < checked[j].shown })
+	for _, f := range checked {
+		setSeverities(found[f.shown], &f.settings)
+		kept, suppressed := suppressions(f.shown, rule.NewText(f.src), true, found[f.shown], opts.Catalog, f.settings.Rules, opts.ReportUnusedSuppressions)
+		res.findings = append(res.findings, kept...)
+		res.suppressed = append(res.suppressed, suppressed...)
+	}
+	sort.Slice(res.errors, func(i, j int) bool { return res.errors[i].Path < res.errors[j].Path })
+	return res
+}
+
+// readGoFiles reads the Go files given, by absolute path; the ones that
+// cannot be read are errors of res.
+func readGoFiles(paths []string, base string, read func(string) ([]byte, error), res *goResult) (map[string]*goFile, []syntaxdriver.File) {
+	byAbs := map[string]*goFile{}
+	var inputs []syntaxdriver.File
 	for _, p := range paths {
 		shown := relPath(base, p)
 		src, err := read(p)
@@ -99,84 +159,62 @@ func checkGo(paths []string, settingsFor func(string) Settings, base string, rea
 			res.skipped++
 			continue
 		}
-		if importsC(src) {
-			dir := filepath.Dir(p)
-			dirs[dir] = append(dirs[dir], goFile{path: p, shown: shown, src: src, settings: settingsFor(absPath(p))})
+		abs := absPath(p)
+		byAbs[abs] = &goFile{path: p, shown: shown, src: src}
+		inputs = append(inputs, syntaxdriver.File{Path: abs, Src: src})
+	}
+	return byAbs, inputs
+}
+
+// firstFile is the first given file of a package, or nil.
+func firstFile(pkg *syntaxdriver.Package, byAbs map[string]*goFile) *goFile {
+	for _, sf := range pkg.Files {
+		if f := byAbs[sf.Path]; f != nil {
+			return f
 		}
 	}
-	dirNames := make([]string, 0, len(dirs))
-	for d := range dirs {
-		dirNames = append(dirNames, d)
+	return nil
+}
+
+// readGo reads the files the driver asks for beyond those given: go.mod,
+// go.work, and the .go files of imported packages of local modules.
+func readGo(read func(string) ([]byte, error), p string) ([]byte, error) {
+	if read == nil {
+		return os.ReadFile(p)
 	}
-	sort.Strings(dirNames)
-	for _, dir := range dirNames {
-		files := dirs[dir]
-		fset := token.NewFileSet()
-		var parsed []*ast.File
-		found := map[string][]Finding{} // by shown path
-		byFilename := map[string]*goFile{}
-		// An analyzer runs over the folder when one of its files enables
-		// it; its findings are kept for the files that enable it.
-		enabled := map[string]bool{}
-		for i := range files {
-			f := &files[i]
-			byFilename[f.path] = f
+	return read(p)
+}
+
+// enabledIn reports whether one of the package's files enables the rule:
+// an analyzer runs over a package when one of its files enables it, and
+// its findings are kept for the files that enable it.
+func enabledIn(pkg *syntaxdriver.Package, id string, byAbs map[string]*goFile) bool {
+	for _, sf := range pkg.Files {
+		if f := byAbs[sf.Path]; f != nil {
 			for _, r := range f.settings.Rules {
-				enabled[r.ID] = true
-			}
-			af, err := parser.ParseFile(fset, f.path, f.src, parser.ParseComments|parser.SkipObjectResolution)
-			if err != nil {
-				res.errors = append(res.errors, FileError{Path: f.shown, Message: "cannot parse: " + err.Error()})
-				res.skipped++
-				continue
-			}
-			parsed = append(parsed, af)
-			// The preamble is C: the C/C++/CUDA rules check it too.
-			if c, ok := preambleSource(fset, af, f.src); ok {
-				checker := &Checker{Rules: f.settings.Rules, RuleOptions: f.settings.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Additions: f.settings.Additions}
-				out, err := checker.Check(f.shown, c)
-				found[f.shown] = append(found[f.shown], out...)
-				if err != nil {
-					res.errors = append(res.errors, FileError{Path: f.shown, Message: "cgo preamble: " + err.Error()})
+				if r.ID == id {
+					return true
 				}
 			}
 		}
-		for _, a := range analyzers.All {
-			if !enabled[a.Name] {
-				continue
-			}
-			pass := &analysis.Pass{
-				Analyzer: a,
-				Fset:     fset,
-				Files:    parsed,
-				ReadFile: read,
-				ResultOf: map[*analysis.Analyzer]any{},
-				Report: func(d analysis.Diagnostic) {
-					f := byFilename[fset.Position(d.Pos).Filename]
-					if f == nil {
-						return
-					}
-					for _, r := range f.settings.Rules {
-						if r.ID == a.Name {
-							found[f.shown] = append(found[f.shown], goFinding(fset, f.shown, f.src, r, d))
-						}
-					}
-				},
-			}
-			if _, err := a.Run(pass); err != nil {
-				res.errors = append(res.errors, FileError{Path: files[0].shown, Message: a.Name + ": " + err.Error()})
-			}
-		}
-		for i := range files {
-			f := &files[i]
-			setSeverities(found[f.shown], &f.settings)
-			kept, suppressed := suppressions(f.shown, rule.NewText(f.src), true, found[f.shown], opts.Catalog, f.settings.Rules, opts.ReportUnusedSuppressions)
-			res.findings = append(res.findings, kept...)
-			res.suppressed = append(res.suppressed, suppressed...)
-		}
 	}
-	sort.Slice(res.errors, func(i, j int) bool { return res.errors[i].Path < res.errors[j].Path })
-	return res
+	return false
+}
+
+// checkPreamble checks the C code of a cgo file's preamble with the C/C++/
+// CUDA rules, positions in the .go file.
+func checkPreamble(fset *token.FileSet, sf *syntaxdriver.SourceFile, f *goFile, found map[string][]Finding, opts Options) []FileError {
+	c, ok := preambleSource(fset, sf.AST, f.src)
+	if !ok {
+		return nil
+	}
+	checker := &Checker{Rules: f.settings.Rules, RuleOptions: f.settings.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes}
+	out, err := checker.Check(f.shown, c)
+	found[f.shown] = append(found[f.shown], out...)
+	if err != nil {
+		return []FileError{{Path: f.shown, Message: "cgo preamble: " + err.Error()}}
+	}
+	return nil
 }
 
 // goFinding turns a diagnostic in the file src into a finding; columns

@@ -1,0 +1,122 @@
+package syntaxdriver_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/lazylint/lazylint/analyzers"
+	"github.com/lazylint/lazylint/analyzers/syntaxdriver"
+)
+
+// goFiles returns the .go files under dir.
+func goFiles(t *testing.T, dir string) []syntaxdriver.File {
+	t.Helper()
+	var out []syntaxdriver.File
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		out = append(out, syntaxdriver.File{Path: path, Src: src})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// syntaxFindings runs the analyzers with the syntax driver over the files
+// under dir: "file:line:col: message" lines, sorted.
+func syntaxFindings(t *testing.T, dir string, as []*analysis.Analyzer) []string {
+	t.Helper()
+	prog := syntaxdriver.Load(goFiles(t, dir), syntaxdriver.Options{Known: analyzers.KnownBinding})
+	for _, e := range prog.Errors {
+		t.Errorf("%s: %v", e.Path, e.Err)
+	}
+	var out []string
+	errs := prog.Run(as, nil, func(d syntaxdriver.Diagnostic) {
+		out = append(out, position(prog.Fset.Position(d.Diagnostic.Pos).String(), d.Diagnostic.Message))
+	})
+	for _, err := range errs {
+		t.Error(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func position(pos, msg string) string {
+	return fmt.Sprintf("%s: %s", filepath.ToSlash(pos), msg)
+}
+
+// ignored is an analysistest.Testing that ignores the `// want`
+// expectations of the other analyzers (each analyzer's own test checks
+// its own) but not failures to load.
+type ignored struct{ t *testing.T }
+
+func (i ignored) Errorf(format string, args ...any) {
+	if msg := fmt.Sprintf(format, args...); strings.Contains(msg, "loading") || strings.Contains(msg, "failed") {
+		i.t.Error(msg)
+	}
+}
+
+// typedFindings runs each analyzer under analysistest (go/packages, types,
+// cgo's rewrites, facts through the checker: what go vet does) on pkgs.
+func typedFindings(t *testing.T, dir string, as []*analysis.Analyzer, pkgs ...string) []string {
+	t.Helper()
+	var out []string
+	for _, a := range as {
+		for _, r := range analysistest.Run(ignored{t}, dir, a, pkgs...) {
+			for _, d := range r.Diagnostics {
+				out = append(out, position(r.Action.Package.Fset.Position(d.Pos).String(), d.Message))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestGoDriversAgree: on the binding fixture (a cgo binding module, a
+// wrapper package and one main package per rule in another module),
+// lazylint check's syntax-only driver reports exactly what the analyzers
+// report under analysistest, which type-checks and carries facts as go
+// vet does (TestGoBindings checks them against the fixture's `// want`
+// comments).
+func TestGoDriversAgree(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "testdata", "gobind"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	typed := typedFindings(t, filepath.Join(root, "app"), analyzers.All, "example.com/app/...", "example.com/cubind")
+	syntax := syntaxFindings(t, root, analyzers.All)
+	if len(typed) == 0 || !reflect.DeepEqual(typed, syntax) {
+		t.Errorf("analysistest:\n%s\nsyntax driver:\n%s", strings.Join(typed, "\n"), strings.Join(syntax, "\n"))
+	}
+}
+
+// TestGoDriversAgreeOnCgoFixtures: the same on the one-package cgo
+// fixtures of each rule.
+func TestGoDriversAgreeOnCgoFixtures(t *testing.T) {
+	src, err := filepath.Abs(filepath.Join("..", "testdata", "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range analyzers.All {
+		name := strings.ToLower(a.Name)
+		t.Run(a.Name, func(t *testing.T) {
+			typed := typedFindings(t, filepath.Dir(src), []*analysis.Analyzer{a}, name)
+			syntax := syntaxFindings(t, filepath.Join(src, name), []*analysis.Analyzer{a})
+			if len(typed) == 0 || !reflect.DeepEqual(typed, syntax) {
+				t.Errorf("analysistest:\n%s\nsyntax driver:\n%s", strings.Join(typed, "\n"), strings.Join(syntax, "\n"))
+			}
+		})
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/cubind
+
+go 1.26
