@@ -102,6 +102,17 @@ func related(load found, sw found) []rule.FindingOption {
 	return out
 }
 
+// calls reports whether fn calls a function of the file named name (a
+// helper that holds the library load).
+func (a *analysis) calls(fn *cudaparse.Function, name string) bool {
+	for _, c := range a.file.CallsIn(fn) {
+		if c.Name == name && a.helper(name, fn) != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // successTest matches a condition that holds when a call succeeded.
 var successTest = regexp.MustCompile(`==\s*:*\s*(CUDA_SUCCESS|cudaSuccess)\b|\b(CUDA_SUCCESS|cudaSuccess)\s*==`)
 
@@ -189,15 +200,15 @@ func compact(s string) string { return strings.Join(strings.Fields(s), "") }
 
 // hasLibraryAlternative reports whether the code at n has a
 // context-independent alternative beside it: its function (or another
-// definition of the same name, under #if) calls cuLibraryLoad*, or an #if
-// group around it does. The per-context loop is then the fallback for
-// drivers older than CUDA 12.0.
+// definition of the same name, under #if, or a helper of the file it
+// calls) calls cuLibraryLoad*, or an #if group around it does. The
+// per-context loop is then the fallback for drivers older than CUDA 12.0.
 func (a *analysis) hasLibraryAlternative(n cudaparse.Node, fn *cudaparse.Function) bool {
 	for _, c := range a.file.Calls {
 		if !libraryLoads[c.Name] {
 			continue
 		}
-		if fn != nil && c.Func != nil && c.Func.Name == fn.Name {
+		if fn != nil && c.Func != nil && (c.Func.Name == fn.Name || a.calls(fn, c.Func.Name)) {
 			return true
 		}
 		for p := n.Parent(); p.Valid(); p = p.Parent() {
