@@ -237,6 +237,11 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 	measured := comparedPairs(fn, known)
 	var out []TimedRegion
 	for i := 0; i+1 < len(reads); i++ {
+		if knowledge.TimerValueReads[reads[i].Name] {
+			// sdkGetTimerValue returns what the stopwatch summed so far:
+			// what follows it is not measured from there.
+			continue
+		}
 		a, b := vars[i], vars[i+1]
 		if a != "" && b != "" && len(measured) > 0 {
 			if measured[[2]string{a, b}] {

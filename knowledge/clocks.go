@@ -28,6 +28,15 @@ var HostClockCalls = map[string]bool{
 	"cutStartTimer": true, "cutStopTimer": true,
 }
 
+// TimerValueReads return a stopwatch's accumulated time (cuda-samples'
+// helper_timer.h, and cutil's before it): a duration summed over its
+// start/stop sessions, not a timestamp. A read of one ends what the
+// stopwatch's start began; two of them in a row bound nothing.
+var TimerValueReads = map[string]bool{
+	"sdkGetTimerValue": true, "sdkGetAverageTimerValue": true,
+	"cutGetTimerValue": true, "cutGetAverageTimerValue": true,
+}
+
 // TimerMethodNames are the methods of timer objects that read the clock
 // (t.start(), timer.Stop(), sw.tic(), gpu_timer.Elapsed()), in lower case;
 // reset and create do not read it.
