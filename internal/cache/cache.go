@@ -22,9 +22,27 @@ import (
 // Key names an entry.
 type Key [sha256.Size]byte
 
-// Cache is a folder of entries.
+// Cache is a folder of entries, and the read-only folders (summaries
+// written by `lazylint summarize`, a cache restored on a CI machine) that
+// are looked in when it misses. A cache with no folder of its own only
+// reads.
 type Cache struct {
-	dir string
+	dir      string
+	readOnly []*Cache
+}
+
+// WithReadOnly returns a cache that writes to c's folder (none when c is
+// nil) and reads from it, then from dirs in order. The folders need not
+// exist: a missing one has no entries.
+func (c *Cache) WithReadOnly(dirs ...string) *Cache {
+	out := &Cache{}
+	if c != nil {
+		out.dir, out.readOnly = c.dir, c.readOnly
+	}
+	for _, d := range dirs {
+		out.readOnly = append(out.readOnly, &Cache{dir: d})
+	}
+	return out
 }
 
 // Dir is the default folder: lazylint/ in the user's cache folder
@@ -61,6 +79,20 @@ const refreshAfter = time.Hour
 // Get returns the entry's bytes. A hit refreshes the entry's time, which
 // Prune goes by, when it is more than refreshAfter old.
 func (c *Cache) Get(k Key) ([]byte, bool) {
+	if c.dir != "" {
+		if data, ok := c.get(k); ok {
+			return data, true
+		}
+	}
+	for _, r := range c.readOnly {
+		if data, _, err := fastread.ReadFile(r.path(k)); err == nil {
+			return data, true
+		}
+	}
+	return nil, false
+}
+
+func (c *Cache) get(k Key) ([]byte, bool) {
 	p := c.path(k)
 	data, mtime, err := fastread.ReadFile(p)
 	if err != nil {
@@ -79,6 +111,9 @@ const pruneMarker = ".pruned"
 // interval (runs in between return at once), so that the folder does not
 // grow without end. It returns the number of entries removed.
 func (c *Cache) Prune(maxAge, interval time.Duration) int {
+	if c.dir == "" {
+		return 0
+	}
 	marker := filepath.Join(c.dir, pruneMarker)
 	if st, err := os.Stat(marker); err == nil && time.Since(st.ModTime()) < interval {
 		return 0
@@ -111,6 +146,9 @@ func (c *Cache) Prune(maxAge, interval time.Duration) int {
 // Put writes an entry; failures are ignored (a cache that cannot be
 // written only makes the next run slower).
 func (c *Cache) Put(k Key, data []byte) {
+	if c.dir == "" {
+		return
+	}
 	p := c.path(k)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return

@@ -55,3 +55,44 @@ func TestPutGetAndPrune(t *testing.T) {
 		t.Errorf("temporary files left: %v", matches)
 	}
 }
+
+func TestReadOnlyLayers(t *testing.T) {
+	own, shared := t.TempDir(), t.TempDir()
+	sc, err := Open(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Put(Key{1}, []byte("shared"))
+	oc, err := Open(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc.Put(Key{2}, []byte("own"))
+	c := oc.WithReadOnly(filepath.Join(t.TempDir(), "missing"), shared)
+	if got, ok := c.Get(Key{1}); !ok || string(got) != "shared" {
+		t.Errorf("Get from the read-only layer = %q %v", got, ok)
+	}
+	if got, ok := c.Get(Key{2}); !ok || string(got) != "own" {
+		t.Errorf("Get from its own folder = %q %v", got, ok)
+	}
+	// Writes go to its own folder only.
+	c.Put(Key{3}, []byte("new"))
+	if _, ok := sc.Get(Key{3}); ok {
+		t.Error("a write reached the read-only folder")
+	}
+	if _, ok := oc.Get(Key{3}); !ok {
+		t.Error("a write missed the cache's own folder")
+	}
+	// Without a folder of its own, a cache only reads.
+	ro := (*Cache)(nil).WithReadOnly(shared)
+	ro.Put(Key{4}, []byte("lost"))
+	if _, ok := ro.Get(Key{4}); ok {
+		t.Error("a read-only cache kept a write")
+	}
+	if _, ok := ro.Get(Key{1}); !ok {
+		t.Error("a read-only cache missed its folder's entry")
+	}
+	if n := ro.Prune(0, 0); n != 0 {
+		t.Errorf("a read-only cache pruned %d", n)
+	}
+}

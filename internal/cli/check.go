@@ -56,6 +56,7 @@ type checkOptions struct {
 	cpuProfile    string
 	trace         bool
 	memProfile    string
+	summaries     []string
 }
 
 func newCheckCommand() *cobra.Command {
@@ -103,6 +104,7 @@ CUDA (no usable driver: findings marked not exercised).`,
 	f.BoolVar(&o.fix, "fix", false, "apply the rules' suggested fixes to the files, then report what is left")
 	f.StringVar(&o.color, "color", "auto", "color the text report: auto (on a terminal, unless NO_COLOR is set), always or never")
 	f.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache of per-file results (in $LAZYLINT_CACHE_DIR, default the user cache folder's lazylint/)")
+	f.StringArrayVar(&o.summaries, "summaries", nil, "a folder of summaries written by `lazylint summarize` (or a cache folder from another machine) to read results and summaries from, after the cache (repeatable; never written)")
 	f.BoolVar(&o.noProgress, "no-progress", false, "draw no progress bar (one is drawn on stderr for long runs on a terminal, never in CI)")
 	f.BoolVar(&o.statistics, "statistics", false, "count the findings per rule (after the text report; on stderr with other formats)")
 	f.BoolVar(&o.diff, "diff", false, "print the suggested fixes as a unified diff instead of a report; exit 1 when there are any")
@@ -288,6 +290,9 @@ func (o *checkOptions) engineOptions(cmd *cobra.Command, paths []string, wd stri
 	}
 	if !o.noCache {
 		opts.Cache = openCache(cmd)
+	}
+	if len(o.summaries) > 0 {
+		opts.Cache = opts.Cache.WithReadOnly(o.summaries...)
 	}
 	if o.trace {
 		opts.Trace = cmd.ErrOrStderr()

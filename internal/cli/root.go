@@ -54,6 +54,6 @@ database and no CUDA installation.`,
 		Version: versionLine(),
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.AddCommand(newCheckCommand(), newRulesCommand(), newExplainCommand(), newVersionCommand(), newProbeCommand(), newConfigCommand(), newLSPCommand(), newCgoHeadersCommand())
+	root.AddCommand(newCheckCommand(), newRulesCommand(), newExplainCommand(), newVersionCommand(), newProbeCommand(), newConfigCommand(), newLSPCommand(), newCgoHeadersCommand(), newSummarizeCommand())
 	return root
 }

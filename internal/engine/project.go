@@ -810,25 +810,32 @@ func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i i
 	if !parse {
 		return cudaparse.LexicalSummary(pr.shown[i], src, nil, additions), false
 	}
+	return parsedSummary(parser, &pr.opts, binary, pr.shown[i], src, additions)
+}
+
+// parsedSummary returns the summary of a file's parse, through the cache
+// (keyed on the bytes, the binary and the configuration's additions: a
+// file's summary depends on nothing else); parsed says whether it parsed.
+func parsedSummary(parser **cudaparse.Parser, opts *Options, binary []byte, shown string, src []byte, additions *knowledge.Additions) (sum *cudaparse.FileSummary, parsed bool) {
 	var key cache.Key
-	if pr.opts.Cache != nil && binary != nil {
+	if opts.Cache != nil && binary != nil {
 		key = summaryKey(binary, src, additions)
-		if data, ok := pr.opts.Cache.Get(key); ok {
+		if data, ok := opts.Cache.Get(key); ok {
 			if s, ok := decodeSummary(data); ok {
-				s.Path = pr.shown[i]
+				s.Path = shown
 				return s, false
 			}
 		}
 	}
-	c := &Checker{ParseLimit: pr.opts.ParseLimit, MaxParseBytes: pr.opts.MaxParseBytes, Additions: additions}
-	f, err := c.parse(parser, pr.shown[i], src)
+	c := &Checker{ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Additions: additions}
+	f, err := c.parse(parser, shown, src)
 	if err != nil || f == nil {
 		return nil, err == nil
 	}
 	sum = f.Summary()
-	if pr.opts.Cache != nil && binary != nil {
+	if opts.Cache != nil && binary != nil {
 		if data, err := encodeSummary(sum); err == nil {
-			pr.opts.Cache.Put(key, data)
+			opts.Cache.Put(key, data)
 		}
 	}
 	return sum, true
