@@ -341,15 +341,20 @@ var deviceWords = map[string]bool{
 	"gpu": true, "gpus": true, "gpuid": true,
 }
 
-// deviceName reports whether a name says device or context, by its words:
-// device_id, devIdx, cuCtx, gpu, m_context.
+// idWords may follow a device word in a name that still names the device:
+// device_id, devIdx, gpu_ordinal.
+var idWords = map[string]bool{"id": true, "idx": true, "index": true, "num": true, "no": true, "nr": true, "number": true, "ordinal": true}
+
+// deviceName reports whether a name says device or context: its last word
+// is one (ctx, m_device, cuContext, current_device), or one followed by an
+// id word (device_id, devIdx, getActiveDeviceId). A device word in the
+// middle (gpu_kernel_id, deviceCount) does not name a device.
 func deviceName(name string) bool {
-	for _, w := range nameWords(name) {
-		if deviceWords[w] {
-			return true
-		}
+	words := nameWords(name)
+	for len(words) > 1 && idWords[words[len(words)-1]] {
+		words = words[:len(words)-1]
 	}
-	return false
+	return len(words) > 0 && deviceWords[words[len(words)-1]]
 }
 
 // nameWords splits a name at underscores, other punctuation and case

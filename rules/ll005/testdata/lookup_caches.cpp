@@ -196,6 +196,22 @@ int prepare(void *user, const char *text) {
   return g_loads.get_or_load(scope.handle, result, load_text, user, text) ? 0 : 1;
 }
 
+// find() == end() around the load, then insert of a pair made with the
+// current device.
+std::unordered_map<int, CUmodule> g_inserted;
+
+CUmodule inserted_for_current(const void *image) {
+  CUdevice dev;
+  cuCtxGetDevice(&dev);
+  auto it = g_inserted.find(dev);
+  if (it == g_inserted.end()) {
+    CUmodule fresh = nullptr;
+    cuModuleLoadData(&fresh, image);  // want LL005 "per-device module cache"
+    it = g_inserted.insert(std::make_pair(dev, fresh)).first;
+  }
+  return it->second;
+}
+
 // ---- Safe twins ----
 
 // Keyed by kernel name only, in whatever context is current: one module per
