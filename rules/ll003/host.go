@@ -37,35 +37,59 @@ func (a *analysis) checkHost(p *rule.Pass, waiting map[string]waiter) {
 				continue
 			}
 			w, isWaiter := waiting[e.launch.Kernel]
-			if !isWaiter {
+			if !isWaiter || a.file.CaptureEnd(e.launch.Node) != nil {
+				// Not a waiter, or one recorded into a graph: it does not
+				// run here, and what the capture records loads now.
 				continue
 			}
+			release := a.firstRelease(fn, e.launch, a.releaseTargets(w, e.launch))
+			flagged := map[string]bool{}
 			for _, later := range events[i+1:] {
 				if cudaparse.Exclusive(e.node, later.node) {
 					continue // if (push) launch(a) else launch(b): never both
 				}
-				if later.sync {
-					break
+				if later.sync || release >= 0 && later.node.Start() > release {
+					break // synchronized, or the host has released the waiter
 				}
 				l := later.launch
-				if l == nil || l.Kernel == e.launch.Kernel || reported[l.Node.Start()] {
+				if l == nil || l.Kernel == e.launch.Kernel || reported[l.Node.Start()] || flagged[l.KernelKey()] {
 					continue
 				}
-				if a.file.KernelLoadedOnTheWay(l.Node, l.KernelKey()) {
+				// Loaded before the waiter's launch: a preload after it
+				// comes too late (release.go).
+				if a.file.KernelLoadedOnTheWay(e.launch.Node, l.KernelKey()) {
 					continue
 				}
+				flagged[l.KernelKey()] = true
 				reported[l.Node.Start()] = true
-				opts := []rule.FindingOption{rule.Related(e.launch.Node, "waiting kernel launched here"), rule.Related(w.loop, "it spins here")}
-				if fix.IsSymbolLaunch(l) {
-					if f, ok := fix.PreloadKernel(a.file, e.launch.Node, l.KernelKey(), "load before the waiter runs"); ok {
-						opts = append(opts, rule.WithFix(f))
-					}
-				}
-				p.Report(l.Node, fmt.Sprintf("%s is launched for the first time while %s may be spinning (launched before it, no synchronization since): under lazy loading %s must load first, which waits for the device, and the program deadlocks (measured on an H100); preload %s before launching %s (preloading only the waiter is not enough)",
-					l.KernelKey(), e.launch.KernelKey(), l.KernelKey(), l.KernelKey(), e.launch.KernelKey()), opts...)
+				a.reportLoadWhileWaiting(p, l, e.launch, w)
 			}
 		}
 	}
+}
+
+// reportLoadWhileWaiting reports launch l of a kernel that has to load
+// while the waiter launched at waiterLaunch may spin.
+func (a *analysis) reportLoadWhileWaiting(p *rule.Pass, l, waiterLaunch *cudaparse.Launch, w waiter) {
+	opts := []rule.FindingOption{rule.Related(waiterLaunch.Node, "waiting kernel launched here"), rule.Related(w.loop, "it spins here")}
+	if fix.IsSymbolLaunch(l) {
+		if f, ok := fix.PreloadKernel(a.file, waiterLaunch.Node, l.KernelKey(), "load before the waiter runs"); ok {
+			opts = append(opts, rule.WithFix(f))
+		}
+	}
+	p.Report(l.Node, fmt.Sprintf("%s is launched for the first time while %s may be spinning (launched before it, no synchronization since): under lazy loading %s must load first, which waits for the device, and the program deadlocks (measured on an H100); preload %s before launching %s (preloading only the waiter is not enough)",
+		l.KernelKey(), waiterLaunch.KernelKey(), l.KernelKey(), l.KernelKey(), waiterLaunch.KernelKey()), opts...)
+}
+
+// firstRelease returns where fn first stores, after the waiter's launch
+// l, through the variable it passed for the waited-on flag, or -1.
+func (a *analysis) firstRelease(fn *cudaparse.Function, l *cudaparse.Launch, releases map[string]bool) int {
+	for _, e := range a.eventsAfter(fn, l.Node, releases, true) {
+		if e.release {
+			return e.at
+		}
+	}
+	return -1
 }
 
 // hostEvents are the launches and synchronizations of a host function, in

@@ -143,27 +143,14 @@ func run(p *rule.Pass) {
 				waitingKernels[k.Name] = w
 			}
 		}
-		if len(kernels) > 0 && (allPreloaded(a, kernels) || a.allQuiet(p, kernels)) {
+		if len(kernels) > 0 && allPreloaded(a, kernels) {
 			continue
 		}
-		names := make([]string, 0, len(kernels))
-		for _, k := range kernels {
-			names = append(names, k.Name)
+		verdict, unseen := a.windows(p, w, kernels)
+		if verdict == windowQuiet {
+			continue // nothing loads before a synchronization or the release
 		}
-		sort.Strings(names)
-		who := "this device function"
-		if len(names) > 0 {
-			who = "kernel " + strings.Join(names, ", ")
-		}
-		outcome := "deadlock"
-		opts := []rule.FindingOption{rule.Related(w.loop, "wait loop")}
-		if w.watchdog.Valid() {
-			// The loop gives up: lazy loading turns it into a timeout.
-			outcome = "the wait ends only by its watchdog, as a timeout"
-			opts = append(opts, rule.Related(w.watchdog, "watchdog"))
-		}
-		p.Report(w.read.node, fmt.Sprintf("%s spins on %s (%s) until another kernel, a copy or the host releases it: under lazy loading a releaser that still has to load cannot run while the waiter occupies the device (measured on an H100: %s); preload every kernel that can run while it waits (cudaFuncGetAttributes), or run with CUDA_MODULE_LOADING=EAGER",
-			who, describe(w.read), w.read.how, outcome), opts...)
+		a.report(p, w, kernels, verdict == windowUnseen && !a.unloadedReleaser(w, kernels, unseen))
 	}
 	if len(waitingKernels) > 0 {
 		a.checkHost(p, waitingKernels)
@@ -181,15 +168,84 @@ func allPreloaded(a *analysis, kernels []*cudaparse.Function) bool {
 	return true
 }
 
-// allQuiet reports whether nothing launches while any of the kernels
-// waits: see quietWhileWaiting.
-func (a *analysis) allQuiet(p *rule.Pass, kernels []*cudaparse.Function) bool {
+// report reports a waiter. unsure is set when what runs while it waits is
+// out of sight and no kernel of the file that still has to load releases
+// it: the finding says so and is reported at info severity.
+func (a *analysis) report(p *rule.Pass, w waiter, kernels []*cudaparse.Function, unsure bool) {
+	names := make([]string, 0, len(kernels))
 	for _, k := range kernels {
-		if !a.quietWhileWaiting(p, k.Name) {
-			return false
+		names = append(names, k.Name)
+	}
+	sort.Strings(names)
+	who, unseen := "this device function", "no kernel of this file runs it"
+	if len(names) > 0 {
+		who = "kernel " + strings.Join(names, ", ")
+		unseen = "this file does not launch it"
+		if a.launchesAny(names) {
+			unseen = "the functions that launch it return while it runs, to callers out of sight"
 		}
 	}
-	return true
+	outcome := "deadlock"
+	opts := []rule.FindingOption{rule.Related(w.loop, "wait loop")}
+	if w.watchdog.Valid() {
+		// The loop gives up: lazy loading turns it into a timeout.
+		outcome = "the wait ends only by its watchdog, as a timeout"
+		opts = append(opts, rule.Related(w.watchdog, "watchdog"))
+	}
+	if unsure {
+		// The host, a copy, a NIC or a peer may release it, which needs
+		// no load; whether a kernel loads before the release is decided
+		// where it is launched, which this file does not show.
+		opts = append(opts, rule.AtMost(rule.Info))
+		p.Report(w.read.node, fmt.Sprintf("%s spins on %s (%s) until another kernel, a copy or the host releases it, and %s: it hangs under lazy loading only if a kernel that was not loaded before its launch is launched or preloaded before its release (measured on an H100: %s), which lazylint cannot see from here; make sure the code that launches it loads every such kernel first (cudaFuncGetAttributes), or run with CUDA_MODULE_LOADING=EAGER",
+			who, describe(w.read), w.read.how, unseen, outcome), opts...)
+		return
+	}
+	p.Report(w.read.node, fmt.Sprintf("%s spins on %s (%s) until another kernel, a copy or the host releases it: under lazy loading a releaser that still has to load cannot run while the waiter occupies the device (measured on an H100: %s); preload every kernel that can run while it waits (cudaFuncGetAttributes), or run with CUDA_MODULE_LOADING=EAGER",
+		who, describe(w.read), w.read.how, outcome), opts...)
+}
+
+func (a *analysis) launchesAny(kernels []string) bool {
+	for _, l := range a.file.Launches {
+		if slices.Contains(kernels, l.Kernel) {
+			return true
+		}
+	}
+	return false
+}
+
+// unloadedReleaser reports whether a kernel of the file other than the
+// waiting ones writes the location the waiter reads and is not known to be
+// loaded before the waiter's launch in every context the file shows (a
+// releaser queued before the waiter was loaded by its own launch). Such a
+// kernel is the measured deadlock: it has to load while the waiter spins.
+func (a *analysis) unloadedReleaser(w waiter, kernels []*cudaparse.Function, contexts []launchContext) bool {
+	if w.read.key == "" {
+		return false
+	}
+	for _, fn := range a.file.Functions {
+		if !fn.IsKernel() || slices.Contains(kernels, fn) {
+			continue
+		}
+		code := map[*cudaparse.Function]bool{fn: true}
+		a.addCallees(fn, code)
+		writes := false
+		for c := range code {
+			writes = writes || a.writes(c.Body, w.read.key)
+		}
+		if !writes {
+			continue
+		}
+		if len(contexts) == 0 {
+			return true
+		}
+		for _, ctx := range contexts {
+			if !a.loadedIn(ctx, fn.Name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func describe(r spinRead) string {

@@ -46,7 +46,7 @@ void poll_late_preload(int *flag, cudaStream_t a, cudaStream_t b) {
   cudaFuncGetAttributes(&attr, poll);
   poll<<<1, 1, 0, a>>>(flag);
   cudaFuncGetAttributes(&attr, poke);  // too late: the waiter is already running
-  poke<<<1, 1, 0, b>>>(flag);
+  poke<<<1, 1, 0, b>>>(flag);  // want LL003 "poke is launched for the first time while poll may be spinning"
 }
 
 __global__ void lonely_wait(volatile int *flag) {
@@ -73,13 +73,14 @@ void run_table(int *flag, cudaStream_t a, cudaStream_t b) {
 }
 
 __global__ void host_gate(volatile int *flag) {
-  while (*flag == 0) {  // want LL003 "kernel host_gate spins on flag"
+  while (*flag == 0) {  // ok: the host releases it before anything else runs
   }
 }
 
 void run_host_gate(int *mapped_flag) {
   cudaFuncAttributes attr;
   cudaFuncGetAttributes(&attr, host_gate);
-  host_gate<<<1, 1>>>(mapped_flag);  // launched alone: whatever releases it is elsewhere
-  *(volatile int *)mapped_flag = 1;
+  host_gate<<<1, 1>>>(mapped_flag);
+  *(volatile int *)mapped_flag = 1;  // the host's release: what follows runs after it
+  helper_kernel_launch();
 }
