@@ -107,17 +107,26 @@ type Summary struct {
 	// bodies are the decls' function bodies, with their closures.
 	bodies map[string][]*funcBody
 	// types, fields, embedded, vars: the package's named types, their
-	// struct fields' types, whether they embed, package-level variables.
+	// struct fields' types, the types they embed, package-level variables'
+	// types (each with the file that declares it, whose imports name its
+	// packages).
 	types    map[string]bool
-	fields   map[string]map[string]ast.Expr
-	embedded map[string]bool
-	vars     map[string]ast.Expr
+	fields   map[string]map[string]typeRef
+	embedded map[string][]typeRef
+	vars     map[string]typeRef
 	// imported are the facts of the imported packages, by path.
 	imported map[string]*BindingFact
 	// interesting are the names of functions and methods that do
 	// something, here or in an import: calls of others are not resolved.
 	interesting map[string]bool
 	methodTable map[string]*Effects
+	allImports  []string
+	fset        *token.FileSet
+	// solved: every function's effects are final; callees then caches
+	// the resolution of each call.
+	solved  bool
+	callees map[*ast.CallExpr]callee
+	clocks  map[*funcBody]bool
 }
 
 // relevant reports whether the package touches CUDA at all: a cgo file, or
@@ -157,6 +166,23 @@ func (sf *srcFile) importPaths() []string {
 	return out
 }
 
+// importPaths lists the packages any file of the package imports.
+func (s *Summary) importPaths() []string {
+	if s.allImports == nil {
+		seen := map[string]bool{}
+		for _, sf := range s.files {
+			for _, p := range sf.importPaths() {
+				if !seen[p] {
+					seen[p] = true
+					s.allImports = append(s.allImports, p)
+				}
+			}
+		}
+		sort.Strings(s.allImports)
+	}
+	return s.allImports
+}
+
 func summary(pass *analysis.Pass) *Summary {
 	s, _ := pass.ResultOf[Bindings].(*Summary)
 	return s
@@ -165,21 +191,27 @@ func summary(pass *analysis.Pass) *Summary {
 func runBindings(pass *analysis.Pass) (any, error) {
 	s := &Summary{
 		decls: map[string]*ast.FuncDecl{}, effects: map[string]*Effects{}, bodies: map[string][]*funcBody{},
-		types: map[string]bool{}, fields: map[string]map[string]ast.Expr{}, embedded: map[string]bool{},
-		vars: map[string]ast.Expr{}, imported: map[string]*BindingFact{}, interesting: map[string]bool{},
+		types: map[string]bool{}, fields: map[string]map[string]typeRef{}, embedded: map[string][]typeRef{},
+		vars: map[string]typeRef{}, imported: map[string]*BindingFact{}, interesting: map[string]bool{}, clocks: map[*funcBody]bool{},
 	}
 	if pass.Pkg != nil {
 		s.Path = pass.Pkg.Path()
 	}
+	s.fset = pass.Fset
 	s.files = packageFiles(pass)
 	s.importFacts(pass)
 	if !s.relevant() {
 		return s, nil
 	}
+	var fromSources map[string]bool
+	if len(s.files) > 0 {
+		fromSources = sourceLaunchers(fileDir(s, s.files[0].file), s.files)
+	}
 	for _, sf := range s.files {
-		s.declare(sf)
+		s.declare(sf, fromSources)
 	}
 	s.solve()
+	s.solved, s.callees = true, map[*ast.CallExpr]callee{}
 	kept := map[string]*Effects{}
 	touches := false
 	for key, e := range s.effects {
@@ -281,14 +313,19 @@ func defaultImportName(path string) string {
 	return strings.ReplaceAll(name, "-", "_")
 }
 
-// declare records the file's functions, types and package variables.
-func (s *Summary) declare(sf *srcFile) {
+// declare records the file's functions, types and package variables;
+// fromSources are the C functions the C sources say launch.
+func (s *Summary) declare(sf *srcFile, fromSources map[string]bool) {
 	sf.launchers = map[string]bool{}
 	if sf.cgo {
 		sf.launchers = launchers(sf.file)
+		for name := range fromSources {
+			sf.launchers[name] = true
+		}
 	}
 	sf.fns = functions(sf.file)
 	for _, fb := range sf.fns {
+		fb.file = sf
 		if fb.key != "" {
 			s.bodies[fb.key] = append(s.bodies[fb.key], fb)
 		} else if fb.decl != nil && fb.decl.key != "" {
@@ -304,38 +341,56 @@ func (s *Summary) declare(sf *srcFile) {
 				s.effects[key] = &Effects{}
 			}
 		case *ast.GenDecl:
-			s.declareGen(d)
+			s.declareGen(sf, d)
 		}
 	}
 }
 
-func (s *Summary) declareGen(d *ast.GenDecl) {
+// declareGen records types, struct fields and package variables; a type
+// declared in several files (build-tag variants) gets the fields of all.
+func (s *Summary) declareGen(sf *srcFile, d *ast.GenDecl) {
 	for _, spec := range d.Specs {
 		switch sp := spec.(type) {
 		case *ast.TypeSpec:
 			s.types[sp.Name.Name] = true
-			st, ok := sp.Type.(*ast.StructType)
-			if !ok {
+			if st, ok := sp.Type.(*ast.StructType); ok {
+				s.declareFields(sf, sp.Name.Name, st)
+			}
+		case *ast.ValueSpec:
+			if sp.Type == nil {
 				continue
 			}
-			fields := map[string]ast.Expr{}
-			for _, f := range st.Fields.List {
-				if len(f.Names) == 0 {
-					s.embedded[sp.Name.Name] = true
-				}
-				for _, n := range f.Names {
-					fields[n.Name] = f.Type
-				}
-			}
-			s.fields[sp.Name.Name] = fields
-		case *ast.ValueSpec:
-			if sp.Type != nil {
-				for _, n := range sp.Names {
-					s.vars[n.Name] = sp.Type
+			for _, n := range sp.Names {
+				if _, dup := s.vars[n.Name]; !dup {
+					s.vars[n.Name] = typeRef{sp.Type, sf}
 				}
 			}
 		}
 	}
+}
+
+func (s *Summary) declareFields(sf *srcFile, typ string, st *ast.StructType) {
+	fields := s.fields[typ]
+	if fields == nil {
+		fields = map[string]typeRef{}
+		s.fields[typ] = fields
+	}
+	for _, f := range st.Fields.List {
+		if len(f.Names) == 0 {
+			s.embedded[typ] = append(s.embedded[typ], typeRef{f.Type, sf})
+		}
+		for _, n := range f.Names {
+			if _, dup := fields[n.Name]; !dup {
+				fields[n.Name] = typeRef{f.Type, sf}
+			}
+		}
+	}
+}
+
+// typeRef is a type expression and the file it is written in.
+type typeRef struct {
+	expr ast.Expr
+	sf   *srcFile
 }
 
 // funcKey is "F" for a function, "T.M" for a method.
@@ -398,6 +453,7 @@ func (s *Summary) summarize(key string) Effects {
 	d := s.decls[key]
 	e := Effects{Params: numParams(d.Type.Params), Variadic: isVariadic(d.Type), Results: s.resultTypes(d.Type)}
 	var top *funcBody
+	memory := false // a call reports memory: the results may
 	for _, fb := range s.bodies[key] {
 		sf := s.fileOf(fb)
 		if fb.decl == fb {
@@ -408,13 +464,16 @@ func (s *Summary) summarize(key string) Effects {
 			if ce.eff == nil || ce.key == s.Path+"."+key {
 				continue
 			}
+			memory = memory || len(ce.eff.Memory) > 0
 			e.merge(s.translate(sf, fb, c, ce))
 		}
 	}
 	if top != nil {
 		sf := s.fileOf(top)
-		e.Memory = append(e.Memory, s.returnedMemory(sf, top)...)
-		if returnsClock(sf, top) {
+		if memory {
+			e.Memory = append(e.Memory, s.returnedMemory(sf, top)...)
+		}
+		if s.returnsClock(sf, top) {
 			e.Clock = true
 		}
 	}
@@ -431,6 +490,9 @@ func (s *Summary) summarize(key string) Effects {
 }
 
 func (s *Summary) fileOf(fb *funcBody) *srcFile {
+	if fb.file != nil {
+		return fb.file
+	}
 	for _, sf := range s.files {
 		if sf.file.Pos() <= fb.node.Pos() && fb.node.End() <= sf.file.End() {
 			return sf
@@ -938,10 +1000,14 @@ func (s *Summary) initializedBefore(sf *srcFile, fb *funcBody, c *ast.CallExpr) 
 }
 
 // returnsClock reports whether a function returns time.Now() or
-// time.Since(...) itself: a clock of the project's own.
-func returnsClock(sf *srcFile, fb *funcBody) bool {
+// time.Since(...) itself: a clock of the project's own (read once).
+func (s *Summary) returnsClock(sf *srcFile, fb *funcBody) bool {
+	if v, ok := s.clocks[fb]; ok {
+		return v
+	}
 	clock := goClock(sf.file)
 	found := false
+	defer func() { s.clocks[fb] = found }()
 	ast.Inspect(fb.body, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit {
 			return false

@@ -112,6 +112,8 @@ type funcBody struct {
 	// around it (itself for a declaration; nil for a literal outside any).
 	outer, decl *funcBody
 	calls       []*ast.CallExpr
+	locals      map[string]bool // names the body declares, once asked
+	file        *srcFile        // the file, once declared
 }
 
 // functions lists the functions of a file with their calls, each call

@@ -300,7 +300,8 @@ func runtimeLaunch(name string) (int, bool) {
 }
 
 // rootIdent returns the variable an expression reads or writes through:
-// x for x, &x, x.f.g, x[i], *x, (x), T(x) conversions of one argument.
+// x for x, &x, x.f.g, x[i], *x, (x), T(x) conversions of one argument,
+// and accessors without arguments (x.c(), x.f.Handle()).
 func rootIdent(e ast.Expr) *ast.Ident {
 	for {
 		switch x := e.(type) {
@@ -317,10 +318,14 @@ func rootIdent(e ast.Expr) *ast.Ident {
 		case *ast.IndexExpr:
 			e = x.X
 		case *ast.CallExpr:
-			if len(x.Args) != 1 {
+			switch fun, isSel := x.Fun.(*ast.SelectorExpr); {
+			case len(x.Args) == 1:
+				e = x.Args[0] // a conversion: C.size_t(n), unsafe.Pointer(p), C.CString(s)
+			case len(x.Args) == 0 && isSel:
+				e = fun.X // an accessor: ctx.c(), e.c.Context.CUDAContext()
+			default:
 				return nil
 			}
-			e = x.Args[0] // a conversion: C.size_t(n), unsafe.Pointer(p), C.CString(s)
 		default:
 			return nil
 		}

@@ -20,14 +20,15 @@ import (
 //     binding outside the checked tree);
 //   - x.M(...): a method. When x's type can be read from declarations
 //     (a parameter or receiver, `var x T`, `x := T{}`, `x := pkg.F()` whose
-//     fact says F returns T, a field of a struct of this package, an element
-//     of a slice or map) the method is T.M of T's package. Otherwise it
-//     is M only when every method of that name, in this package and in the
-//     packages the file imports that have facts, takes the same number of
-//     arguments and does the same thing, and M is not one of the names
-//     common types of the standard library also use (Load, Store, Close...):
-//     a value of unknown type is never taken for a binding's handle on the
-//     strength of a name sync.Map or atomic.Value share.
+//     fact says F returns T, a field of a struct of this package, promoted
+//     or not, an element of a slice or map) the method is T.M of T's
+//     package. Otherwise it is M only when every method of that name, in
+//     this package and in the packages it imports that have facts, takes
+//     the same number of arguments and does the same thing, and M is not
+//     one of the names common types of the standard library also use
+//     (Load, Store, Close...): a value of unknown type is never taken for a
+//     binding's handle on the strength of a name sync.Map or atomic.Value
+//     share.
 
 // callee is what a call expression calls.
 type callee struct {
@@ -48,8 +49,22 @@ var genericMethodNames = map[string]bool{
 	"Read": true, "Write": true, "Init": true, "Free": true, "Done": true,
 }
 
-// callee resolves a call made in fb, a function of sf.
+// callee resolves a call made in fb, a function of sf. Once every
+// function's effects are known, answers are kept: the rules ask about the
+// same calls many times.
 func (s *Summary) callee(sf *srcFile, fb *funcBody, c *ast.CallExpr) callee {
+	if s.solved {
+		if ce, ok := s.callees[c]; ok {
+			return ce
+		}
+		ce := s.resolve(sf, fb, c)
+		s.callees[c] = ce
+		return ce
+	}
+	return s.resolve(sf, fb, c)
+}
+
+func (s *Summary) resolve(sf *srcFile, fb *funcBody, c *ast.CallExpr) callee {
 	fun := ast.Unparen(c.Fun)
 	if ix, ok := fun.(*ast.IndexExpr); ok { // F[T](...)
 		fun = ix.X
@@ -66,8 +81,11 @@ func (s *Summary) callee(sf *srcFile, fb *funcBody, c *ast.CallExpr) callee {
 			if x.Name == "C" && sf.cgo {
 				return s.cCallee(sf, c, fun.Sel.Name)
 			}
-			if path, ok := sf.imports[x.Name]; ok && !s.isLocalVar(fb, x.Name) {
-				return callee{name: x.Name + "." + fun.Sel.Name, key: path + "." + fun.Sel.Name, pkg: path, eff: s.importedFunc(path, fun.Sel.Name)}
+			if path, ok := sf.imports[x.Name]; ok {
+				eff := s.importedFunc(path, fun.Sel.Name)
+				if eff == nil || !s.isLocalVar(fb, x.Name) {
+					return callee{name: x.Name + "." + fun.Sel.Name, key: path + "." + fun.Sel.Name, pkg: path, eff: eff}
+				}
 			}
 		}
 		return s.method(sf, fb, c, fun)
@@ -121,7 +139,7 @@ func (s *Summary) method(sf *srcFile, fb *funcBody, c *ast.CallExpr, sel *ast.Se
 		return out
 	}
 	cands := []pkgFact{{s.Path, s.localMethods()}}
-	for _, path := range sf.importPaths() {
+	for _, path := range s.importPaths() {
 		if f := s.fact(path); f != nil {
 			cands = append(cands, pkgFact{path, f.table()})
 		}
@@ -195,38 +213,39 @@ func (s *Summary) fact(path string) *BindingFact { return s.imported[path] }
 // it (a variable that shadows an import).
 func (s *Summary) isLocalVar(fb *funcBody, name string) bool {
 	for f := fb; f != nil; f = f.outer {
-		if _, ok := paramType(f, name); ok || declares(f.body, name) {
+		if _, ok := paramType(f, name); ok || f.declared()[name] {
 			return true
 		}
 	}
 	return false
 }
 
-// declares reports whether a body declares name (:= or var).
-func declares(body *ast.BlockStmt, name string) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if found {
-			return false
-		}
+// declared returns the names a function's body declares (:= or var),
+// computed once.
+func (fb *funcBody) declared() map[string]bool {
+	if fb.locals != nil {
+		return fb.locals
+	}
+	fb.locals = map[string]bool{}
+	ast.Inspect(fb.body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			if n.Tok != token.DEFINE {
 				return true
 			}
 			for _, l := range n.Lhs {
-				if id, ok := l.(*ast.Ident); ok && id.Name == name {
-					found = true
+				if id, ok := l.(*ast.Ident); ok {
+					fb.locals[id.Name] = true
 				}
 			}
 		case *ast.ValueSpec:
 			for _, id := range n.Names {
-				found = found || id.Name == name
+				fb.locals[id.Name] = true
 			}
 		}
 		return true
 	})
-	return found
+	return fb.locals
 }
 
 const maxTypeDepth = 6
@@ -239,8 +258,8 @@ func (s *Summary) typeOf(sf *srcFile, fb *funcBody, e ast.Expr, pos token.Pos, d
 	}
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
-		if t := s.varTypeExpr(sf, fb, x.Name, pos, depth); t != nil {
-			return s.namedType(sf, t)
+		if t := s.varTypeExpr(sf, fb, x.Name, pos); t.expr != nil {
+			return s.namedType(t.sf, t.expr)
 		}
 		return s.varOrigin(sf, fb, x.Name, pos, depth)
 	case *ast.UnaryExpr:
@@ -252,10 +271,12 @@ func (s *Summary) typeOf(sf *srcFile, fb *funcBody, e ast.Expr, pos token.Pos, d
 	case *ast.CompositeLit:
 		return s.namedType(sf, x.Type)
 	case *ast.SelectorExpr:
-		return s.fieldType(sf, fb, x, pos, depth)
+		if t := s.exprTypeExpr(sf, fb, x, pos, depth); t.expr != nil {
+			return s.namedType(t.sf, t.expr)
+		}
 	case *ast.IndexExpr:
-		if t := s.exprTypeExpr(sf, fb, x.X, pos, depth+1); t != nil {
-			return s.namedType(sf, elemType(t))
+		if t := s.exprTypeExpr(sf, fb, x.X, pos, depth+1); t.expr != nil {
+			return s.namedType(t.sf, elemType(t.expr))
 		}
 	case *ast.CallExpr:
 		return s.resultType(sf, fb, x, 0)
@@ -263,33 +284,44 @@ func (s *Summary) typeOf(sf *srcFile, fb *funcBody, e ast.Expr, pos token.Pos, d
 	return "", "", false
 }
 
-// fieldType is the type of x.f where x's type is a struct of this package.
-func (s *Summary) fieldType(sf *srcFile, fb *funcBody, x *ast.SelectorExpr, pos token.Pos, depth int) (string, string, bool) {
-	if t := s.exprTypeExpr(sf, fb, x, pos, depth); t != nil {
-		return s.namedType(sf, t)
-	}
-	return "", "", false
-}
-
-// exprTypeExpr returns the declared type expression of a variable or a
-// field chain (x, x.f, x.f.g), in the file that declares it.
-func (s *Summary) exprTypeExpr(sf *srcFile, fb *funcBody, e ast.Expr, pos token.Pos, depth int) ast.Expr {
+// exprTypeExpr returns the declared type of a variable or a field chain
+// (x, x.f, x.f.g, fields promoted from embedded structs of this package).
+func (s *Summary) exprTypeExpr(sf *srcFile, fb *funcBody, e ast.Expr, pos token.Pos, depth int) typeRef {
 	if depth > maxTypeDepth {
-		return nil
+		return typeRef{}
 	}
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
-		return s.varTypeExpr(sf, fb, x.Name, pos, depth)
+		return s.varTypeExpr(sf, fb, x.Name, pos)
 	case *ast.SelectorExpr:
 		pkg, typ, ok := s.typeOf(sf, fb, x.X, pos, depth+1)
 		if !ok || pkg != s.Path {
-			return nil
+			return typeRef{}
 		}
-		return s.fields[typ][x.Sel.Name]
+		return s.field(typ, x.Sel.Name, 0)
 	case *ast.StarExpr:
 		return s.exprTypeExpr(sf, fb, x.X, pos, depth+1)
 	}
-	return nil
+	return typeRef{}
+}
+
+// field returns the type of field name of the struct typ of this package,
+// or of a struct it embeds.
+func (s *Summary) field(typ, name string, depth int) typeRef {
+	if t, ok := s.fields[typ][name]; ok {
+		return t
+	}
+	if depth > maxTypeDepth {
+		return typeRef{}
+	}
+	for _, emb := range s.embedded[typ] {
+		if pkg, inner, ok := s.namedType(emb.sf, emb.expr); ok && pkg == s.Path {
+			if t := s.field(inner, name, depth+1); t.expr != nil {
+				return t
+			}
+		}
+	}
+	return typeRef{}
 }
 
 // elemType is the element type of a slice, array, map or pointer to one.
@@ -359,10 +391,10 @@ func paramType(fb *funcBody, name string) (ast.Expr, bool) {
 
 // varTypeExpr returns the declared type of a variable: a parameter, a
 // `var x T`, or a package-level variable.
-func (s *Summary) varTypeExpr(sf *srcFile, fb *funcBody, name string, pos token.Pos, depth int) ast.Expr {
+func (s *Summary) varTypeExpr(sf *srcFile, fb *funcBody, name string, pos token.Pos) typeRef {
 	for f := fb; f != nil; f = f.outer {
 		if t, ok := paramType(f, name); ok {
-			return t
+			return typeRef{t, sf}
 		}
 		var out ast.Expr
 		ast.Inspect(f.body, func(n ast.Node) bool {
@@ -379,13 +411,10 @@ func (s *Summary) varTypeExpr(sf *srcFile, fb *funcBody, name string, pos token.
 			return true
 		})
 		if out != nil {
-			return out
+			return typeRef{out, sf}
 		}
 	}
-	if t, ok := s.vars[name]; ok {
-		return t
-	}
-	return nil
+	return s.vars[name]
 }
 
 // varOrigin infers a variable's type from its definition: x := T{...},
@@ -445,7 +474,7 @@ func (s *Summary) resultType(sf *srcFile, fb *funcBody, c *ast.CallExpr, i int) 
 
 // embeds reports whether a type of this package has embedded fields
 // (promoted methods).
-func (s *Summary) embeds(typ string) bool { return s.embedded[typ] }
+func (s *Summary) embeds(typ string) bool { return len(s.embedded[typ]) > 0 }
 
 // stringLit returns the value of a string literal.
 func stringLit(e ast.Expr) (string, bool) {

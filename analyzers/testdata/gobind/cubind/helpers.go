@@ -13,3 +13,6 @@ func MustInit() {
 		panic(err)
 	}
 }
+
+// unsafePointer is p as a pointer, for C.
+func unsafePointer(p DevicePtr) unsafe.Pointer { return unsafe.Pointer(uintptr(p)) }

@@ -89,6 +89,18 @@ func unknownHandle(handles map[string]cubind.Function) time.Duration {
 	return time.Since(start)
 }
 
+func launcherDefinedInCUDASource(p cubind.DevicePtr, n int) {
+	start := time.Now()
+	cubind.Scale(p, 2, n) // want `LL002 the first launch of cubind.Scale in this function is timed`
+	fmt.Println(time.Since(start))
+}
+
+func noKernelInCUDASource() {
+	start := time.Now()
+	cubind.DeviceCount() // ok: device_count, in the same .cu file, launches nothing
+	fmt.Println(time.Since(start))
+}
+
 // entries is a table of lookups of types the analyzers do not know.
 var entries []interface {
 	Entry(name string) (cubind.Function, error)

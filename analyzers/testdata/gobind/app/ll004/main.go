@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"example.com/app/gpu"
 	"example.com/cubind"
 )
 
@@ -34,6 +35,13 @@ func libraryLoadTime(image string) {
 func loadOnly(path string) cubind.Module {
 	mod, _ := cubind.Load(path) // ok: nothing measured
 	return mod
+}
+
+func engineFootprint(e *gpu.Engine, ptx string) int64 {
+	before, _, _ := cubind.MemInfo()
+	e.LoadPTX("m", ptx, []string{"scale"}) // ok: LoadPTX looks every kernel up, which loads them
+	after, _, _ := cubind.MemInfo()
+	return before - after
 }
 
 func main() {}

@@ -11,9 +11,11 @@ type library struct {
 	kernels   []string
 }
 
+// machine holds its engines in an embedded struct declared in devices.go
+// (gorgonia's machines embed their engines' metadata the same way).
 type machine struct {
-	engines []gpu.Engine
-	libs    []library
+	devices
+	libs []library
 }
 
 func (m *machine) loadStdLib() {
