@@ -146,7 +146,8 @@ func runsBefore(d, use Node) bool { return onTheWay(d, use, false) }
 // OnTheWay reports whether d, earlier in the same function, runs before use
 // on every path, taking loops to run at least once (a warm-up loop runs):
 // only branches (if, switch, ?:, catch) and lambdas that do not also hold
-// use can skip it.
+// use can skip it, and not a branch that a counted loop's first iteration
+// takes (FirstIteration).
 func OnTheWay(d, use Node) bool {
 	return d.End() <= use.Start() && onTheWay(d, use, true)
 }
@@ -212,8 +213,11 @@ func onTheWay(d, use Node, loopsRun bool) bool {
 		switch p.Kind() {
 		case "if_statement":
 			// d in one branch of `if (c)` reaches use in the same branch of
-			// another `if (c)`: warm-up and measurement under one condition.
-			if !SameBranchElsewhere(p, from, use) {
+			// another `if (c)`: warm-up and measurement under one condition;
+			// or in the branch the loop's first iteration takes
+			// (`if (step % every == 0)` at step 0), which has then run once
+			// (not that it runs before use on every iteration: loopsRun).
+			if !SameBranchElsewhere(p, from, use) && !(loopsRun && takenOnFirstIteration(p, from)) {
 				return false
 			}
 		case "case_statement":
@@ -237,6 +241,22 @@ func onTheWay(d, use Node, loopsRun bool) bool {
 		}
 	}
 	return true
+}
+
+// takenOnFirstIteration reports whether the branch of ifStmt is the one
+// the first iteration of the loop around it takes: its condition decided
+// by the loop variable's starting value.
+func takenOnFirstIteration(ifStmt, branch Node) bool {
+	side := branch.Field()
+	if side != "consequence" && side != "alternative" {
+		return false
+	}
+	it, ok := FirstIterationOf(ifStmt)
+	if !ok {
+		return false
+	}
+	holds, known := it.Holds(ifStmt.ChildByField("condition"))
+	return known && holds == (side == "consequence")
 }
 
 // RunsInPlace reports whether a lambda runs where it is written: called at
