@@ -47,12 +47,18 @@ type SourceFile struct {
 // Package is a Go package of the tree.
 type Package struct {
 	Dir, Path, Name string
-	Files           []*SourceFile
+	// Files are the parsed files, once the package is analyzed.
+	Files []*SourceFile
 	// Report: the package's files were among those given (not read from
 	// disk only for their facts).
-	Report  bool
-	imports []string
-	types   *types.Package
+	Report bool
+	// Analyzed: Run analyzed the package (it uses cgo, or imports a
+	// package with facts or one Options.Known names).
+	Analyzed bool
+	imports  []string
+	types    *types.Package
+	unit     *unit
+	known    bool
 }
 
 // FileError is a file that could not be parsed.
@@ -61,12 +67,17 @@ type FileError struct {
 	Err  error
 }
 
-// Program is the packages to analyze, in dependency order.
+// Program is the packages that may need analysis, in dependency order:
+// those that use cgo, and their importers, direct or not. Run analyzes
+// those that use cgo and those that import a package with facts.
 type Program struct {
 	Fset     *token.FileSet
 	Packages []*Package
-	Errors   []FileError
-	facts    map[factKey]any
+	// Errors are the files of analyzed packages that do not parse.
+	Errors    []FileError
+	facts     map[factKey]any
+	factPaths map[string]bool // packages that exported a fact
+	loader    *loader
 }
 
 // Options tune Load.
@@ -98,8 +109,8 @@ type header struct {
 	err     error
 }
 
-// Load groups files into packages, resolves their imports and parses the
-// ones that matter.
+// Load groups files into packages, resolves their imports and orders the
+// ones that may matter.
 func Load(files []File, opts Options) *Program {
 	if opts.Read == nil {
 		opts.Read = os.ReadFile
@@ -114,12 +125,36 @@ func Load(files []File, opts Options) *Program {
 	units := l.group(files, true)
 	l.assignPaths(units)
 	l.readDependencies(units)
-	prog := &Program{Fset: l.fset, facts: map[factKey]any{}}
+	prog := &Program{Fset: l.fset, facts: map[factKey]any{}, factPaths: map[string]bool{}, loader: l}
 	for _, u := range l.order(l.relevant()) {
-		prog.Errors = append(prog.Errors, l.parse(u)...)
+		u.pkg.unit = u
+		for _, p := range u.pkg.imports {
+			u.pkg.known = u.pkg.known || l.opts.Known != nil && l.opts.Known(p)
+		}
 		prog.Packages = append(prog.Packages, u.pkg)
 	}
 	return prog
+}
+
+// needed reports whether a package must be analyzed: it uses cgo, or
+// imports a package that exported facts or that Options.Known names.
+func (p *Program) needed(pkg *Package) bool {
+	if pkg.unit.cgo || pkg.known {
+		return true
+	}
+	for _, path := range pkg.unit.importsOf() {
+		if p.factPaths[path] {
+			return true
+		}
+	}
+	return false
+}
+
+// load parses a package's files, once.
+func (p *Program) load(pkg *Package) {
+	if pkg.Files == nil {
+		p.Errors = append(p.Errors, p.loader.parse(pkg.unit)...)
+	}
 }
 
 type loader struct {

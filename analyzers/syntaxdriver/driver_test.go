@@ -120,3 +120,32 @@ func TestGoDriversAgreeOnCgoFixtures(t *testing.T) {
 		})
 	}
 }
+
+// TestGoOnlyCUDAImportersAnalyzed: a package that imports a cgo package
+// calling no CUDA (a parser's C runtime) gets no facts from it and is not
+// analyzed; an importer of a CUDA binding is, through a package in
+// between, and one whose folder has no go.mod still gets its import path
+// from the tree's imports.
+func TestGoOnlyCUDAImportersAnalyzed(t *testing.T) {
+	files := []syntaxdriver.File{
+		{Path: "/tree/cparse/p.go", Src: []byte("package cparse\n\n// int parse(const char *s);\nimport \"C\"\n\nfunc Parse() { C.parse(nil) }\n")},
+		{Path: "/tree/tool/t.go", Src: []byte("package tool\n\nimport \"example.org/tree/cparse\"\n\nfunc Run() { cparse.Parse() }\n")},
+		{Path: "/tree/gpu/g.go", Src: []byte("package gpu\n\n// int cuInit(unsigned f);\nimport \"C\"\n\nfunc Init() { C.cuInit(0) }\n")},
+		{Path: "/tree/mid/m.go", Src: []byte("package mid\n\nimport \"example.org/tree/gpu\"\n\nfunc Start() { gpu.Init() }\n")},
+		{Path: "/tree/app/a.go", Src: []byte("package main\n\nimport \"example.org/tree/mid\"\n\nfunc main() { mid.Start() }\n")},
+	}
+	noDisk := func(string) ([]byte, error) { return nil, os.ErrNotExist }
+	prog := syntaxdriver.Load(files, syntaxdriver.Options{Read: noDisk, Known: analyzers.KnownBinding})
+	prog.Run(analyzers.All, nil, nil)
+	got := map[string]bool{}
+	for _, p := range prog.Packages {
+		got[p.Path] = p.Analyzed
+	}
+	want := map[string]bool{
+		"example.org/tree/cparse": true, "example.org/tree/tool": false,
+		"example.org/tree/gpu": true, "example.org/tree/mid": true, "example.org/tree/app": true,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("analyzed %v, want %v", got, want)
+	}
+}

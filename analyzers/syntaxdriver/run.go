@@ -34,8 +34,8 @@ func (e RunError) Error() string {
 	return e.Package.Path + ": " + e.Analyzer.Name + ": " + e.Err.Error()
 }
 
-// Run runs the analyzers (and those they require) over every package in
-// order. enabled says whether an analyzer's diagnostics are wanted for a
+// Run runs the analyzers (and those they require) over the packages that
+// need it, in order (see Program). enabled says whether an analyzer's diagnostics are wanted for a
 // package (nil: all of them); analyzers that export facts run everywhere.
 // Diagnostics of packages read only for their facts are dropped.
 func (p *Program) Run(analyzers []*analysis.Analyzer, enabled func(*Package, *analysis.Analyzer) bool, report func(Diagnostic)) []RunError {
@@ -46,6 +46,11 @@ func (p *Program) Run(analyzers []*analysis.Analyzer, enabled func(*Package, *an
 		byPath[q.Path] = q
 	}
 	for _, pkg := range p.Packages {
+		if !p.needed(pkg) {
+			continue // no CUDA reaches it: nothing to judge, no facts to give
+		}
+		p.load(pkg)
+		pkg.Analyzed = true
 		pkg.types = stub(pkg, byPath)
 		results := map[*analysis.Analyzer]any{}
 		for _, a := range order {
@@ -100,6 +105,7 @@ func (p *Program) pass(pkg *Package, a *analysis.Analyzer, results map[*analysis
 		},
 		ExportPackageFact: func(fact analysis.Fact) {
 			p.facts[factKey{pkg.Path, reflect.TypeOf(fact)}] = fact
+			p.factPaths[pkg.Path] = true
 		},
 		ImportObjectFact: func(types.Object, analysis.Fact) bool { return false },
 		ExportObjectFact: func(types.Object, analysis.Fact) {},

@@ -79,7 +79,7 @@ type goFile struct {
 	path, shown string
 	src         []byte
 	settings    Settings
-	checked     bool
+	hasSettings bool
 }
 
 // checkGo runs the analyzers over the Go packages among paths that call
@@ -93,46 +93,50 @@ func checkGo(paths []string, settingsFor func(string) Settings, base string, rea
 	var res goResult
 	byAbs, inputs := readGoFiles(paths, base, read, &res)
 	prog := syntaxdriver.Load(inputs, syntaxdriver.Options{Read: func(p string) ([]byte, error) { return readGo(read, p) }, Known: analyzers.KnownBinding})
+	found := map[string][]Finding{} // by shown path
+	settings := func(f *goFile) *Settings {
+		if !f.hasSettings {
+			f.settings, f.hasSettings = settingsFor(absPath(f.path)), true
+		}
+		return &f.settings
+	}
+	errs := prog.Run(analyzers.All, func(pkg *syntaxdriver.Package, a *analysis.Analyzer) bool {
+		return enabledIn(pkg, a.Name, byAbs, settings)
+	}, func(d syntaxdriver.Diagnostic) {
+		f := byAbs[prog.Fset.Position(d.Diagnostic.Pos).Filename]
+		if f == nil {
+			return
+		}
+		for _, r := range settings(f).Rules {
+			if r.ID == d.Analyzer.Name {
+				found[f.shown] = append(found[f.shown], goFinding(prog.Fset, f.shown, f.src, r, d.Diagnostic))
+			}
+		}
+	})
 	for _, e := range prog.Errors {
 		if f := byAbs[e.Path]; f != nil {
 			res.errors = append(res.errors, FileError{Path: f.shown, Message: "cannot parse: " + e.Err.Error()})
 			res.skipped++
 		}
 	}
-	found := map[string][]Finding{} // by shown path
-	var checked []*goFile
-	for _, pkg := range prog.Packages {
-		if !pkg.Report {
-			continue
-		}
-		for _, sf := range pkg.Files {
-			f := byAbs[sf.Path]
-			if f == nil {
-				continue
-			}
-			f.settings, f.checked = settingsFor(sf.Path), true
-			checked = append(checked, f)
-			if sf.Cgo {
-				res.errors = append(res.errors, checkPreamble(prog.Fset, sf, f, found, opts)...)
-			}
-		}
-	}
-	errs := prog.Run(analyzers.All, func(pkg *syntaxdriver.Package, a *analysis.Analyzer) bool {
-		return enabledIn(pkg, a.Name, byAbs)
-	}, func(d syntaxdriver.Diagnostic) {
-		f := byAbs[prog.Fset.Position(d.Diagnostic.Pos).Filename]
-		if f == nil || !f.checked {
-			return
-		}
-		for _, r := range f.settings.Rules {
-			if r.ID == d.Analyzer.Name {
-				found[f.shown] = append(found[f.shown], goFinding(prog.Fset, f.shown, f.src, r, d.Diagnostic))
-			}
-		}
-	})
 	for _, e := range errs {
 		if f := firstFile(e.Package, byAbs); f != nil {
 			res.errors = append(res.errors, FileError{Path: f.shown, Message: e.Analyzer.Name + ": " + e.Err.Error()})
+		}
+	}
+	var checked []*goFile
+	for _, pkg := range prog.Packages {
+		if !pkg.Report || !pkg.Analyzed {
+			continue
+		}
+		for _, sf := range pkg.Files {
+			if f := byAbs[sf.Path]; f != nil {
+				settings(f)
+				checked = append(checked, f)
+				if sf.Cgo {
+					res.errors = append(res.errors, checkPreamble(prog.Fset, sf, f, found, opts)...)
+				}
+			}
 		}
 	}
 	sort.Slice(checked, func(i, j int) bool { return checked[i].shown < checked[j].shown })
@@ -188,10 +192,10 @@ func readGo(read func(string) ([]byte, error), p string) ([]byte, error) {
 // enabledIn reports whether one of the package's files enables the rule:
 // an analyzer runs over a package when one of its files enables it, and
 // its findings are kept for the files that enable it.
-func enabledIn(pkg *syntaxdriver.Package, id string, byAbs map[string]*goFile) bool {
+func enabledIn(pkg *syntaxdriver.Package, id string, byAbs map[string]*goFile, settings func(*goFile) *Settings) bool {
 	for _, sf := range pkg.Files {
 		if f := byAbs[sf.Path]; f != nil {
-			for _, r := range f.settings.Rules {
+			for _, r := range settings(f).Rules {
 				if r.ID == id {
 					return true
 				}
