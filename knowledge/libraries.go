@@ -147,6 +147,17 @@ type LibraryTimer struct {
 	NeedsLibrary string
 }
 
+// WarmupRunners are methods of benchmark libraries that run the callable
+// they are handed once or more, unmeasured, before the runs they measure
+// and report, keyed by the receiver's type: nvbench's state.exec runs the
+// launcher's warm-up (measure_cold::run_warmup, at least one run) before
+// its trials, with the same lambda, so a kernel the lambda launches is
+// loaded before any reported trial (but under --profile, which skips the
+// warm-up to run once).
+var WarmupRunners = map[string]map[string]bool{
+	"nvbench::state": {"exec": true},
+}
+
 // LambdaMacros are macros that open a lambda, with what they open it
 // with (Kokkos: `[=] __host__ __device__`); the parser sees the capture in
 // their place.
