@@ -187,10 +187,13 @@ func (e *Effects) merge(o Effects) {
 	if e.Alloc == 0 && o.Alloc != 0 {
 		e.Alloc, e.AllocAPI = o.Alloc, o.AllocAPI
 	}
-	if o.Load != 0 && (e.Load == 0 || o.Load == LoadLibrary) {
+	// Of several loads, lookups or switches, the one whose image, handle or
+	// context is a slot of the function's (the one its callers can see)
+	// is kept; a library load before a module load.
+	if o.Load != 0 && (e.Load == 0 || o.Load == LoadLibrary && e.Load != LoadLibrary || e.Image == 0 && o.Image != 0 && o.Load == e.Load) {
 		e.Load, e.Image, e.LoadAPI = o.Load, o.Image, o.LoadAPI
 	}
-	if e.Lookup == 0 && o.Lookup != 0 {
+	if o.Lookup != 0 && (e.Lookup == 0 || e.Handle == 0 && o.Handle != 0) {
 		e.Lookup, e.Handle, e.LookupAPI = o.Lookup, o.Handle, o.LookupAPI
 	}
 	e.Launch = firstSlot(e.Launch, o.Launch)
@@ -200,8 +203,8 @@ func (e *Effects) merge(o Effects) {
 		}
 	}
 	sort.Strings(e.Kernels)
-	if o.Switch && !e.Switch {
-		e.Switch, e.Switched = true, o.Switched
+	if o.Switch && (!e.Switch || e.Switched == 0) {
+		e.Switch, e.Switched = true, firstSlot(o.Switched, e.Switched)
 	}
 	e.Preload = e.Preload || o.Preload
 	e.Init = e.Init || o.Init
@@ -238,6 +241,9 @@ var eventRecords = map[string]bool{"cudaEventRecord": true, "cuEventRecord": tru
 // kernel key to use for them.
 func cEffects(name string, launcher bool, qualified string) Effects {
 	var e Effects
+	if strings.HasSuffix(name, "_t") {
+		return e // a conversion to a C type (C.cudaStream_t(s)), not a call
+	}
 	if knowledge.DeviceMemoryQueries[name] {
 		e.Memory = []Share{{Slot: Param(0), Frac: 1, API: name}, {Slot: Param(1), Total: true, Frac: 1, API: name}}
 	}

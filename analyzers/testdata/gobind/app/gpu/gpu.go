@@ -84,3 +84,38 @@ func NewScaler(lib cubind.Library) (*Scaler, error) {
 func (s *Scaler) Run(n int, p cubind.DevicePtr) error {
 	return s.fn.Launch((n+255)/256, 256, unsafe.Pointer(&p))
 }
+
+// probe reports whether a kernel of the image can be looked up (the
+// handle is dropped).
+func probe(image string) bool {
+	m, err := cubind.LoadData(image)
+	if err != nil {
+		return false
+	}
+	_, err = m.Function("probe")
+	return err == nil
+}
+
+// kernelFrom loads an image and looks a kernel of it up, once the probe
+// passed.
+func kernelFrom(image, name string) cubind.Function {
+	if !probe(image) {
+		panic("no image for this device")
+	}
+	m, _ := cubind.LoadData(image)
+	f, _ := m.Function(name)
+	return f
+}
+
+var (
+	shiftPTX  string
+	shiftCode cubind.Function
+)
+
+// Shift launches the shift kernel, which it loads at its first call.
+func Shift(n int, p cubind.DevicePtr) error {
+	if shiftCode == (cubind.Function{}) {
+		shiftCode = kernelFrom(shiftPTX, "shift")
+	}
+	return shiftCode.Launch((n+255)/256, 256, unsafe.Pointer(&p))
+}

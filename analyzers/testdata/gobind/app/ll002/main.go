@@ -101,6 +101,12 @@ func noKernelInCUDASource() {
 	fmt.Println(time.Since(start))
 }
 
+func kernelLoadedAtFirstCall(n int, p cubind.DevicePtr) time.Duration {
+	start := time.Now()
+	gpu.Shift(n, p) // want `LL002 the first launch of gpu.Shift in this function is timed`
+	return time.Since(start)
+}
+
 // entries is a table of lookups of types the analyzers do not know.
 var entries []interface {
 	Entry(name string) (cubind.Function, error)
