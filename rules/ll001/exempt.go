@@ -123,24 +123,17 @@ func addressedVar(n cudaparse.Node) string {
 	return ""
 }
 
-// loadsBetween reports whether fn launches a kernel, loads a module or
-// calls a function of the file that does, between two offsets.
+// loadsBetween reports whether fn launches a kernel, or makes a call that
+// may load one (callLoads), between two offsets.
 func (a *analysis) loadsBetween(fn *cudaparse.Function, from, to int, seen map[*cudaparse.Function]bool) bool {
 	seen[fn] = true
-	for _, l := range a.file.Launches {
-		if l.Func == fn && l.Node.Start() >= from && l.Node.Start() < to {
+	for _, l := range a.file.LaunchesIn(fn) {
+		if l.Node.Start() >= from && l.Node.Start() < to {
 			return true
 		}
 	}
-	for _, c := range a.file.Calls {
-		if c.Func != fn || c.Node.Start() < from || c.Node.Start() >= to {
-			continue
-		}
-		if knowledge.IsModuleLoadName(c.Name) {
-			return true
-		}
-		if callee := a.file.FunctionNamed(c.Name); callee != nil && !seen[callee] &&
-			a.loadsBetween(callee, callee.Node.Start(), callee.Node.End(), seen) {
+	for _, c := range a.file.CallsIn(fn) {
+		if c.Node.Start() >= from && c.Node.Start() < to && a.callLoads(c, seen) {
 			return true
 		}
 	}
@@ -163,4 +156,180 @@ func (a *analysis) poolNote(c *cudaparse.Call) []rule.FindingOption {
 		return []rule.FindingOption{rule.Related(k.Callee, "the pool keeps memory freed with cudaFreeAsync (release threshold raised here)")}
 	}
 	return nil
+}
+
+// kernelLibrary matches the entry points of CUDA libraries that launch
+// kernels of their own, which load lazily like the program's (the list
+// LL003 uses for the same question).
+var kernelLibrary = regexp.MustCompile(`^(cublas|cufft|cusparse|cusolver|curand|cudnn|cutensor|nccl|nvshmem|nvjpeg|npp)`)
+
+// callLoads reports whether call c can load a kernel or module, as far as
+// the file and the project show: a module load or kernel lookup, a CUDA
+// library entry point, thrust or CUB, a function of the file that launches
+// or loads (seen guards the recursion), or a function of the project whose
+// facts say it launches or preloads a kernel.
+func (a *analysis) callLoads(c *cudaparse.Call, seen map[*cudaparse.Function]bool) bool {
+	switch q := cudaparse.CalleeQualifier(c); {
+	case knowledge.IsModuleLoadName(c.Name), kernelLibrary.MatchString(c.Name):
+		return true
+	case knowledge.HandleAPIs[c.Name], knowledge.KernelResolvers[c.Name]:
+		return true
+	case q == "thrust" || strings.HasPrefix(q, "thrust::") || q == "cub" || strings.HasPrefix(q, "cub::"):
+		return true
+	}
+	if _, ok := knowledge.LaunchAPIs[c.Name]; ok {
+		return true
+	}
+	if callee := a.file.FunctionNamed(c.Name); callee != nil {
+		return !seen[callee] && a.loadsBetween(callee, callee.Node.Start(), callee.Node.End(), seen)
+	}
+	p := a.pass
+	if pf := p.ResolveCall(c); pf != nil {
+		return !p.Project.Kernels(pf).Empty() || a.fileLoads(pf.File)
+	}
+	for _, pf := range p.Project.Definitions(c.Name) {
+		// Defined more than once: any definition that may load counts.
+		if !p.Project.Kernels(pf).Empty() || a.fileLoads(pf.File) {
+			return true
+		}
+	}
+	return false
+}
+
+// fileLoads reports whether a file of the project has a function that
+// launches or preloads a kernel. A call's own facts may miss a launch
+// made through a table of function pointers (a test driver's list of
+// tests): a call into such a file counts as one that may load.
+func (a *analysis) fileLoads(path string) bool {
+	p := a.pass
+	if a.loadingFiles == nil {
+		a.loadingFiles = map[string]bool{}
+		for _, name := range p.Project.Names() {
+			for _, pf := range p.Project.Definitions(name) {
+				for _, st := range pf.Summary.Steps {
+					if st.Kind != cudaparse.StepCall && st.Kind != cudaparse.StepDeviceSwitch {
+						a.loadingFiles[pf.File] = true
+					}
+				}
+			}
+		}
+	}
+	return a.loadingFiles[path]
+}
+
+// releasedAtScopeEnd reports whether the object a local declaration
+// constructs (a pool, an arena or a device container, which give their
+// memory back in their destructors) is destroyed at the end of its block
+// before anything can load: no launch, module load or call that may load
+// between the declaration and the block's end, and no `return` or
+// `std::move` of the object there. A test that only constructs a 90% pool
+// inside a lambda and lets it go is such a case.
+func (a *analysis) releasedAtScopeEnd(decl cudaparse.Node, declarator cudaparse.Node) bool {
+	if !decl.Is("declaration") || staticStorage(decl) {
+		return false
+	}
+	block := decl.Parent()
+	fn := a.file.FunctionOf(decl)
+	if !block.Is("compound_statement") || fn == nil {
+		return false
+	}
+	name := declaredName(declarator)
+	if name == "" {
+		return false
+	}
+	escapes := false
+	block.Descendants(func(x cudaparse.Node) bool {
+		if escapes || x.End() <= decl.End() {
+			return !escapes
+		}
+		switch {
+		case x.Is("return_statement"):
+			x.Descendants(func(y cudaparse.Node) bool {
+				escapes = escapes || y.Is("identifier") && y.Text() == name
+				return !escapes
+			})
+		case x.Is("call_expression") && strings.HasSuffix(x.ChildByField("function").Text(), "move"):
+			escapes = strings.Contains(x.ChildByField("arguments").Text(), name)
+		}
+		return !escapes
+	})
+	return !escapes && !a.scopeMayLoad(fn, decl.End(), block.End(), name)
+}
+
+// scopeMayLoad reports whether fn, between two offsets, launches a kernel
+// or makes a call that may load one while the object name holds its
+// memory. Calls of functions that neither the file nor the project
+// defines count too (a library may launch), except the CUDA APIs that
+// load nothing, the standard library, test assertions and the object's
+// own methods.
+func (a *analysis) scopeMayLoad(fn *cudaparse.Function, from, to int, name string) bool {
+	if a.loadsBetween(fn, from, to, map[*cudaparse.Function]bool{}) {
+		return true
+	}
+	for _, c := range a.file.CallsIn(fn) {
+		if c.Node.Start() < from || c.Node.Start() >= to || a.file.FunctionNamed(c.Name) != nil || a.pass.ResolveCall(c) != nil ||
+			a.pass.Project != nil && a.pass.Project.Defines(c.Name) {
+			continue
+		}
+		q := cudaparse.CalleeQualifier(c)
+		own := c.Callee.Is("field_expression") && cudaparse.VarKey(c.Callee.ChildByField("argument")) == name
+		if !own && !cudaparse.RuntimeAPI.MatchString(c.Name) && !cudaparse.DriverAPI.MatchString(c.Name) &&
+			q != "std" && !strings.HasPrefix(q, "std::") && !cudaparse.TestAssertion.MatchString(c.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// staticStorage reports whether a declaration outlives its block.
+func staticStorage(decl cudaparse.Node) bool {
+	for _, c := range decl.Children() {
+		if c.Is("storage_class_specifier") && (strings.Contains(c.Text(), "static") || strings.Contains(c.Text(), "extern") || strings.Contains(c.Text(), "thread_local")) {
+			return true
+		}
+	}
+	return false
+}
+
+// declaredName is the variable a declarator declares: mr for `mr{up, n}`,
+// `mr(up, n)` (parsed as a function declarator) or `*mr = ...`.
+func declaredName(d cudaparse.Node) string {
+	for range 6 {
+		if d.Is("identifier") {
+			return d.Text()
+		}
+		next := d.ChildByField("declarator")
+		if !next.Valid() {
+			return ""
+		}
+		d = next
+	}
+	return ""
+}
+
+// gpuLibraryName matches calls of libraries outside the project whose
+// names say they run GPU work (cv::cuda::add, faiss::gpu::..., a launch
+// helper): a program calling one may load kernels.
+var gpuLibraryName = regexp.MustCompile(`(?i)cuda|gpu|kernel|launch`)
+
+// programLoadsNothing reports whether the file is a whole program that
+// never loads a kernel: it defines main, defines and launches no kernel,
+// loads no module and calls no CUDA library or project function that
+// launches one. What it allocates cannot starve a lazy load (an
+// allocator's own benchmark).
+func (a *analysis) programLoadsNothing() bool {
+	if a.loadsNothing != nil {
+		return *a.loadsNothing
+	}
+	v := a.file.FunctionNamed("main") != nil && len(a.file.Launches) == 0 && len(a.file.Kernels()) == 0 && len(a.file.Preloads()) == 0
+	for _, c := range a.file.Calls {
+		if !v {
+			break
+		}
+		cudaAPI := cudaparse.RuntimeAPI.MatchString(c.Name) || cudaparse.DriverAPI.MatchString(c.Name)
+		v = !a.callLoads(c, map[*cudaparse.Function]bool{}) &&
+			(cudaAPI || !gpuLibraryName.MatchString(cudaparse.CalleeQualifier(c)+"::"+c.Name))
+	}
+	a.loadsNothing = &v
+	return v
 }

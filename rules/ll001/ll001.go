@@ -82,7 +82,7 @@ func run(p *rule.Pass) {
 	a.keepingPool = a.findKeepingPool()
 	reported := map[int]bool{}
 	report := func(n cudaparse.Node, msg string, related ...rule.FindingOption) {
-		if reported[n.Start()] || a.kernelsLoadedBefore(n) {
+		if reported[n.Start()] || a.kernelsLoadedBefore(n) || a.programLoadsNothing() {
 			return
 		}
 		reported[n.Start()] = true
@@ -166,6 +166,10 @@ type analysis struct {
 	// keepingPool is the file's call that makes a memory pool keep all
 	// freed memory (findKeepingPool), or nil.
 	keepingPool *cudaparse.Call
+	// loadsNothing memoizes programLoadsNothing; loadingFiles are the
+	// project's files with a function that launches or preloads.
+	loadsNothing *bool
+	loadingFiles map[string]bool
 	// defValues memoizes evalDefs of a use outside any helper's binding
 	// (nil env), by the use's offset: a file of long functions where each
 	// value is built from several reaching definitions is exponential
@@ -419,6 +423,9 @@ func (a *analysis) checkConstruction(n cudaparse.Node, report func(cudaparse.Nod
 		return
 	}
 	for _, site := range constructions(n) {
+		if !isWrapper && a.releasedAtScopeEnd(n, site.at) {
+			continue // the pool gives its memory back before anything loads
+		}
 		if !isWrapper {
 			a.checkPool(site.at, site.args, report)
 			continue
@@ -561,7 +568,7 @@ func (a *analysis) checkContainer(n, typ cudaparse.Node, elem string, report fun
 				first = params[0].ChildByField("type")
 			}
 		}
-		if first.Valid() {
+		if first.Valid() && !a.releasedAtScopeEnd(n, d) {
 			sites, sizes = append(sites, d), append(sizes, first)
 		}
 	}

@@ -27,6 +27,7 @@ void containers(rmm::cuda_stream_view stream) {
   rmm::device_uvector<double> vec(free_b / sizeof(double) / 4, stream);  // ok: a quarter of free memory
   thrust::device_vector<int> small(1024);  // ok: a fixed size
   std::vector<float> host(free_b / sizeof(float));  // ok: host memory
+  run_solver(scratch, buf, stream);  // the memory is held while the solver runs
 }
 
 void macro_in_loop_condition(size_t chunk) {
