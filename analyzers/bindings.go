@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -122,6 +123,7 @@ type Summary struct {
 	methodTable map[string]*Effects
 	allImports  []string
 	fset        *token.FileSet
+	mu          sync.Mutex
 	// solved: every function's effects are final; callees then caches
 	// the resolution of each call.
 	solved  bool

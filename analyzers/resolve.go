@@ -51,17 +51,28 @@ var genericMethodNames = map[string]bool{
 
 // callee resolves a call made in fb, a function of sf. Once every
 // function's effects are known, answers are kept: the rules ask about the
-// same calls many times.
+// same calls many times. The rules run in parallel on one Summary (go vet,
+// golangci-lint), and resolving fills caches, so it holds s.mu.
 func (s *Summary) callee(sf *srcFile, fb *funcBody, c *ast.CallExpr) callee {
-	if s.solved {
-		if ce, ok := s.callees[c]; ok {
-			return ce
-		}
-		ce := s.resolve(sf, fb, c)
-		s.callees[c] = ce
+	if !s.solved {
+		return s.resolve(sf, fb, c) // Bindings' own run: one goroutine
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cachedCallee(sf, fb, c)
+}
+
+// cachedCallee is callee with s.mu held (or while solving).
+func (s *Summary) cachedCallee(sf *srcFile, fb *funcBody, c *ast.CallExpr) callee {
+	if !s.solved {
+		return s.resolve(sf, fb, c)
+	}
+	if ce, ok := s.callees[c]; ok {
 		return ce
 	}
-	return s.resolve(sf, fb, c)
+	ce := s.resolve(sf, fb, c)
+	s.callees[c] = ce
+	return ce
 }
 
 func (s *Summary) resolve(sf *srcFile, fb *funcBody, c *ast.CallExpr) callee {
@@ -465,7 +476,7 @@ func (s *Summary) varOrigin(sf *srcFile, fb *funcBody, name string, pos token.Po
 // resultType is the named type of result i of a call, from the callee's
 // effects (declared result types of its own package).
 func (s *Summary) resultType(sf *srcFile, fb *funcBody, c *ast.CallExpr, i int) (string, string, bool) {
-	ce := s.callee(sf, fb, c)
+	ce := s.cachedCallee(sf, fb, c) // inside resolve: s.mu is held
 	if ce.eff == nil || i >= len(ce.eff.Results) || ce.eff.Results[i] == "" || ce.c != "" {
 		return "", "", false
 	}

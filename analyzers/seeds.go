@@ -117,6 +117,14 @@ var seeds = map[string]*BindingFact{
 	}},
 }
 
+// The seeds' indexes are built once, before any pass reads them from
+// several goroutines.
+func init() {
+	for _, f := range seeds {
+		f.table()
+	}
+}
+
 // touch is the effects of a function that only calls CUDA (for LL007),
 // with its parameter count and the package's types it returns.
 func touch(params int, results ...string) Effects {
