@@ -64,18 +64,21 @@ type perContextLoad struct {
 
 func (d perContextLoad) message() string {
 	name := d.loadCallee.name
-	if d.loadCallee.c == "" {
+	switch {
+	case d.loadCallee.c == "" && d.sw == d.load:
+		name += ", which makes its context current and calls " + d.loadCallee.eff.LoadAPI + ","
+	case d.loadCallee.c == "":
 		name += " (" + d.loadCallee.eff.LoadAPI + ")"
 	}
-	sw := d.switchCallee.name
+	sw := "in a loop that switches with " + d.switchCallee.name
 	if d.sw == d.load {
-		sw = "the same call"
+		sw = "in a loop over contexts"
 	}
 	library := "cuLibraryLoadData"
 	if d.loadCallee.eff.LoadAPI == "cuModuleLoad" {
 		library = "cuLibraryLoadFromFile"
 	}
-	return fmt.Sprintf("the same module is loaded into each context by hand (%s in a loop that switches with %s): since CUDA 12.0, %s loads it once for every context, current and future, and cuLibraryGetKernel gives one context-independent kernel handle to launch in whichever context is current; under lazy loading each context loads the kernels at first use either way",
+	return fmt.Sprintf("the same module is loaded into each context by hand (%s %s): since CUDA 12.0, %s loads it once for every context, current and future, and cuLibraryGetKernel gives one context-independent kernel handle to launch in whichever context is current; under lazy loading each context loads the kernels at first use either way",
 		name, sw, library)
 }
 

@@ -22,7 +22,7 @@ func (m *machine) loadStdLib() {
 	for _, lib := range m.libs {
 		for i := range m.engines {
 			e := &m.engines[i]
-			e.LoadPTX(lib.name, lib.ptx, lib.kernels) // want `^LL005 the same module is loaded into each context by hand \(e.LoadPTX \(cuModuleLoadData\) in a loop that switches with the same call\)`
+			e.LoadPTX(lib.name, lib.ptx, lib.kernels) // want `^LL005 the same module is loaded into each context by hand \(e.LoadPTX, which makes its context current and calls cuModuleLoadData, in a loop over contexts\)`
 		}
 	}
 }
