@@ -89,7 +89,7 @@ func (a *analysis) windows(p *rule.Pass, w waiter, kernels []*cudaparse.Function
 			// at capture time.
 			start = end.Node
 		}
-		s := &windowScan{p: p, waiting: waiting, releases: a.releaseTargets(w, l)}
+		s := &windowScan{p: p, waiting: waiting, releases: a.releaseTargets(w, l), visited: map[int]windowVerdict{}}
 		v := s.scan(a, l.Func, start, launchContext{start}, 0)
 		worst = max(worst, v)
 		unseen = append(unseen, s.unseen...)
@@ -108,7 +108,17 @@ type windowScan struct {
 	// function releases the waiter (the flag it passed to the kernel).
 	releases map[string]bool
 	unseen   []launchContext
+	// visited holds the verdict at each call site already followed, and
+	// scans counts the functions followed: a function called from many
+	// places, each called from many, would otherwise be followed once per
+	// path.
+	visited map[int]windowVerdict
+	scans   int
 }
+
+// maxScans bounds the functions one launch's window is followed into;
+// beyond it the window counts as out of sight.
+const maxScans = 512
 
 // windowEvent is something the host does while a waiter may spin.
 type windowEvent struct {
@@ -162,8 +172,19 @@ func (s *windowScan) scan(a *analysis, fn *cudaparse.Function, from cudaparse.No
 	}
 	worst := windowQuiet
 	for _, c := range callers {
+		if v, ok := s.visited[c.Node.Start()]; ok {
+			worst = max(worst, v)
+			continue
+		}
+		s.scans++
+		if s.scans > maxScans {
+			s.unseen = append(s.unseen, ctx)
+			return max(worst, windowUnseen)
+		}
 		next := append(append(launchContext(nil), ctx...), c.Node)
-		worst = max(worst, s.scan(a, c.Func, c.Node, next, depth+1))
+		v := s.scan(a, c.Func, c.Node, next, depth+1)
+		s.visited[c.Node.Start()] = v
+		worst = max(worst, v)
 	}
 	return worst
 }
