@@ -1027,8 +1027,8 @@ func (s *Summary) returnsClock(sf *srcFile, fb *funcBody) bool {
 // returnedMemory returns the shares of device memory the function's
 // results report (return free, return int64(f) - reserve, named results).
 func (s *Summary) returnedMemory(sf *srcFile, fb *funcBody) []Share {
-	decl := fb.node.(*ast.FuncDecl)
-	if decl.Type.Results == nil {
+	decl, ok := fb.node.(*ast.FuncDecl)
+	if !ok || decl.Type.Results == nil {
 		return nil
 	}
 	ev := &evaluator{s: s, sf: sf, consts: sf.numericConstants()}

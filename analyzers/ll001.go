@@ -225,7 +225,8 @@ func (ev *evaluator) assigned(fb *funcBody, n *ast.AssignStmt, name string, dept
 			continue
 		}
 		if len(n.Rhs) == 1 && len(n.Lhs) > 1 {
-			// free, total, err := cu.MemInfo()
+			// several variables from one call's results (a binding's
+			// MemInfo returning free and total)
 			if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && ev.s != nil {
 				if ce := ev.s.callee(ev.sf, fb, c); ce.eff != nil {
 					if sh, ok := shareAt(ce.eff, Result(i)); ok {

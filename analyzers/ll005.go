@@ -40,8 +40,11 @@ func runLL005(pass *analysis.Pass) (any, error) {
 				switch n := n.(type) {
 				case *ast.FuncLit:
 					return false
-				case *ast.ForStmt, *ast.RangeStmt:
-					for _, d := range s.perContextLoads(sf, fb, n.(ast.Stmt)) {
+				case ast.Stmt:
+					if loopBody(n) == nil {
+						return true
+					}
+					for _, d := range s.perContextLoads(sf, fb, n) {
 						if !reported[d.load] {
 							reported[d.load] = true
 							pass.Report(diagnostic("LL005", d.load.Pos(), d.load.End(), d.message()))

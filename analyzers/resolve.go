@@ -483,10 +483,6 @@ func (s *Summary) resultType(sf *srcFile, fb *funcBody, c *ast.CallExpr, i int) 
 	return ce.pkg, ce.eff.Results[i], true
 }
 
-// embeds reports whether a type of this package has embedded fields
-// (promoted methods).
-func (s *Summary) embeds(typ string) bool { return len(s.embedded[typ]) > 0 }
-
 // stringLit returns the value of a string literal.
 func stringLit(e ast.Expr) (string, bool) {
 	if lit, ok := ast.Unparen(e).(*ast.BasicLit); ok && lit.Kind == token.STRING {

@@ -268,13 +268,12 @@ func (r root) assign(dirs map[string]bool, out map[string]string) {
 func commonDir(dirs map[string]bool) string {
 	top := ""
 	for d := range dirs {
-		switch {
-		case top == "":
+		if top == "" {
 			top = d
-		default:
-			for top != d && !strings.HasPrefix(d, top+string(os.PathSeparator)) && filepath.Dir(top) != top {
-				top = filepath.Dir(top)
-			}
+			continue
+		}
+		for top != d && !strings.HasPrefix(d, top+string(os.PathSeparator)) && filepath.Dir(top) != top {
+			top = filepath.Dir(top)
 		}
 	}
 	return top
