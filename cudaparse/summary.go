@@ -187,6 +187,14 @@ func (f *File) Summary() *FileSummary {
 				st := SummaryStep{Kind: StepCall, Callee: c.Name, Arity: len(c.Args), Qualifier: CalleeQualifier(c), Method: c.Callee.Is("field_expression")}
 				steps = append(steps, placed{st, c.Node})
 			}
+			if knowledge.EventLoops[c.Name] {
+				// The loop calls the file's registered callbacks: each is
+				// a call made here, after what led to the loop (and not
+				// after one another: they share the loop's place).
+				for _, cb := range f.registeredCallbacks() {
+					steps = append(steps, placed{SummaryStep{Kind: StepCall, Callee: cb, Arity: -1}, c.Node})
+				}
+			}
 		}
 		// One read: a timestamp or a timer's start or stop. A function
 		// with two reads measures something itself; calling it is not
@@ -237,6 +245,30 @@ func (f *File) Summary() *FileSummary {
 		s.Functions = append(s.Functions, fs)
 	}
 	return s
+}
+
+// registeredCallbacks returns the names of the file's functions that the
+// file hands to an event loop's registration calls (glutDisplayFunc(display)),
+// in order of first registration.
+func (f *File) registeredCallbacks() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range f.Calls {
+		if !knowledge.IsCallbackRegistrar(c.Name) {
+			continue
+		}
+		for _, a := range c.Args {
+			a = a.Unparen()
+			if a.Is("pointer_expression") && strings.HasPrefix(strings.TrimSpace(a.Text()), "&") {
+				a = a.ChildByField("argument")
+			}
+			if name := a.Text(); a.Is("identifier") && !seen[name] && f.FunctionNamed(name) != nil {
+				seen[name] = true
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
 
 // CalleeQualifier returns what a call writes before the callee's name:

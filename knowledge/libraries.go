@@ -158,6 +158,21 @@ var WarmupRunners = map[string]map[string]bool{
 	"nvbench::state": {"exec": true},
 }
 
+// EventLoops are library calls that run the callbacks registered before
+// them, until the program ends: glutMainLoop (and freeglut's one-pass
+// glutMainLoopEvent) calls the functions handed to GLUT's registration
+// calls (IsCallbackRegistrar). A callback never runs before the loop is
+// entered: what the code launched on the way to the loop is loaded when
+// it does.
+var EventLoops = map[string]bool{"glutMainLoop": true, "glutMainLoopEvent": true}
+
+// IsCallbackRegistrar reports whether a call registers a callback that an
+// event loop runs: GLUT's glut*Func (glutDisplayFunc, glutTimerFunc,
+// glutKeyboardFunc, ...).
+func IsCallbackRegistrar(name string) bool {
+	return len(name) > len("glutFunc") && strings.HasPrefix(name, "glut") && strings.HasSuffix(name, "Func")
+}
+
 // LambdaMacros are macros that open a lambda, with what they open it
 // with (Kokkos: `[=] __host__ __device__`); the parser sees the capture in
 // their place.
