@@ -132,7 +132,7 @@ func run(p *rule.Pass) {
 				continue
 			}
 			for i, u := range uses {
-				if !r.Contains(u.node) || reported[u.node.Start()] || warmedByEarlierIteration(r, u.node) {
+				if !r.Contains(u.node) || reported[u.node.Start()] || warmedByEarlierIteration(r, u.node) || a.sampleDiscarded(fn, r, u.node) {
 					continue
 				}
 				for _, key := range u.launched {

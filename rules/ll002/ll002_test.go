@@ -14,13 +14,14 @@ func TestRule(t *testing.T) { ruletest.RunAll(t, ll002.Rule) }
 // timer; the fixed code is no longer reported.
 func TestPreloadFix(t *testing.T) {
 	src := `__global__ void k(int *p) {}
-void bench(int *p) {
+float bench(int *p) {
   cudaEvent_t a, b;
   float ms;
   cudaEventRecord(a);
   k<<<1, 32>>>(p);
   cudaEventRecord(b);
   cudaEventElapsedTime(&ms, a, b);
+  return ms;
 }
 `
 	got, err := ruletest.Check(ll002.Rule, "fix.cu", []byte(src))

@@ -1,0 +1,241 @@
+package ll002
+
+import (
+	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/knowledge"
+)
+
+// A measurement nobody sees misleads nobody: the elapsed time a region
+// yields must reach something that shows or keeps it (a print, a return, a
+// comparison, a call, memory other than a local) for a first launch in it
+// to matter. And where the loop around the region keeps only the samples
+// of its later iterations (`if (i > 0) total += ms;`), the first
+// iteration, which holds the loads, is a warm-up written into the loop.
+
+// sampleDiscarded reports whether what r measures is never used, or is
+// used only from iterations after the first of the loop that holds r,
+// whose first iteration runs the launch at (the first launch, which is
+// then not in any sample kept).
+func (a *analysis) sampleDiscarded(fn *cudaparse.Function, r cudaparse.TimedRegion, at cudaparse.Node) bool {
+	seed := a.measuredVariable(fn, r)
+	if seed == "" || !localVariable(fn, seed) {
+		return false // not known where the measurement goes
+	}
+	var first *cudaparse.FirstIteration
+	if it, ok := cudaparse.FirstIterationOf(r.Start); ok && it.Loop.Contains(r.Stop) && cudaparse.OnTheWay(at, r.Stop) {
+		first = &it
+	}
+	return !a.reachesSink(fn, seed, r, first)
+}
+
+// measuredVariable returns the local variable that receives what r
+// measures: the first argument of the cudaEventElapsedTime that pairs r's
+// events, or the variable r's stopping read is stored in or computed into
+// (`auto t1 = now();`). "" when there is none, or it is not a variable.
+func (a *analysis) measuredVariable(fn *cudaparse.Function, r cudaparse.TimedRegion) string {
+	if r.Clock != cudaparse.ClockEvent {
+		if !r.Stop.Is("call_expression") {
+			return ""
+		}
+		return assignedBy(r.Stop)
+	}
+	start, stop := a.callAt(r.Start), a.callAt(r.Stop)
+	if start == nil || stop == nil || len(start.Args) == 0 || len(stop.Args) == 0 {
+		return ""
+	}
+	for _, c := range a.file.Calls {
+		if c.Func != fn || !knowledge.EventElapsed[c.Name] || len(c.Args) < 3 || c.Node.Start() < r.Stop.End() {
+			continue
+		}
+		if cudaparse.VarKey(c.Args[1]) == cudaparse.VarKey(start.Args[0]) && cudaparse.VarKey(c.Args[2]) == cudaparse.VarKey(stop.Args[0]) {
+			return addressOf(c.Args[0])
+		}
+	}
+	return ""
+}
+
+func (a *analysis) callAt(n cudaparse.Node) *cudaparse.Call {
+	for _, c := range a.file.Calls {
+		if c.Node == n {
+			return c
+		}
+	}
+	return nil
+}
+
+// localVariable reports whether fn's body declares v (not a parameter, a
+// member or a global, which others read).
+func localVariable(fn *cudaparse.Function, v string) bool {
+	if strings.Contains(v, ".") {
+		return false
+	}
+	found := false
+	fn.Body.Descendants(func(n cudaparse.Node) bool {
+		if found {
+			return false
+		}
+		if n.Is("identifier") && n.Text() == v {
+			p := n.Parent()
+			found = p.Is("init_declarator", "declaration") && n.Field() == "declarator"
+		}
+		return true
+	})
+	return found
+}
+
+// reachesSink follows the measurement from seed through the local
+// variables computed from it (`ms2 = ms / iters`, `total += ms`) and
+// reports whether some read of them shows or keeps it. With first set,
+// reads under a branch that the loop's first iteration does not take (or
+// after a `continue` it takes) carry only later samples and are skipped.
+func (a *analysis) reachesSink(fn *cudaparse.Function, seed string, r cudaparse.TimedRegion, first *cudaparse.FirstIteration) bool {
+	measured := map[string]bool{seed: true}
+	work := []string{seed}
+	for len(work) > 0 {
+		v := work[0]
+		work = work[1:]
+		sink := false
+		fn.Body.Descendants(func(n cudaparse.Node) bool {
+			if sink {
+				return false
+			}
+			if !n.Is("identifier") || n.Text() != v || !isRead(n) || first != nil && excludedOnFirstIteration(n, *first) {
+				return true
+			}
+			target, ok := valueTarget(n)
+			switch {
+			case !ok || target == "" || !localVariable(fn, target):
+				sink = true
+			case !measured[target]:
+				measured[target] = true
+				work = append(work, target)
+			}
+			return true
+		})
+		if sink {
+			return true
+		}
+	}
+	return false
+}
+
+// isRead reports whether the identifier n reads its variable: not the
+// name a declaration declares, not the left side of a plain assignment,
+// not the `&v` an elapsed-time call writes.
+func isRead(n cudaparse.Node) bool {
+	p := n.Parent()
+	switch {
+	case p.Is("init_declarator", "declaration", "array_declarator", "pointer_declarator", "reference_declarator") && n.Field() == "declarator":
+		return false
+	case p.Is("assignment_expression") && n.Field() == "left" && strings.TrimSpace(p.ChildByField("operator").Text()) == "=":
+		return false
+	case p.Is("pointer_expression") && strings.HasPrefix(strings.TrimSpace(p.Text()), "&"):
+		if args := p.Parent(); args.Is("argument_list") {
+			if name := args.Parent().ChildByField("function").Name(); knowledge.EventElapsed[name] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// valueFunctions compute a value from their arguments and keep nothing:
+// a measurement passed through them goes where their result goes.
+var valueFunctions = map[string]bool{
+	"count": true, "duration_cast": true, "duration": true, "min": true, "max": true,
+	"fmin": true, "fmax": true, "fminf": true, "fmaxf": true, "abs": true, "fabs": true, "fabsf": true,
+}
+
+// valueTarget returns the variable that the expression holding the read n
+// assigns (`el = (t1 - t0) / 1e3`, `total += ms`, `float s = ms * 1e-3f`),
+// with ok; ok false when the read's value goes anywhere else: a call that
+// may keep it, a condition, a return, a subscript or member, a statement
+// of its own.
+func valueTarget(n cudaparse.Node) (string, bool) {
+	for x, p := n, n.Parent(); p.Valid(); x, p = p, p.Parent() {
+		switch p.Kind() {
+		case "init_declarator":
+			if x.Field() != "value" {
+				return "", false
+			}
+			return cudaparse.VarKey(p.ChildByField("declarator")), true
+		case "assignment_expression":
+			if x.Field() != "right" {
+				return "", false
+			}
+			left := p.ChildByField("left")
+			if !left.Is("identifier") {
+				return "", false // a[i] = ms, s.ms = ms: kept somewhere
+			}
+			return left.Text(), true
+		case "binary_expression", "parenthesized_expression", "cast_expression", "unary_expression", "argument_list", "field_expression", "template_function", "qualified_identifier":
+		case "call_expression":
+			// ms passed to fabs(ms), or el.count() called on it.
+			if !valueFunctions[p.ChildByField("function").Name()] {
+				return "", false
+			}
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// excludedOnFirstIteration reports whether the read n is skipped on the
+// loop's first iteration: it lies in the branch of an if (inside the
+// loop) that the first iteration does not take, or after an
+// `if (...) continue;` that it does take.
+func excludedOnFirstIteration(n cudaparse.Node, first cudaparse.FirstIteration) bool {
+	body := first.Loop.ChildByField("body")
+	if !body.Contains(n) {
+		return false
+	}
+	for x, p := n, n.Parent(); p.Valid() && x != body; x, p = p, p.Parent() {
+		if p.Is("if_statement") && (x.Field() == "consequence" || x.Field() == "alternative") {
+			if it, ok := cudaparse.FirstIterationOf(p); ok && it.Loop == first.Loop {
+				if holds, known := it.Holds(p.ChildByField("condition")); known && holds != (x.Field() == "consequence") {
+					return true
+				}
+			}
+		}
+		if p.Is("compound_statement") && skippedByContinue(p, x, first) {
+			return true
+		}
+	}
+	return false
+}
+
+// skippedByContinue reports whether a statement of block before x is
+// `if (c) continue;` with c holding on the loop's first iteration, the
+// loop being first's (a continue there leaves first's body).
+func skippedByContinue(block, x cudaparse.Node, first cudaparse.FirstIteration) bool {
+	for _, s := range block.NamedChildren() {
+		if s.Start() >= x.Start() {
+			return false
+		}
+		if !s.Is("if_statement") || !continues(s.ChildByField("consequence")) {
+			continue
+		}
+		if it, ok := cudaparse.FirstIterationOf(s); ok && it.Loop == first.Loop {
+			if holds, known := it.Holds(s.ChildByField("condition")); known && holds {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// continues reports whether a branch is `continue;` or a block ending in
+// it.
+func continues(branch cudaparse.Node) bool {
+	if branch.Is("compound_statement") {
+		kids := branch.NamedChildren()
+		if len(kids) == 0 {
+			return false
+		}
+		branch = kids[len(kids)-1]
+	}
+	return branch.Is("continue_statement")
+}

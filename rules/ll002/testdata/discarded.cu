@@ -1,0 +1,97 @@
+// Measurements nobody sees, and loops that keep only the samples of their
+// later iterations: the first launch is timed, but that time goes nowhere.
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+__global__ void blur(float *x, int n) {}
+__global__ void sharpen(float *x, int n) {}
+__global__ void denoise(float *x, int n) {}
+__global__ void resample(float *x, int n) {}
+__global__ void quantize(float *x, int n) {}
+
+void elapsed_dropped(float *x, int n) {
+  cudaEvent_t on, off;
+  cudaEventCreate(&on);
+  cudaEventCreate(&off);
+  cudaEventRecord(on);
+  blur<<<n / 256, 256>>>(x, n);  // ok: the elapsed time is computed into a local nothing reads
+  cudaEventRecord(off);
+  cudaEventSynchronize(off);
+  float unused_ms = 0;
+  cudaEventElapsedTime(&unused_ms, on, off);
+  float seconds = unused_ms / 1000.0f;
+}
+
+float elapsed_returned(float *x, int n) {
+  cudaEvent_t on, off;
+  cudaEventRecord(on);
+  sharpen<<<n / 256, 256>>>(x, n);  // want LL002 "sharpen"
+  cudaEventRecord(off);
+  cudaEventSynchronize(off);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, on, off);
+  float seconds = ms / 1000.0f;
+  return seconds;
+}
+
+double skip_first(float *x, int n, int reps) {
+  double total = 0;
+  for (int r = 0; r < reps; r++) {
+    auto t0 = std::chrono::steady_clock::now();
+    denoise<<<n / 256, 256>>>(x, n);  // ok: repetition 0 is left out of the total
+    cudaDeviceSynchronize();
+    auto t1 = std::chrono::steady_clock::now();
+    double s = std::chrono::duration<double>(t1 - t0).count();
+    if (r > 0) {
+      total += s;
+    }
+  }
+  return total / (reps - 1);
+}
+
+double skip_first_continue(float *x, int n, int reps) {
+  std::vector<float> kept;
+  cudaEvent_t on, off;
+  for (int r = 0; r < reps; r++) {
+    cudaEventRecord(on);
+    resample<<<n / 256, 256>>>(x, n);  // ok: repetition 0 skips the push_back
+    cudaEventRecord(off);
+    cudaEventSynchronize(off);
+    float ms;
+    cudaEventElapsedTime(&ms, on, off);
+    if (r < 1) continue;
+    kept.push_back(ms);
+  }
+  return kept.size();
+}
+
+double first_printed(float *x, int n, int reps) {
+  double total = 0;
+  for (int r = 0; r < reps; r++) {
+    auto t0 = std::chrono::steady_clock::now();
+    quantize<<<n / 256, 256>>>(x, n);  // want LL002 "quantize"
+    cudaDeviceSynchronize();
+    auto t1 = std::chrono::steady_clock::now();
+    double s = std::chrono::duration<double>(t1 - t0).count();
+    printf("rep %d: %f s\n", r, s);  // every repetition is shown, the first too
+    if (r > 0) {
+      total += s;
+    }
+  }
+  return total / (reps - 1);
+}
+
+double skip_from_unknown_start(float *x, int n, int first, int reps) {
+  double total = 0;
+  for (int r = first; r < reps; r++) {
+    auto t0 = std::chrono::steady_clock::now();
+    blur<<<n / 256, 256>>>(x, n);  // want LL002 "blur"
+    cudaDeviceSynchronize();
+    auto t1 = std::chrono::steady_clock::now();
+    if (r > 0) {
+      total += std::chrono::duration<double>(t1 - t0).count();
+    }
+  }
+  return total;
+}
