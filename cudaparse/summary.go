@@ -139,10 +139,6 @@ func (f *File) Summary() *FileSummary {
 			Name: fn.Name, QualifiedName: fn.QualifiedName, Arity: len(fn.Params),
 			Line: f.Position(fn.Node.Start()).Line, EndLine: f.Position(fn.Node.End()).Line, Entry: fn.Name == "main" && !strings.Contains(fn.QualifiedName, "::"),
 		}
-		type placed struct {
-			step SummaryStep
-			node Node
-		}
 		var steps []placed
 		for _, l := range f.LaunchesIn(fn) {
 			if l.Kernel == "" || !f.LaunchMayLoad(l) {
@@ -187,14 +183,7 @@ func (f *File) Summary() *FileSummary {
 				st := SummaryStep{Kind: StepCall, Callee: c.Name, Arity: len(c.Args), Qualifier: CalleeQualifier(c), Method: c.Callee.Is("field_expression")}
 				steps = append(steps, placed{st, c.Node})
 			}
-			if knowledge.EventLoops[c.Name] {
-				// The loop calls the file's registered callbacks: each is
-				// a call made here, after what led to the loop (and not
-				// after one another: they share the loop's place).
-				for _, cb := range f.registeredCallbacks() {
-					steps = append(steps, placed{SummaryStep{Kind: StepCall, Callee: cb, Arity: -1}, c.Node})
-				}
-			}
+			steps = append(steps, f.callbackSteps(c)...)
 		}
 		// One read: a timestamp or a timer's start or stop. A function
 		// with two reads measures something itself; calling it is not
@@ -245,6 +234,26 @@ func (f *File) Summary() *FileSummary {
 		s.Functions = append(s.Functions, fs)
 	}
 	return s
+}
+
+// placed is a summary step and where it happens.
+type placed struct {
+	step SummaryStep
+	node Node
+}
+
+// callbackSteps returns, for a call of an event loop (glutMainLoop), a call
+// step per callback the file registers: the loop calls each after what led
+// to it (and not after one another: they share the loop's place).
+func (f *File) callbackSteps(c *Call) []placed {
+	if !knowledge.EventLoops[c.Name] {
+		return nil
+	}
+	var out []placed
+	for _, cb := range f.registeredCallbacks() {
+		out = append(out, placed{SummaryStep{Kind: StepCall, Callee: cb, Arity: -1}, c.Node})
+	}
+	return out
 }
 
 // registeredCallbacks returns the names of the file's functions that the
