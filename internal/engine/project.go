@@ -772,28 +772,7 @@ func (pr *projectRun) summarizeWith(indices []int, parse bool) {
 // onWorkers calls do for each of the indices on the run's workers, each
 // worker with a parser of its own (created by do on first need).
 func (pr *projectRun) onWorkers(indices []int, do func(parser **cudaparse.Parser, i int)) {
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(pr.workers, max(1, len(indices))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var parser *cudaparse.Parser
-			defer func() {
-				if parser != nil {
-					parser.Close()
-				}
-			}()
-			for i := range jobs {
-				do(&parser, i)
-			}
-		}()
-	}
-	for _, i := range indices {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	onPool(len(indices), pr.workers, func(w *worker, k int) { do(&w.parser, indices[k]) })
 }
 
 func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i int, parse bool) (sum *cudaparse.FileSummary, parsed bool) {
@@ -1192,32 +1171,19 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 	// Read and scan the files on the workers; gather in file order.
 	order := sortedInts(files)
 	found := make([][]string, len(order))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(pr.workers, max(1, len(order))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range jobs {
-				src, err := ReadSource(pr.sources[order[k]])
-				if err != nil {
-					continue
-				}
-				seen := map[string]bool{}
-				cudaparse.EachName(src, func(name []byte, isDef bool) {
-					if isDef == def && want[string(name)] && !seen[string(name)] {
-						seen[string(name)] = true
-						found[k] = append(found[k], string(name))
-					}
-				})
+	onPool(len(order), pr.workers, func(_ *worker, k int) {
+		src, err := ReadSource(pr.sources[order[k]])
+		if err != nil {
+			return
+		}
+		seen := map[string]bool{}
+		cudaparse.EachName(src, func(name []byte, isDef bool) {
+			if isDef == def && want[string(name)] && !seen[string(name)] {
+				seen[string(name)] = true
+				found[k] = append(found[k], string(name))
 			}
-		}()
-	}
-	for k := range order {
-		jobs <- k
-	}
-	close(jobs)
-	wg.Wait()
+		})
+	})
 	out := map[string][]int{}
 	for k, i := range order {
 		for _, name := range found[k] {
@@ -1236,10 +1202,6 @@ func sortedInts(m map[int]bool) []int {
 	return out
 }
 
-// rerunAll checks the files at the indices again with the project's facts,
-// on the workers, and hands each new result to done (from one goroutine
-// at a time). It returns how many it checked. checkedWith holds the digest (digest) each file was last
-// checked with; a file whose digest is the same is not checked again.
 // spelledMacros returns the table when the text spells one of its names,
 // and nil otherwise: macros a file never names cannot change its parse,
 // and without them the parse of the per-file check is reused. (A header
@@ -1253,6 +1215,11 @@ func spelledMacros(t cudaparse.MacroTable, text *rule.Text) cudaparse.MacroTable
 	return nil
 }
 
+// rerunAll checks the files at the indices again with the project's facts,
+// on the workers, and hands each new result to done (from one goroutine
+// at a time). It returns how many it checked. checkedWith holds the digest
+// (digest) each file was last checked with; a file whose digest is the
+// same is not checked again.
 func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith map[int][32]byte, done func(i int, out FileResult, how checked)) int {
 	// A file checked with the same facts before (the caller round's
 	// project adds facts to the first one's) would get the same result.
@@ -1269,43 +1236,25 @@ func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith 
 	}
 	indices = kept
 	var mu sync.Mutex
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(pr.workers, max(1, len(indices))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var parser *cudaparse.Parser
-			var text rule.Text
-			defer func() {
-				if parser != nil {
-					parser.Close()
-				}
-			}()
-			for k := range jobs {
-				i := indices[k]
-				if out, how, sum, ok := pr.rerun(&parser, &text, p, digests[k], i); ok {
-					mu.Lock()
-					// A parse's summary replaces one made from the text
-					// alone, which knows no order of calls.
-					if sum != nil && (pr.facts[i].summary == nil || pr.facts[i].lexical) {
-						sum.Path = pr.shown[i]
-						if pr.facts[i].lexical {
-							pr.upgraded++
-						}
-						pr.facts[i].summary, pr.facts[i].lexical = sum, false
-					}
-					done(i, out, how)
-					mu.Unlock()
-				}
+	onPool(len(indices), pr.workers, func(w *worker, k int) {
+		i := indices[k]
+		out, how, sum, ok := pr.rerun(&w.parser, &w.text, p, digests[k], i)
+		if !ok {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		// A parse's summary replaces one made from the text alone, which
+		// knows no order of calls.
+		if sum != nil && (pr.facts[i].summary == nil || pr.facts[i].lexical) {
+			sum.Path = pr.shown[i]
+			if pr.facts[i].lexical {
+				pr.upgraded++
 			}
-		}()
-	}
-	for k := range indices {
-		jobs <- k
-	}
-	close(jobs)
-	wg.Wait()
+			pr.facts[i].summary, pr.facts[i].lexical = sum, false
+		}
+		done(i, out, how)
+	})
 	return len(indices)
 }
 
@@ -1756,41 +1705,27 @@ func timedCallsOut(sum *cudaparse.FileSummary) bool {
 // the files again: with a cache, phase 1 leaves this until the project's
 // memo has missed. Files that cannot be read now take no part.
 func (pr *projectRun) noteAll(checked int) {
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range pr.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var text rule.Text
-			for i := range jobs {
-				src, err := ReadSource(pr.sources[i])
-				if err != nil || binaryError(src) != nil {
-					continue
-				}
-				text.Reset(src)
-				ff := &pr.facts[i]
-				if ff.summary == nil {
-					ff.summary = ff.summaryRef.get()
-				}
-				ff.summaryRef = nil
-				how := skipped
-				if ff.parsed {
-					how = parsedIt
-				}
-				noteProjectFacts(ff, &text, pr.settings(pr.absPath(i)), ff.summary, how, ff.answers, pr.names)
-				ff.answers = nil
-				if i >= checked {
-					ff.candidate = false
-				}
-			}
-		}()
-	}
-	for i := range pr.facts {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	onPool(len(pr.facts), pr.workers, func(w *worker, i int) {
+		src, err := ReadSource(pr.sources[i])
+		if err != nil || binaryError(src) != nil {
+			return
+		}
+		w.text.Reset(src)
+		ff := &pr.facts[i]
+		if ff.summary == nil {
+			ff.summary = ff.summaryRef.get()
+		}
+		ff.summaryRef = nil
+		how := skipped
+		if ff.parsed {
+			how = parsedIt
+		}
+		noteProjectFacts(ff, &w.text, pr.settings(pr.absPath(i)), ff.summary, how, ff.answers, pr.names)
+		ff.answers = nil
+		if i >= checked {
+			ff.candidate = false
+		}
+	})
 }
 
 // The project memo: with a cache, the outcome of the project step (the
@@ -1814,37 +1749,24 @@ const projectMemoVersion = 3
 func hashSources(checked, context []string, hashes []uint64, workers int) (int64, bool) {
 	var bytesRead atomic.Int64
 	var failed atomic.Bool
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, max(1, len(hashes))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				path := ""
-				if i < len(checked) {
-					path = checked[i]
-				} else {
-					path = context[i-len(checked)]
-				}
-				src, err := ReadSource(path)
-				switch {
-				case err != nil && i < len(checked):
-					failed.Store(true)
-				case err == nil:
-					hashes[i] = xxhash.Sum64(src)
-					if i < len(checked) {
-						bytesRead.Add(int64(len(src)))
-					}
-				}
+	onPool(len(checked)+len(context), workers, func(_ *worker, i int) {
+		path := ""
+		if i < len(checked) {
+			path = checked[i]
+		} else {
+			path = context[i-len(checked)]
+		}
+		src, err := ReadSource(path)
+		switch {
+		case err != nil && i < len(checked):
+			failed.Store(true)
+		case err == nil:
+			hashes[i] = xxhash.Sum64(src)
+			if i < len(checked) {
+				bytesRead.Add(int64(len(src)))
 			}
-		}()
-	}
-	for i := range len(checked) + len(context) {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+		}
+	})
 	return bytesRead.Load(), !failed.Load()
 }
 

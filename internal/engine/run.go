@@ -5,7 +5,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -171,29 +170,7 @@ func (r *run) fromMemo() bool {
 // checkFiles checks each source alone, on the workers (one parser each),
 // and notes what the project step needs of it.
 func (r *run) checkFiles() {
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(r.workers, max(1, len(r.sources))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var parser *cudaparse.Parser // created on first need, one per worker
-			var text rule.Text           // the prefilters' view of each file, its index reused
-			defer func() {
-				if parser != nil {
-					parser.Close()
-				}
-			}()
-			for i := range jobs {
-				r.checkFile(&parser, &text, i)
-			}
-		}()
-	}
-	for i := range r.sources {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	onPool(len(r.sources), r.workers, func(w *worker, i int) { r.checkFile(&w.parser, &w.text, i) })
 	r.opts.trace(r.start, "files", "%d parsed", countParsed(r.results))
 }
 

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"sort"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -45,39 +44,19 @@ func Summarize(opts Options) (SummaryStats, []FileError) {
 	}
 	var results, summaries, parsed atomic.Int64
 	errs := make([]*FileError, len(r.sources))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(r.workers, max(1, len(r.sources))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var parser *cudaparse.Parser
-			var text rule.Text
-			defer func() {
-				if parser != nil {
-					parser.Close()
-				}
-			}()
-			for i := range jobs {
-				wrote, summarized, didParse, ferr := r.summarizeFile(&parser, &text, binary, i)
-				errs[i] = ferr
-				if wrote {
-					results.Add(1)
-				}
-				if summarized {
-					summaries.Add(1)
-				}
-				if didParse {
-					parsed.Add(1)
-				}
-			}
-		}()
-	}
-	for i := range r.sources {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	onPool(len(r.sources), r.workers, func(w *worker, i int) {
+		wrote, summarized, didParse, ferr := r.summarizeFile(&w.parser, &w.text, binary, i)
+		errs[i] = ferr
+		if wrote {
+			results.Add(1)
+		}
+		if summarized {
+			summaries.Add(1)
+		}
+		if didParse {
+			parsed.Add(1)
+		}
+	})
 	out := r.res.Errors
 	for _, e := range errs {
 		if e != nil {
