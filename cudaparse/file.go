@@ -198,6 +198,12 @@ type File struct {
 	callsByFunc    map[*Function][]*Call
 	launchesByFunc map[*Function][]*Launch
 	lambdasByFunc  map[*Function]map[string]Node
+	// The kernel templates (instantiation.go) and the aliases, classes and
+	// namespace-scope variables (ctypes.go) of the file, built on first use.
+	templatesOnce, scopeOnce  sync.Once
+	templateKernels           map[string][]kernelTemplate
+	plainKernels              map[string]bool
+	aliases, records, globals map[string][]Node
 }
 
 // Root is the translation unit node.
@@ -458,6 +464,7 @@ func (f *File) buildFacts() {
 		f.addMacroLaunches(launchMacros)
 	}
 	sort.SliceStable(f.Launches, func(a, b int) bool { return f.Launches[a].Node.Start() < f.Launches[b].Node.Start() })
+	f.keyLaunches()
 }
 
 // addMacroLaunches adds a launch for each use of a launch macro in a

@@ -94,25 +94,6 @@ func isTableElement(n Node) bool {
 	return false
 }
 
-// KernelKeyOf returns the key of a kernel expression: its text without
-// spaces or a leading `::`, so that `k<float>` and `k<double>` differ.
-func KernelKeyOf(n Node) string {
-	return strings.TrimPrefix(compactSpace(n.Text()), "::")
-}
-
-// SameKernel reports whether two kernel keys name the same kernel: equal,
-// or equal but for a namespace qualification one of them leaves out
-// (`ns::k` and `k`).
-func SameKernel(a, b string) bool {
-	if a == b {
-		return a != ""
-	}
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	return b != "" && strings.HasSuffix(a, "::"+b)
-}
-
 // StringValue returns the contents of a string literal without escapes
 // resolved beyond the quotes ("name" gives name).
 func StringValue(n Node) (string, bool) {

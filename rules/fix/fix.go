@@ -38,8 +38,12 @@ func InsertBeforeStatement(f *cudaparse.File, at cudaparse.Node, lines ...string
 // PreloadKernel returns a fix that loads kernel (a kernel symbol, with any
 // template arguments) with cudaFuncGetAttributes before the statement
 // holding at. Driver-API handles cannot be preloaded this way: callers pass
-// only kernels named by their symbol.
+// only kernels named by their symbol. A template instantiation whose
+// arguments are unknown (cudaparse.UnknownInstantiation) gets no fix.
 func PreloadKernel(f *cudaparse.File, at cudaparse.Node, kernel, why string) (rule.Fix, bool) {
+	if cudaparse.UnknownInstantiation(kernel) {
+		return rule.Fix{}, false // k<?>: no instantiation to name
+	}
 	line := fmt.Sprintf("{ cudaFuncAttributes preload; cudaFuncGetAttributes(&preload, %s); }  // %s", kernel, why)
 	edit, ok := InsertBeforeStatement(f, at, line)
 	if !ok {

@@ -163,8 +163,8 @@ func message(key string, u kernelUse, r cudaparse.TimedRegion) string {
 	if u.via != "" {
 		where = fmt.Sprintf("happens in %s, called in a timed region", u.via)
 	}
-	return fmt.Sprintf("the first launch of %s in this function %s (%s): under lazy loading the measurement includes loading the kernel (20x a warm launch on an H100); launch it once or preload it (cudaFuncGetAttributes) before the timer starts",
-		key, where, clockName(r))
+	return fmt.Sprintf("the first launch of %s%s in this function %s (%s): under lazy loading the measurement includes loading the kernel (20x a warm launch on an H100); launch it once or preload it (cudaFuncGetAttributes) before the timer starts",
+		key, cudaparse.InstantiationNote(key), where, clockName(r))
 }
 
 func clockName(r cudaparse.TimedRegion) string {
