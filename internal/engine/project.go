@@ -188,9 +188,12 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 
 // projectRun is the state of steps 2 and 3.
 type projectRun struct {
-	opts     Options
-	sources  []string
-	shown    []string
+	opts    Options
+	sources []string
+	shown   []string
+	// checked is how many of the sources are checked (the others, of the
+	// project root, lend facts only).
+	checked  int
 	facts    []fileFacts
 	settings func(string) Settings
 	workers  int
@@ -267,6 +270,7 @@ func (pr *projectRun) link(wantPreloads bool) *cudaparse.Project {
 			pr.clockDefinedBy[name] = append(pr.clockDefinedBy[name], i)
 		}
 	}
+	pr.addClockOnlyCandidates()
 	// What the files that may time a launcher of another file call, and
 	// the timer helpers the files that launch may call.
 	loadWanted := map[string][]int{} // name -> the files calling it

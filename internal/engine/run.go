@@ -230,7 +230,7 @@ func (r *run) projectStep() {
 	if opts.NoProject || len(r.sources) == 0 || memoHit {
 		return
 	}
-	pr := &projectRun{opts: r.opts, sources: r.sources, shown: r.shownPaths, facts: r.facts, settings: r.settingsFor, workers: r.workers, names: r.names, kept: r.kept, abs: r.absSources}
+	pr := &projectRun{opts: r.opts, sources: r.sources, checked: r.checkedSources, shown: r.shownPaths, facts: r.facts, settings: r.settingsFor, workers: r.workers, names: r.names, kept: r.kept, abs: r.absSources}
 	if r.memoize {
 		pr.noteAll(r.checkedSources)
 	}

@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/rule"
+)
+
+// Files that spell neither a clock read nor a launch may still time a
+// launch: both behind calls into other files, as darknet's detector.c does
+// (`time = what_time_is_it_now(); train_network(net, train); ...
+// what_time_is_it_now() - time`, the clock helper in utils.c, the kernels
+// in the layers' .cu files). No prefilter admits such a file by its text,
+// and asking every file whether it calls both would scan the calls of the
+// whole tree. So they are looked for once the clock helpers are known:
+// files whose name filter may name one, read, and kept when they call a
+// helper twice with calls in between; those calls are what the link step
+// then follows, as for any file timing with another file's clock.
+
+// maxClockDefiners is how many files may define a clock helper's name for
+// it to be looked for: a helper is defined once or in a few variants; a
+// name many files define (main, run, test) says nothing.
+const maxClockDefiners = 4
+
+// addClockOnlyCandidates marks as clock candidates the checked files, not
+// candidates yet, that time calls between two calls of a clock helper of
+// another file (pr.clockDefinedBy), and notes their calls.
+func (pr *projectRun) addClockOnlyCandidates() {
+	var names []string
+	for _, name := range sortedKeys(pr.clockDefinedBy) {
+		if len(pr.clockDefinedBy[name]) <= maxClockDefiners {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	probes := make([]rule.NameProbe, len(names))
+	for k, name := range names {
+		probes[k] = rule.NewNameProbe(name)
+	}
+	type candidate struct {
+		i      int
+		clocks []string
+	}
+	var cands []candidate
+	for i := 0; i < pr.checked && i < len(pr.facts); i++ {
+		ff := &pr.facts[i]
+		if ff.candidate || ff.summary != nil || ff.filter == nil {
+			continue
+		}
+		var clocks []string
+		for k, name := range names {
+			if ff.filter.MayContainProbe(probes[k]) && !pr.definesItself(i, name) {
+				clocks = append(clocks, name)
+			}
+		}
+		if len(clocks) > 0 {
+			cands = append(cands, candidate{i, clocks})
+		}
+	}
+	onPool(len(cands), pr.workers, func(w *worker, k int) {
+		c := cands[k]
+		src, err := ReadSource(pr.sources[c.i])
+		if err != nil || binaryError(src) != nil {
+			return
+		}
+		lits := make([][]byte, len(c.clocks))
+		for j, name := range c.clocks {
+			lits[j] = []byte(name + "(")
+		}
+		if len(cudaparse.TimedCalls(src, lits)) == 0 {
+			return
+		}
+		w.text.Reset(src)
+		s := pr.settings(pr.absPath(c.i))
+		w.text.SetAdditions(s.Additions.LoadSpellings(), s.Additions.ClockSpellings())
+		if !askPrefilters(s.Rules, &w.text).firesWith(&w.text, true, true) {
+			return
+		}
+		_, calls := pr.names.scan(src)
+		ff := &pr.facts[c.i] // this worker's alone
+		ff.calls, ff.scanned = calls, true
+		ff.clockCandidate, ff.candidate = true, true
+	})
+}
+
+// definesItself reports whether file i is among the definers of name.
+func (pr *projectRun) definesItself(i int, name string) bool {
+	for _, j := range pr.clockDefinedBy[name] {
+		if j == i {
+			return true
+		}
+	}
+	return false
+}
