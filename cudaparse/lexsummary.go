@@ -22,7 +22,7 @@ import (
 // want is nil) from their text alone, with the team's additions to the
 // tables (nil: none).
 func LexicalSummary(path string, src []byte, want map[string]bool, additions *knowledge.Additions) *FileSummary {
-	s := &FileSummary{Path: path}
+	s := &FileSummary{Path: path, Timers: TimerClasses(src, additions)}
 	lines := NewLineIndex(src)
 	EachName(src, func(name []byte, def bool) {
 		if !def || want != nil && !want[string(name)] {

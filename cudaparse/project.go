@@ -49,6 +49,9 @@ type Project struct {
 	resolved sync.Map
 	// mu guards the memoized answers (kernels, entry, callers).
 	mu sync.Mutex
+	// timers are the timer classes the files define, by class
+	// (timerclasses.go).
+	timers map[string]*projectTimer
 }
 
 // SetVisibility restricts what a call can resolve to: a function of file
@@ -181,6 +184,7 @@ func NewProject(files []*FileSummary) *Project {
 		}
 		seen[fsum.Path] = true
 		p.files++
+		p.addTimers(fsum)
 		for i := range fsum.Functions {
 			fn := &fsum.Functions[i]
 			p.byName[fn.Name] = append(p.byName[fn.Name], &ProjectFunction{File: fsum.Path, Summary: fn})

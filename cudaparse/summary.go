@@ -100,6 +100,9 @@ type FileSummary struct {
 	// UnitWants are the origins (OriginKey) whose release in the file's
 	// translation units would remove a finding.
 	UnitWants []string `json:"w,omitempty"`
+	// Timers are the timer classes the file defines (TimerClasses): a
+	// file of the project declaring objects of one times with them.
+	Timers []knowledge.TimerClass `json:"T,omitempty"`
 }
 
 // maxBefore is how many of the nearest earlier steps the Before mask
@@ -126,7 +129,7 @@ func isCUDAName(name string) bool {
 // Summary returns the file's exported facts: one summary per host function
 // that launches, preloads, switches devices or calls a function by name.
 func (f *File) Summary() *FileSummary {
-	s := &FileSummary{Path: f.Path}
+	s := &FileSummary{Path: f.Path, Timers: TimerClasses(f.Src, f.additions)}
 	preloads := map[*Function][]Preload{}
 	for _, p := range f.Preloads() {
 		preloads[p.Call.Func] = append(preloads[p.Call.Func], p)

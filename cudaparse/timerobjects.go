@@ -233,3 +233,53 @@ func (f *File) startingTimerClasses() map[string]bool {
 	})
 	return f.timerClasses
 }
+
+// sinceStartRegions returns, for the timer objects a declaration starts
+// (host holds the declaration as a read: timerDeclarations), the regions
+// from the start to each later read of the same object that starts
+// nothing: a read such as Elapsed() measures from the start (or the last
+// restart), whatever was read in between. Kaldi's speed loops read one in
+// their condition and once after: `Timer tim; for (; tim.Elapsed() <
+// limit; iter++) op(); rate = iter / tim.Elapsed();` times every op() of
+// the loop, the first included. Regions that hostRegions forms (a start
+// and the read right after it) are not repeated.
+func sinceStartRegions(host []*Call, fn *Function) []TimedRegion {
+	var out []TimedRegion
+	for i, d := range host {
+		if d.Callee.Valid() || len(d.Args) > 0 {
+			continue // a call, not a declaration
+		}
+		v := declaredVariable(d.Node)
+		if v == "" {
+			continue
+		}
+		start, prev := d, d
+		for _, r := range host[i+1:] {
+			obj := r.Callee.ChildByField("argument")
+			if !r.Callee.Is("field_expression") || !obj.Is("identifier") || obj.Text() != v {
+				prev = r
+				continue
+			}
+			switch {
+			case startsTimer.MatchString(r.Name):
+				start = r
+			case prev != start:
+				out = append(out, regionBetween(start, r, ClockHost, fn))
+			}
+			prev = r
+		}
+	}
+	return out
+}
+
+// declaredVariable returns the name a declarator declares (tim of `tim`,
+// `tim(true)`, `tim{}` or `tim = Timer()`), or "".
+func declaredVariable(d Node) string {
+	for d.Valid() && !d.Is("identifier") {
+		d = d.ChildByField("declarator")
+	}
+	if !d.Valid() {
+		return ""
+	}
+	return d.Text()
+}

@@ -153,6 +153,7 @@ func (f *File) TimedRegions(fn *Function) []TimedRegion {
 		slices.SortFunc(host, func(a, b *Call) int { return a.Node.Start() - b.Node.Start() })
 	}
 	out = append(out, hostRegions(host, fn)...)
+	out = append(out, sinceStartRegions(host, fn)...)
 	out = append(out, f.ownTimerScopes(fn, host)...)
 	out = append(out, f.benchmarkLoops(fn)...)
 	return out

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -264,4 +265,17 @@ func (a *Additions) List() AdditionsList {
 		return AdditionsList{}
 	}
 	return a.list
+}
+
+// WithTimers returns the additions with more timer classes after the
+// configured ones (a project's own timer classes, found in its files: a
+// configured entry of the same class comes first and wins). a itself when
+// there are none.
+func (a *Additions) WithTimers(more []TimerClass) *Additions {
+	if len(more) == 0 {
+		return a
+	}
+	l := a.List()
+	l.Timers = append(slices.Clip(l.Timers), more...)
+	return NewAdditions(l)
 }

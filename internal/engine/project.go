@@ -61,7 +61,10 @@ type fileFacts struct {
 	// host clock read (clockDefines); the names it calls (calls, for
 	// candidates only).
 	defines, clockDefines, calls []nameID
-	scanned                      bool
+	// timerClasses are the timer classes the file defines
+	// (cudaparse.TimerClassNames), for a file that spells a clock.
+	timerClasses []nameID
+	scanned      bool
 	// loader: the file spells a launch or a preload: it may define a
 	// function that loads kernels; clockDefiner: it spells a host clock
 	// read: it may define a timer helper.
@@ -176,6 +179,7 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		}
 		if ff.clockDefiner {
 			ff.clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, withSpellings(hostClockLiterals, ownClocks)))
+			ff.timerClasses = names.intern(cudaparse.TimerClassNames(text.Src, s.Additions))
 		}
 	}
 	ff.filter = text.NameFilter()
@@ -325,6 +329,7 @@ func (pr *projectRun) link(wantPreloads bool) *cudaparse.Project {
 			}
 		}
 	}
+	clockTodo = append(clockTodo, pr.timerDefiners()...)
 	if wantPreloads {
 		for i := range pr.facts {
 			if pr.facts[i].preloader && !pr.requested(i) {
@@ -836,11 +841,60 @@ func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int 
 		if pr.timedCallsLoader(p, i) || usesCallerFacts(results[i].Findings) && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
 			usesProjectPreloads(results[i].Findings) && p.PreloadsEveryKernel(pr.shown[i]) ||
 			usesUnitDevice(results[i].Findings) ||
-			len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 {
+			len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0 {
 			out = append(out, i)
 		}
 	}
 	return out
+}
+
+// timerDefiners returns the files not summarized yet that define a timer
+// class (fileFacts.timerClasses) whose name a candidate file may spell:
+// their summaries lend the class to the project.
+func (pr *projectRun) timerDefiners() []int {
+	var out []int
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if len(ff.timerClasses) == 0 || ff.summary != nil {
+			continue
+		}
+	search:
+		for _, id := range ff.timerClasses {
+			probe := rule.NewNameProbe(pr.names.name(id))
+			for j := range pr.facts {
+				if j != i && pr.facts[j].candidate && pr.facts[j].filter != nil && pr.facts[j].filter.MayContainProbe(probe) {
+					if !pr.requested(i) {
+						out = append(out, i)
+					}
+					break search
+				}
+			}
+		}
+	}
+	return out
+}
+
+// declaredTimers returns the timer classes of other files that file i
+// (its text src, read when nil) declares objects of.
+func (pr *projectRun) declaredTimers(p *cudaparse.Project, i int, src []byte) []knowledge.TimerClass {
+	names := p.TimerClassNames()
+	if len(names) == 0 || pr.facts[i].filter == nil {
+		return nil
+	}
+	may := false
+	for _, name := range names {
+		may = may || pr.facts[i].filter.MayContain(name)
+	}
+	if !may {
+		return nil
+	}
+	if src == nil {
+		var err error
+		if src, err = ReadSource(pr.sources[i]); err != nil {
+			return nil
+		}
+	}
+	return p.DeclaredTimers(pr.shown[i], src)
 }
 
 // calledNames are the names file i calls, from its summary or its scan.
@@ -955,7 +1009,11 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 	if f := pr.kept.take(i); f != nil && len(in.macros) == 0 {
 		in.parsed = f
 	}
-	out, how, ref, _ := checkText(parser, text, pr.settings(pr.absPath(i)), &pr.opts, pr.shown[i], &in)
+	s := pr.settings(pr.absPath(i))
+	// Another file's timer class it declares objects of times as a
+	// configured one would.
+	s.Additions = s.Additions.WithTimers(pr.declaredTimers(p, i, src))
+	out, how, ref, _ := checkText(parser, text, s, &pr.opts, pr.shown[i], &in)
 	return out, how, ref.get(), true
 }
 

@@ -1,0 +1,405 @@
+package cudaparse
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/lazylint/lazylint/knowledge"
+)
+
+// A project's own timer classes, as a project fact. A file that defines a
+// class whose constructor or methods read a host clock (Kaldi's Timer,
+// started by its constructor and read with Elapsed(); mfem's StopWatch with
+// Start(), Stop() and RealTime()) records the class in its summary
+// (FileSummary.Timers); the project gathers them (Project.TimerClasses),
+// and a file of another folder that declares objects of such a class is
+// checked with the class as a timer of the configuration's (timers:) would
+// be. Found from the text alone, the same way for a parsed file and for
+// one summarized lexically.
+
+// TimerClasses returns the timer classes src defines: classes whose
+// constructor or methods read a host clock (or a clock of the additions),
+// directly or by calling a method of the class (or a function of the file)
+// that does, and that look like timers (a class named for one, or a
+// reading method named start, stop, elapsed...) and launch nothing. A
+// class defined twice (under #if, or a public class forwarding to an
+// implementation class of the same name) is one entry.
+func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerClass {
+	if !mayDefineTimerClass(src, additions) {
+		return nil
+	}
+	lits := timerClassClockLiterals(additions)
+	var ms []*classMethod
+	var classes []classBody
+	lexed := false
+	eachDefinition(src, func(name, body []byte) {
+		at := cap(src) - cap(name)
+		if at > 0 && src[at-1] == '~' {
+			return // a destructor
+		}
+		class := classQualifierBefore(src, at)
+		if class == "" && !qualifiedBefore(src, at) {
+			if !lexed {
+				classes, lexed = classBodies(src), true
+			}
+			class = enclosingClass(classes, at)
+		}
+		m := &classMethod{class: class, name: string(name), body: body}
+		for _, lit := range lits {
+			if bytes.Contains(body, lit) {
+				m.reads = true
+				break
+			}
+		}
+		ms = append(ms, m)
+	})
+	spreadClockReads(ms)
+	return timerClassesOf(ms)
+}
+
+// TimerClassNames returns the names of the classes TimerClasses finds.
+func TimerClassNames(src []byte, additions *knowledge.Additions) []string {
+	var out []string
+	for _, t := range TimerClasses(src, additions) {
+		out = append(out, t.Class)
+	}
+	return out
+}
+
+// classMethod is a definition of TimerClasses: its class ("" for a free
+// function), name and body, and whether it reads a clock.
+type classMethod struct {
+	class, name string
+	body        []byte
+	reads       bool
+}
+
+// mayDefineTimerClass reports whether src may define a timer class: it
+// spells a clock, and a class or a qualified name (a method defined out
+// of line, in a file that includes the class's header).
+func mayDefineTimerClass(src []byte, additions *knowledge.Additions) bool {
+	if !bytes.Contains(src, []byte("class")) && !bytes.Contains(src, []byte("struct")) && !bytes.Contains(src, []byte("::")) {
+		return false
+	}
+	for _, lit := range timerClassClockLiterals(additions) {
+		if bytes.Contains(src, lit) {
+			return true
+		}
+	}
+	return false
+}
+
+// hostClockLiterals and kernelLoadLiterals are the tables' spellings of a
+// host clock read and of a launch or preload, as bytes.
+var (
+	hostClockLiterals  = literalsOf(knowledge.HostClockSpellings())
+	kernelLoadLiterals = literalsOf(knowledge.KernelLoadSpellings())
+)
+
+func literalsOf(ss []string) [][]byte {
+	out := make([][]byte, len(ss))
+	for i, s := range ss {
+		out[i] = []byte(s)
+	}
+	return out
+}
+
+// timerClassClockLiterals are the spellings of a host clock read, and of
+// the additions' clocks.
+func timerClassClockLiterals(additions *knowledge.Additions) [][]byte {
+	more := additions.ClockSpellings()
+	if len(more) == 0 {
+		return hostClockLiterals
+	}
+	out := append([][]byte(nil), hostClockLiterals...)
+	for _, s := range more {
+		out = append(out, []byte(s+"("))
+	}
+	return out
+}
+
+// spreadClockReads marks, to a fixed point, the definitions that call a
+// reading method of their own class (Timer() { Reset(); }, or a public
+// method forwarding to the implementation's: M->Start()) or a reading
+// free function of the file.
+func spreadClockReads(ms []*classMethod) {
+	reading := map[string]bool{}
+	for _, m := range ms {
+		if m.reads {
+			reading[m.class+"::"+m.name] = true
+		}
+	}
+	for changed := len(reading) > 0; changed; {
+		changed = false
+		for _, m := range ms {
+			if m.reads {
+				continue
+			}
+			EachName(m.body, func(n []byte, def bool) {
+				if !def && !m.reads && (reading[m.class+"::"+string(n)] || reading["::"+string(n)]) {
+					m.reads = true
+				}
+			})
+			if m.reads {
+				reading[m.class+"::"+m.name] = true
+				changed = true
+			}
+		}
+	}
+}
+
+// timerClassesOf groups the reading methods by class and keeps the classes
+// that look like timers and launch nothing.
+func timerClassesOf(ms []*classMethod) []knowledge.TimerClass {
+	byClass := map[string]*knowledge.TimerClass{}
+	launches := map[string]bool{}
+	for _, m := range ms {
+		if m.class == "" {
+			continue
+		}
+		if spellsLaunch(m.body) {
+			launches[m.class] = true
+		}
+		if !m.reads {
+			continue
+		}
+		t := byClass[m.class]
+		if t == nil {
+			t = &knowledge.TimerClass{Class: m.class}
+			byClass[m.class] = t
+		}
+		if m.name == m.class {
+			t.Constructor = true
+		} else if !containsString(t.Reads, m.name) {
+			t.Reads = append(t.Reads, m.name)
+		}
+	}
+	var out []knowledge.TimerClass
+	for class, t := range byClass {
+		if launches[class] || !looksLikeTimer(t) {
+			continue
+		}
+		sort.Strings(t.Reads)
+		out = append(out, *t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Class < out[j].Class })
+	return out
+}
+
+// looksLikeTimer reports whether a class that reads a clock is a timer: it
+// is named for one (Timer, StopWatch, GpuClock), or a reading method is
+// named as timers' are (Start, Stop, Elapsed). A solver whose Run() times
+// itself is not.
+func looksLikeTimer(t *knowledge.TimerClass) bool {
+	if knowledge.TimerObject.MatchString(t.Class) {
+		return true
+	}
+	for _, m := range t.Reads {
+		if knowledge.TimerMethod.MatchString(m) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// spellsLaunch reports whether a body spells a kernel launch or preload.
+func spellsLaunch(body []byte) bool {
+	for _, lit := range kernelLoadLiterals {
+		if bytes.Contains(body, lit) {
+			return true
+		}
+	}
+	return false
+}
+
+// classQualifierBefore returns the class an out-of-line definition names
+// before its name (Timer of `double Timer::Elapsed()`, the last component
+// of a::Timer::Elapsed), or "".
+func classQualifierBefore(src []byte, at int) string {
+	if !qualifiedBefore(src, at) {
+		return ""
+	}
+	end := at - 2
+	start := end
+	for start > 0 && isIdentByte(src[start-1]) {
+		start--
+	}
+	if start == end || !isIdentStart(src[start]) {
+		return ""
+	}
+	return string(src[start:end])
+}
+
+// classBody is the braces of a class or struct definition.
+type classBody struct {
+	name       string
+	open, stop int
+}
+
+// classBodies returns the bodies of the class and struct definitions of
+// src (not forward declarations, nor `class T` of a template's parameter
+// list).
+func classBodies(src []byte) []classBody {
+	toks := lex(src)
+	var out []classBody
+	for k := 0; k+1 < len(toks); k++ {
+		t := toks[k]
+		if t.kind != tokIdent {
+			continue
+		}
+		word := string(src[t.start:t.end])
+		if word != "class" && word != "struct" || toks[k+1].kind != tokIdent {
+			continue
+		}
+		name := string(src[toks[k+1].start:toks[k+1].end])
+		if open := classBrace(src, toks, k+2); open >= 0 {
+			out = append(out, classBody{name: name, open: open, stop: matchingBrace(src, open)})
+		}
+	}
+	return out
+}
+
+// classBrace returns the offset of the brace that opens a class body after
+// its name (toks from k on: `final`, a base list), or -1.
+func classBrace(src []byte, toks []token, k int) int {
+	bases := false
+	for ; k < len(toks); k++ {
+		t := toks[k]
+		if t.kind == tokComment {
+			continue
+		}
+		c := src[t.start]
+		switch {
+		case c == '{' && t.kind == tokPunct:
+			return int(t.start)
+		case c == ':' && t.kind == tokPunct:
+			bases = true
+		case t.kind == tokIdent && (bases || string(src[t.start:t.end]) == "final"):
+		case bases && t.kind == tokPunct && (c == ',' || c == '<' || c == '>'):
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// enclosingClass returns the name of the innermost class body holding the
+// offset, or "".
+func enclosingClass(classes []classBody, at int) string {
+	name, size := "", -1
+	for _, c := range classes {
+		if c.open < at && at < c.stop && (size < 0 || c.stop-c.open < size) {
+			name, size = c.name, c.stop-c.open
+		}
+	}
+	return name
+}
+
+// projectTimer is a timer class of the project and the files defining it.
+type projectTimer struct {
+	class knowledge.TimerClass
+	files []string
+}
+
+// addTimers gathers the timer classes of a file's summary. A class that
+// several files define (under one name) reads in each of their reading
+// methods, and starts when constructed if one of them does.
+func (p *Project) addTimers(fsum *FileSummary) {
+	for _, t := range fsum.Timers {
+		if p.timers == nil {
+			p.timers = map[string]*projectTimer{}
+		}
+		pt := p.timers[t.Class]
+		if pt == nil {
+			pt = &projectTimer{class: knowledge.TimerClass{Class: t.Class}}
+			p.timers[t.Class] = pt
+		}
+		pt.files = append(pt.files, fsum.Path)
+		pt.class.Constructor = pt.class.Constructor || t.Constructor
+		for _, m := range t.Reads {
+			if !containsString(pt.class.Reads, m) {
+				pt.class.Reads = append(pt.class.Reads, m)
+			}
+		}
+		sort.Strings(pt.class.Reads)
+	}
+}
+
+// TimerClassNames returns the names of the project's timer classes.
+func (p *Project) TimerClassNames() []string {
+	if p == nil {
+		return nil
+	}
+	out := make([]string, 0, len(p.timers))
+	for name := range p.timers {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// DeclaredTimers returns the timer classes of other files of the project
+// that src (the file at path) declares objects of (`Timer tim;`,
+// `mfem::StopWatch sw;`, `Timer t(true);`): checked with them as the
+// configuration's timers, the file times with them. A class the file
+// defines itself is its own (the file's check knows it already).
+func (p *Project) DeclaredTimers(path string, src []byte) []knowledge.TimerClass {
+	if p == nil || len(p.timers) == 0 {
+		return nil
+	}
+	var out []knowledge.TimerClass
+	for _, name := range p.TimerClassNames() {
+		pt := p.timers[name]
+		if containsString(pt.files, path) || !declaresObjectOf(src, name) {
+			continue
+		}
+		c := pt.class
+		c.Reads = append([]string(nil), c.Reads...)
+		out = append(out, c)
+	}
+	return out
+}
+
+// declaresObjectOf reports whether src declares an object (not a pointer
+// or reference) of the class: its name, as a whole word, followed by a
+// variable's name and what may follow one in a declaration.
+func declaresObjectOf(src []byte, class string) bool {
+	name := []byte(class)
+	for i := 0; ; {
+		k := bytes.Index(src[i:], name)
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		i = at + len(name)
+		if at > 0 && isIdentByte(src[at-1]) || i < len(src) && isIdentByte(src[i]) {
+			continue
+		}
+		j := i
+		for j < len(src) && (isSpace(src[j]) || src[j] == '\n') {
+			j++
+		}
+		start := j
+		for j < len(src) && isIdentByte(src[j]) {
+			j++
+		}
+		if j == start || !isIdentStart(src[start]) {
+			continue
+		}
+		for j < len(src) && isSpace(src[j]) {
+			j++
+		}
+		if j < len(src) && bytes.IndexByte([]byte(";({=,["), src[j]) >= 0 {
+			return true
+		}
+	}
+}

@@ -1,0 +1,98 @@
+package cudaparse
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/lazylint/lazylint/knowledge"
+)
+
+func TestTimerClasses(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []knowledge.TimerClass
+	}{
+		{"constructor starts through a method", `
+#include <sys/time.h>
+class Clocker {
+ public:
+  Clocker() { Mark(); }
+  explicit Clocker(bool go) { if (go) Mark(); }
+  void Mark() { gettimeofday(&t0_, 0); }
+  double Elapsed() const { timeval t; gettimeofday(&t, 0); return t.tv_sec - t0_.tv_sec; }
+  ~Clocker() {}
+ private:
+  timeval t0_;
+};`, []knowledge.TimerClass{{Class: "Clocker", Reads: []string{"Elapsed", "Mark"}, Constructor: true}}},
+		{"out of line, through a static helper and a forwarding twin", `
+#include "lap.hpp"
+static double mono() { timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return ts.tv_sec; }
+namespace impl {
+Lap::Lap() : begun(0) {}
+void Lap::Begin() { begun = mono(); }
+double Lap::Total() { return mono() - begun; }
+}
+void Lap::Begin() { p->Begin(); }
+int Lap::Count() { return n; }`, []knowledge.TimerClass{{Class: "Lap", Reads: []string{"Begin", "Total"}}}},
+		{"methods without a clock", `
+struct Tally {
+  void Start() { n = 0; }
+  void Stop() { done = true; }
+  double Total() const { return n; }
+  int n; bool done;
+};
+double stamp() { return omp_get_wtime(); }`, nil},
+		{"reads a clock but is no timer", `
+class Solver {
+ public:
+  double Run() { auto t = std::chrono::steady_clock::now(); iterate(); return 0; }
+};`, nil},
+		{"launches: no timer", `
+class Timer {
+ public:
+  void start() { t = std::chrono::steady_clock::now(); }
+  void warm() { noop<<<1, 1>>>(); }
+};`, nil},
+		{"template parameter is no class", `
+template <class T> void tick(T &x) { x.t = clock(); }`, nil},
+	}
+	for _, c := range cases {
+		got := TimerClasses([]byte(c.src), nil)
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestDeclaresObjectOf(t *testing.T) {
+	for src, want := range map[string]bool{
+		"Clocker tim;":                true,
+		"kaldi::Clocker tim(false);":  true,
+		"Clocker tim{}; ":             true,
+		"Clocker *tim = nullptr;":     false,
+		"const Clocker &tim = other;": false,
+		"MyClocker tim;":              false,
+		"return Clocker::Now();":      false,
+		"std::vector<Clocker> laps;":  false,
+		"Clocker a, b;":               true,
+	} {
+		if got := declaresObjectOf([]byte(src), "Clocker"); got != want {
+			t.Errorf("%q: got %v, want %v", src, got, want)
+		}
+	}
+}
+
+func TestProjectTimerClasses(t *testing.T) {
+	p := NewProject([]*FileSummary{
+		{Path: "base/clocker.h", Timers: []knowledge.TimerClass{{Class: "Clocker", Reads: []string{"Elapsed"}, Constructor: true}}},
+		{Path: "base/clocker_win.h", Timers: []knowledge.TimerClass{{Class: "Clocker", Reads: []string{"Mark"}}}},
+	})
+	got := p.DeclaredTimers("bench/speed.cc", []byte("void f() { Clocker tim; g(); use(tim.Elapsed()); }"))
+	want := []knowledge.TimerClass{{Class: "Clocker", Reads: []string{"Elapsed", "Mark"}, Constructor: true}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	if got := p.DeclaredTimers("base/clocker.h", []byte("Clocker tim;")); got != nil {
+		t.Errorf("the defining file: got %+v, want none", got)
+	}
+}
