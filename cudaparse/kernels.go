@@ -38,6 +38,11 @@ func (f *File) findPreloads() []Preload {
 		if k, ok := knowledge.PreloadAPIs[c.Name]; ok && k < len(c.Args) {
 			arg := kernelOperand(c.Args[k])
 			p := Preload{Call: c, Keys: []string{KernelKeyOf(arg)}}
+			// auto *fn = &k<B>; cudaFuncGetAttributes(&attr, fn): loads k<B>,
+			// under either name.
+			if key := f.ArgumentKernelKey(c.Args[k]); key != "" && key != p.Keys[0] {
+				p.Keys = append(p.Keys, key)
+			}
 			p.All = isTableElement(arg)
 			out = append(out, p)
 			continue

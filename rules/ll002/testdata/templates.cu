@@ -148,3 +148,24 @@ float inside_a_template(T *x, int n) {
   auto t1 = std::chrono::steady_clock::now();
   return std::chrono::duration<float>(t1 - t0).count();
 }
+
+float preloaded_through_a_local(float *x, int n) {
+  auto *fn = &saxpy<float>;
+  cudaFuncAttributes attr;
+  cudaFuncGetAttributes(&attr, fn);  // loads saxpy<float> through the pointer
+  auto t0 = std::chrono::steady_clock::now();
+  saxpy<<<n / 256, 256>>>(2.0f, x, n);  // ok: the instantiation the pointer names
+  cudaDeviceSynchronize();
+  auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<float>(t1 - t0).count();
+}
+
+float local_names_another(double *x, int n) {
+  auto fn = saxpy<float>;
+  cudaFuncSetCacheConfig(fn, cudaFuncCachePreferL1);
+  auto t0 = std::chrono::steady_clock::now();
+  saxpy<<<n / 256, 256>>>(2.0, x, n);  // want LL002 "saxpy<double>"
+  cudaDeviceSynchronize();
+  auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<float>(t1 - t0).count();
+}
