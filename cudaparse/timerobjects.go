@@ -143,6 +143,9 @@ func (f *File) classMethodReadsClock(typ, method string) bool {
 	if i := strings.IndexByte(class, '<'); i >= 0 {
 		class = class[:i]
 	}
+	if f.startingTimerClasses()[class+"::"+method] {
+		return true // reads through another method of the class
+	}
 	found := false
 	for _, fn := range f.Functions {
 		if fn.Name != method || !f.memberOf(fn, class) {
@@ -219,15 +222,28 @@ func (f *File) timerDeclarations(fn *Function) []*Call {
 
 // startingTimerClasses returns the classes of the file whose constructor
 // reads a host clock (a declaration of one starts a measurement), found
-// once per file.
+// once per file. The file's timer classes (TimerClasses, which follow
+// calls between the class's methods: Timer() { Reset(); }) add theirs,
+// and their reading methods as "Class::method".
 func (f *File) startingTimerClasses() map[string]bool {
 	f.timerClassesOnce.Do(func() {
+		set := func(key string) {
+			if f.timerClasses == nil {
+				f.timerClasses = map[string]bool{}
+			}
+			f.timerClasses[key] = true
+		}
 		for _, fn := range f.Functions {
 			if fn.Name != "" && f.memberOf(fn, fn.Name) && f.readsHostClock(fn) {
-				if f.timerClasses == nil {
-					f.timerClasses = map[string]bool{}
-				}
-				f.timerClasses[fn.Name] = true
+				set(fn.Name)
+			}
+		}
+		for _, t := range TimerClasses(f.Src, f.additions) {
+			if t.Constructor {
+				set(t.Class)
+			}
+			for _, m := range t.Reads {
+				set(t.Class + "::" + m)
 			}
 		}
 	})
