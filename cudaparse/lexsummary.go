@@ -86,22 +86,10 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 		switch {
 		case IsDeviceSwitch(n):
 			steps = append(steps, SummaryStep{Kind: StepDeviceSwitch, Line: line(pos)})
-		case isLaunchAPI(n):
-			if !strings.HasPrefix(n, "cuda") {
-				return // a CUfunction launch: cuModuleGetFunction loaded it
-			}
-			if k := knowledge.LaunchAPIs[n]; k < len(args) {
-				if key := lexicalKernel(args[k]); key != "" {
-					steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{key}, Line: line(pos)})
-				}
-			}
-		case isPreloadAPI(n):
-			if k, ok := knowledge.PreloadAPIs[n]; ok && k < len(args) {
-				if strings.HasPrefix(n, "cuda") && tableElement(body, args[k]) {
-					steps = append(steps, SummaryStep{Kind: StepPreloadAll, Line: line(pos)})
-				} else if key := lexicalKernel(args[k]); key != "" {
-					steps = append(steps, SummaryStep{Kind: StepPreload, Keys: []string{key}, Line: line(pos)})
-				}
+		case isLaunchAPI(n) || isPreloadAPI(n):
+			if st, ok := lexicalAPIStep(body, n, args); ok {
+				st.Line = line(pos)
+				steps = append(steps, st)
 			}
 		case isCUDAName(n) || n == "dim3":
 		case additions != nil && ownLexicalStep(additions, body, pos, n, args, &steps, line(pos)):
@@ -112,6 +100,30 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 	sortSteps(steps)
 	// Without append's slack: the link step keeps thousands of these.
 	return append(make([]SummaryStep, 0, len(steps)), steps...)
+}
+
+// lexicalAPIStep is the step of a call of a launch or preload API n with
+// the arguments args: a launch of the kernel it names (runtime launches
+// only: a CUfunction was loaded by cuModuleGetFunction), a preload of it,
+// or a preload loop over a kernel table.
+func lexicalAPIStep(body []byte, n string, args []string) (SummaryStep, bool) {
+	if isLaunchAPI(n) {
+		k := knowledge.LaunchAPIs[n]
+		if !strings.HasPrefix(n, "cuda") || k >= len(args) {
+			return SummaryStep{}, false
+		}
+		key := lexicalKernel(args[k])
+		return SummaryStep{Kind: StepLaunch, Keys: []string{key}}, key != ""
+	}
+	k, ok := knowledge.PreloadAPIs[n]
+	if !ok || k >= len(args) {
+		return SummaryStep{}, false
+	}
+	if strings.HasPrefix(n, "cuda") && tableElement(body, args[k]) {
+		return SummaryStep{Kind: StepPreloadAll}, true
+	}
+	key := lexicalKernel(args[k])
+	return SummaryStep{Kind: StepPreload, Keys: []string{key}}, key != ""
 }
 
 func isLaunchAPI(n string) bool { _, ok := knowledge.LaunchAPIs[n]; return ok }

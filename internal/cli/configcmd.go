@@ -130,30 +130,30 @@ func annotated(eff config.Effective) (*yaml.Node, error) {
 			if len(parts) > 0 {
 				v.LineComment = strings.Join(parts, "; ")
 			}
-		case "exclude", "include-dirs", "compile-commands", "extensions":
-			if len(v.Content) == 0 {
-				v.Style = yaml.FlowStyle
-				v.LineComment = emptyListMeans(k.Value)
-			}
-			for _, item := range v.Content {
-				note(item, k.Value+"/"+item.Value)
-			}
-		case "launchers", "preloads", "clocks", "timers":
-			if len(v.Content) == 0 {
-				v.Style = yaml.FlowStyle
-				v.LineComment = emptyListMeans(k.Value)
-			}
-			for _, item := range v.Content {
-				if item.Kind == yaml.MappingNode {
-					item.Style = yaml.FlowStyle // one entry a line, its source after it
-				}
-				note(item, k.Value+"/"+additionName(item))
-			}
+		case "exclude", "include-dirs", "compile-commands", "extensions", "launchers", "preloads", "clocks", "timers":
+			annotateList(k.Value, v, note)
 		default:
 			note(v, k.Value)
 		}
 	}
 	return &doc, nil
+}
+
+// annotateList notes where each item of the list setting key came from;
+// an empty list says what it means.
+func annotateList(key string, v *yaml.Node, note func(*yaml.Node, string)) {
+	if len(v.Content) == 0 {
+		v.Style = yaml.FlowStyle
+		v.LineComment = emptyListMeans(key)
+	}
+	for _, item := range v.Content {
+		name := item.Value
+		if item.Kind == yaml.MappingNode { // launchers, preloads, clocks, timers
+			item.Style = yaml.FlowStyle // one entry a line, its source after it
+			name = additionName(item)
+		}
+		note(item, key+"/"+name)
+	}
 }
 
 // additionName is the name of an entry of launchers, preloads, clocks or

@@ -136,7 +136,7 @@ func (l *loader) helpers(path, key string, n *yaml.Node) []knowledge.Helper {
 			before := len(l.errs)
 			fields := l.fieldsOf(path, item, []string{"name", "kernel"})
 			if nameNode = fields["name"]; nameNode == nil {
-				// After an unknown key (nmae: for name:) its error says it all.
+				// After an unknown key (nme: for name:) its error says it all.
 				if len(l.errs) == before {
 					l.errorf(path, item, "%s: an entry needs name: the function or macro called", key)
 				}

@@ -86,7 +86,7 @@ func TestAdditionsErrors(t *testing.T) {
 	write(t, dir, map[string]string{"a.yml": `launchers:
   - {name: "launch on", kernel: 0}
   - {name: go, kernel: first}
-  - {nmae: go}
+  - {nme: go}
   - {kernel: 2}
   - {name: twice}
   - twice
@@ -105,7 +105,7 @@ clock: [x]
 	want := []string{
 		`a.yml:2:12: launchers: "launch on" is not a C++ name`,
 		`a.yml:3:24: launchers: kernel of go wants the index of its kernel argument, from 0, or last; not "first"`,
-		`a.yml:4:6: unknown setting "nmae" (did you mean name?`,
+		`a.yml:4:6: unknown setting "nme" (did you mean name?`,
 		`a.yml:5:5: launchers: an entry needs name: the function or macro called`,
 		`a.yml:7:5: launchers: twice is named twice`,
 		`a.yml:8:18: clocks: "3d_clock" is not a C++ name`,
