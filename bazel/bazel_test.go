@@ -90,6 +90,43 @@ func TestBazelAgreesWithCheck(t *testing.T) {
 			t.Errorf("the failing validation does not show the finding:\n%s", out)
 		}
 	})
+	t.Run("patches", func(t *testing.T) {
+		// A finding with a fix: a timed first launch written as <<<>>>.
+		writeFile(t, filepath.Join(tree, "fix", "BUILD"), `load("//tools/cuda:defs.bzl", "cuda_library")
+
+cuda_library(
+    name = "direct",
+    srcs = ["direct.cu"],
+)
+`)
+		writeFile(t, filepath.Join(tree, "fix", "direct.cu"), `#include <chrono>
+
+__global__ void relu(float *p, int n) {}
+
+double bench_relu(float *p, int n) {
+  auto t0 = std::chrono::steady_clock::now();
+  relu<<<(n + 255) / 256, 256>>>(p, n);
+  cudaDeviceSynchronize();
+  auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::milli>(t1 - t0).count();
+}
+`)
+		bz.ok(t, "build", "//fix:direct", "--aspects=//tools/lint:linters.bzl%lazylint_patches", "--output_groups=rules_lint_patch")
+		patch, err := os.ReadFile(filepath.Join(tree, "bazel-bin", "fix", "direct.AspectRulesLintLazylint.patch"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(patch, []byte("+++ b/fix/direct.cu")) || !bytes.Contains(patch, []byte("+  { cudaFuncAttributes")) {
+			t.Fatalf("the patch does not preload relu in fix/direct.cu:\n%s", patch)
+		}
+		if _, err := exec.LookPath("patch"); err == nil {
+			cmd := exec.Command("patch", "-p1", "--dry-run")
+			cmd.Dir, cmd.Stdin = tree, bytes.NewReader(patch)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("patch -p1 at the workspace's root: %v\n%s", err, out)
+			}
+		}
+	})
 	t.Run("go vet", func(t *testing.T) {
 		if _, err := exec.LookPath("gcc"); err != nil {
 			t.Skip("cgo needs a C compiler")
@@ -269,4 +306,14 @@ func exitCode(err error) int {
 		return e.ExitCode()
 	}
 	return -1
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -16,7 +16,8 @@ split into cached actions:
   as text, never checked) and the summaries of all of them. It parses only the
   files whose result the dependencies' facts change. Outputs: a text report
   and a SARIF report, each with its exit code, in the `rules_lint_human` and
-  `rules_lint_machine` output groups.
+  `rules_lint_machine` output groups; with `patches`, the suggested fixes
+  as a patch in `rules_lint_patch`.
 - `LazylintValidate` (with `fail_on_violation`): a validation action that
   fails the build when the check's exit code says findings at `fail_on`.
 
@@ -142,11 +143,13 @@ def _check(ctx, target, own, context, summaries):
         text_code = _output(ctx, target, "out.exit_code"),
         sarif = _output(ctx, target, "report"),
         sarif_code = _output(ctx, target, "report.exit_code"),
+        patch = _output(ctx, target, "patch") if ctx.attr._patches else None,
     )
     args = ctx.actions.args()
     args.add("check")
     args.add(ctx.executable._lazylint)
     args.add_all([outs.text, outs.text_code, outs.sarif, outs.sarif_code])
+    args.add(outs.patch or "-")
 
     # The files and folders, one a line, in a file: a large target's
     # context can pass the command line's limits.
@@ -167,7 +170,7 @@ def _check(ctx, target, own, context, summaries):
         arguments = [args, lists],
         inputs = depset(ctx.files._configs, transitive = [context, summaries]),
         tools = [ctx.executable._lazylint],
-        outputs = [outs.text, outs.text_code, outs.sarif, outs.sarif_code],
+        outputs = [outs.text, outs.text_code, outs.sarif, outs.sarif_code] + ([outs.patch] if outs.patch else []),
         mnemonic = "LazylintCheck",
         progress_message = "Checking {} with lazylint".format(target.label),
     )
@@ -210,6 +213,8 @@ def _lazylint_aspect_impl(target, ctx):
         "rules_lint_machine": depset([outs.sarif, outs.sarif_code]),
         "lazylint_summaries": depset(own_summaries),
     }
+    if outs.patch:
+        groups["rules_lint_patch"] = depset([outs.patch])
     if ctx.attr._fail_on_violation:
         groups["_validation"] = depset([_validate(ctx, target, outs)])
     return [info, OutputGroupInfo(**groups)]
@@ -220,6 +225,7 @@ def lazylint_aspect(
         configs = [],
         fail_on = "warning",
         fail_on_violation = False,
+        patches = False,
         rule_kinds = DEFAULT_RULE_KINDS,
         rule_args = [],
         args = []):
@@ -238,6 +244,10 @@ def lazylint_aspect(
         fail_on_violation: also fail the build, by a validation action, when
             a target's check exits non-zero (findings at `fail_on`, or files
             that could not be checked).
+        patches: also write the suggested fixes of each target's findings as
+            a patch (`lazylint check --diff`; `patch -p1` at the workspace's
+            root applies it) in the `rules_lint_patch` output group. Costs a
+            third lazylint run in each check.
         rule_kinds: the rule kinds whose srcs, hdrs and textual_hdrs are
             checked; ["*"] for every kind. Targets tagged "no-lint" or
             "no-lazylint" are skipped. Other targets are passed through: their
@@ -268,6 +278,7 @@ def lazylint_aspect(
         "_configs": attr.label_list(default = ([config] if config else []) + configs, allow_files = True),
         "_fail_on": attr.string(default = fail_on),
         "_fail_on_violation": attr.bool(default = fail_on_violation),
+        "_patches": attr.bool(default = patches),
         "_rule_kinds": attr.string_list(default = rule_kinds),
         "_rule_args": attr.string_list(default = rule_args),
         "_check_args": attr.string_list(default = args),

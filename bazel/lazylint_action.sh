@@ -3,9 +3,10 @@
 # execution root); every path it is given is relative to it.
 #
 #   lazylint_action.sh summarize LAZYLINT -- SUMMARIZE-FLAGS... FILE
-#   lazylint_action.sh check LAZYLINT TEXT TEXT_CODE SARIF SARIF_CODE -- CHECK-FLAGS... LISTS
+#   lazylint_action.sh check LAZYLINT TEXT TEXT_CODE SARIF SARIF_CODE PATCH -- CHECK-FLAGS... LISTS
 #   lazylint_action.sh validate TEXT_CODE TEXT OK
 #
+# PATCH is "-" for none, else the file for the suggested fixes (--diff).
 # LISTS is a file of lines context=PATH (a file of the project: the
 # target's and its dependencies' sources, and the configuration),
 # check=PATH (a file to check) and summaries=DIR (a summarize output).
@@ -33,8 +34,8 @@ summarize() {
 }
 
 check() {
-  local lazylint=$1 text=$2 text_code=$3 sarif=$4 sarif_code=$5
-  shift 6 # the five and --
+  local lazylint=$1 text=$2 text_code=$3 sarif=$4 sarif_code=$5 patch=$6
+  shift 7 # the six and --
   local flags=("${@:1:$#-1}") lists=${*: -1}
   local root=$PWD
   case $lazylint in /*) ;; *) lazylint=$root/$lazylint ;; esac
@@ -79,6 +80,12 @@ check() {
   (cd "$scratch/project" && "$lazylint" check --no-progress --color never --project . \
     "${from[@]}" "${flags[@]}" --format sarif --output "$scratch/sarif" "${checked[@]}") \
     2>/dev/null || sarif_status=$?
+  if [ "$patch" != - ]; then
+    # A unified diff with a/ and b/ before workspace paths: patch -p1 at
+    # the workspace's root applies it. It exits 1 when there is one.
+    (cd "$scratch/project" && "$lazylint" check --no-progress --color never --project . \
+      "${from[@]}" "${flags[@]}" --diff "${checked[@]}") >"$root/$patch" 2>/dev/null || true
+  fi
   if [ ! -f "$scratch/text" ] || [ ! -f "$scratch/sarif" ]; then
     echo "lazylint check wrote no report (exit $code):" >&2
     cat "$scratch/stderr" >&2

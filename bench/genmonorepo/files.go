@@ -70,6 +70,12 @@ lazylint_strict = lazylint_aspect(
     fail_on_violation = True,
 )
 
+# The same, with the suggested fixes as patches (rules_lint_patch).
+lazylint_patches = lazylint_aspect(
+    binary = Label("//tools/lint:lazylint"),
+    patches = True,
+)
+
 lazylint_lint_test = lazylint_test(aspect = lazylint)
 `
 
