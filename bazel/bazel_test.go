@@ -127,6 +127,68 @@ double bench_relu(float *p, int n) {
 			}
 		}
 	})
+	t.Run("callers are not seen", func(t *testing.T) {
+		// The documented limit (bazel/README.md): a library's check does
+		// not see its dependents. Its timed function's only caller, in a
+		// binary of the parent folder (lazylint takes a source file of a
+		// folder, its parent or a child for one of the same program),
+		// preloads the kernel first: lazylint check of the tree finds
+		// nothing, the library's check finds the timed launch.
+		writeFile(t, filepath.Join(tree, "rev", "lib", "BUILD"), `load("//tools/cuda:defs.bzl", "cuda_library")
+
+cuda_library(
+    name = "lib",
+    srcs = ["timed.cu"],
+    hdrs = ["timed.h"],
+    visibility = ["//visibility:public"],
+    deps = ["//pkgs/g0000/kern"],
+)
+`)
+		writeFile(t, filepath.Join(tree, "rev", "lib", "timed.h"), "#pragma once\n\ndouble time_bias_rev(float *x, int n);\n")
+		writeFile(t, filepath.Join(tree, "rev", "lib", "timed.cu"), `#include <chrono>
+
+#include "pkgs/g0000/kern/scale.cuh"
+#include "rev/lib/timed.h"
+
+double time_bias_rev(float *x, int n) {
+  auto t0 = std::chrono::steady_clock::now();
+  launch_bias_g0000(x, 1.0f, n);
+  cudaDeviceSynchronize();
+  auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::milli>(t1 - t0).count();
+}
+`)
+		writeFile(t, filepath.Join(tree, "rev", "BUILD"), `cc_binary(
+    name = "main",
+    srcs = ["main.cpp"],
+    deps = [
+        "//pkgs/g0000/warm",
+        "//rev/lib",
+    ],
+)
+`)
+		writeFile(t, filepath.Join(tree, "rev", "main.cpp"), `#include "pkgs/g0000/warm/warm.cuh"
+#include "rev/lib/timed.h"
+
+int main() {
+  warm_g0000();
+  time_bias_rev(nullptr, 1);
+  return 0;
+}
+`)
+		bz.ok(t, "build", "//rev/...", "--aspects=//tools/lint:linters.bzl%lazylint", "--output_groups=rules_lint_machine")
+		lib := sarifFindings(t, filepath.Join(tree, "bazel-bin", "rev", "lib", "lib.AspectRulesLintLazylint.report"))
+		bin := sarifFindings(t, filepath.Join(tree, "bazel-bin", "rev", "main.AspectRulesLintLazylint.report"))
+		if len(lib) != 1 || !strings.Contains(lib[0], "rev/lib/timed.cu:8:3 LL002") || len(bin) != 0 {
+			t.Errorf("the library's check: %q (want the timed launch, line 8), the binary's: %q (want none)", lib, bin)
+		}
+		cmd := exec.Command(lazylint, "check", "--no-config", "--no-cache", "--no-progress", "--format", "concise", "rev", "pkgs/g0000")
+		cmd.Dir = tree
+		out, err := cmd.CombinedOutput()
+		if err == nil || strings.Contains(string(out), "rev/lib/timed.cu") {
+			t.Errorf("lazylint check of the tree: want the findings of pkgs/g0000 and none in rev/ (%v):\n%s", err, out)
+		}
+	})
 	t.Run("go vet", func(t *testing.T) {
 		if _, err := exec.LookPath("gcc"); err != nil {
 			t.Skip("cgo needs a C compiler")
