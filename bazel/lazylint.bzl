@@ -36,10 +36,13 @@ lazylint_test = lazylint_test(aspect = lazylint)
 then `bazel build //... --aspects //tools/lint:linters.bzl%lazylint
 --output_groups=rules_lint_human`.
 
-Written for Bazel 4.2 (tested) and current Bazel (7-9): native rules are not
-loaded, only `ctx.rule` attributes are read (no CcInfo), and every API used
-(aspect, Args with param files and directory expansion, declare_directory,
-OutputGroupInfo, the _validation group) is in both.
+Tested with Bazel 4.2.3; written against the Starlark API of current Bazel
+too (7 to 9; read, not run): it loads no rule set and reads only `ctx.rule`
+attributes (no CcInfo, which Bazel 9 moved to rules_cc), and every API it
+uses (aspect, Args with param files and directory expansion,
+declare_directory, OutputGroupInfo, the _validation group) is in both.
+Shaped after aspect-build/rules_lint (f4a7958, 2026-08) and
+erenon/bazel_clang_tidy (c4d35e0, 2026-01).
 """
 
 LazylintInfo = provider(
