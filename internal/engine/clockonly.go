@@ -3,6 +3,11 @@ package engine
 import (
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/knowledge"
+	"maps"
+	"slices"
+	"sync/atomic"
+	"time"
 )
 
 // Files that spell neither a clock read nor a launch may still time a
@@ -25,15 +30,11 @@ const maxClockDefiners = 4
 // candidates yet, that time calls between two calls of a clock helper of
 // another file (pr.clockDefinedBy), and notes their calls.
 func (pr *projectRun) addClockOnlyCandidates() {
-	var names []string
-	for _, name := range sortedKeys(pr.clockDefinedBy) {
-		if len(pr.clockDefinedBy[name]) <= maxClockDefiners {
-			names = append(names, name)
-		}
-	}
+	names := pr.clockHelpers()
 	if len(names) == 0 {
 		return
 	}
+
 	probes := make([]rule.NameProbe, len(names))
 	for k, name := range names {
 		probes[k] = rule.NewNameProbe(name)
@@ -58,6 +59,10 @@ func (pr *projectRun) addClockOnlyCandidates() {
 			cands = append(cands, candidate{i, clocks})
 		}
 	}
+	var marked atomic.Int64
+	defer func() {
+		pr.opts.trace(time.Now(), "clockonly", "%d helpers, %d files read, %d taken", len(names), len(cands), marked.Load())
+	}()
 	onPool(len(cands), pr.workers, func(w *worker, k int) {
 		c := cands[k]
 		src, err := ReadSource(pr.sources[c.i])
@@ -81,7 +86,64 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		ff := &pr.facts[c.i] // this worker's alone
 		ff.calls, ff.scanned = calls, true
 		ff.clockCandidate, ff.candidate = true, true
+		marked.Add(1)
 	})
+}
+
+// maxClockHelperLines is the longest definition taken for a clock helper:
+// what_time_is_it_now() and its kind are a few lines; a test or benchmark
+// function that reads a clock once is not one.
+const maxClockHelperLines = 20
+
+// clockHelpers returns the names that the files spelling a clock read
+// define as clock helpers: at most maxClockDefiners files define the
+// name, and every definition, read from the text, is a short free
+// function that reads a host clock once (cudaparse.LexicalSummary's
+// ReadsClock) and measures nothing itself.
+func (pr *projectRun) clockHelpers() []string {
+	var names []string
+	definers := map[int][]string{}
+	for _, name := range sortedKeys(pr.clockDefinedBy) {
+		if len(pr.clockDefinedBy[name]) <= maxClockDefiners && !knowledge.IsClockName(name) {
+			names = append(names, name)
+			for _, i := range pr.clockDefinedBy[name] {
+				definers[i] = append(definers[i], name)
+			}
+		}
+	}
+	files := slices.Sorted(maps.Keys(definers))
+	helper := make([]map[string]bool, len(files)) // per definer: name -> a helper there
+	onPool(len(files), pr.workers, func(_ *worker, k int) {
+		i := files[k]
+		src, err := ReadSource(pr.sources[i])
+		if err != nil || binaryError(src) != nil {
+			return
+		}
+		sum := cudaparse.LexicalSummary(pr.shown[i], src, nil, pr.settings(pr.absPath(i)).Additions)
+		verdict := map[string]bool{}
+		for _, fn := range sum.Functions {
+			ok := fn.ReadsClock && !fn.Timed && !fn.Member && !fn.Local && fn.EndLine-fn.Line <= maxClockHelperLines
+			if prior, seen := verdict[fn.Name]; !seen || prior {
+				verdict[fn.Name] = ok
+			}
+		}
+		helper[k] = verdict
+	})
+	byFile := map[int]map[string]bool{}
+	for k, i := range files {
+		byFile[i] = helper[k]
+	}
+	var out []string
+	for _, name := range names {
+		all := true
+		for _, i := range pr.clockDefinedBy[name] {
+			all = all && byFile[i][name]
+		}
+		if all {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // definesItself reports whether file i is among the definers of name.
