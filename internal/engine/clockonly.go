@@ -1,13 +1,14 @@
 package engine
 
 import (
-	"github.com/lazylint/lazylint/cudaparse"
-	"github.com/lazylint/lazylint/internal/rule"
-	"github.com/lazylint/lazylint/knowledge"
 	"maps"
 	"slices"
 	"sync/atomic"
 	"time"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // Files that spell neither a clock read nor a launch may still time a
@@ -30,6 +31,7 @@ const maxClockDefiners = 4
 // candidates yet, that time calls between two calls of a clock helper of
 // another file (pr.clockDefinedBy), and notes their calls.
 func (pr *projectRun) addClockOnlyCandidates() {
+	start := time.Now() // the trace line says how long this step took
 	names := pr.clockHelpers()
 	if len(names) == 0 {
 		return
@@ -61,7 +63,7 @@ func (pr *projectRun) addClockOnlyCandidates() {
 	}
 	var marked atomic.Int64
 	defer func() {
-		pr.opts.trace(time.Now(), "clockonly", "%d helpers, %d files read, %d taken", len(names), len(cands), marked.Load())
+		pr.opts.trace(start, "clockonly", "%d helpers, %d files read, %d taken", len(names), len(cands), marked.Load())
 	}()
 	onPool(len(cands), pr.workers, func(w *worker, k int) {
 		c := cands[k]
