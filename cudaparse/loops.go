@@ -113,6 +113,17 @@ func eachLoopCall(src []byte, visit func(name string) bool) bool {
 				}
 				k = enterLoopBody(isPunct, end, &braces, &stmtDepth)
 			case name == "do":
+				if !isPunct(k+1, '{') {
+					// A body without braces runs to its while: whatever a
+					// parser's recovery makes of a malformed one (`do ;
+					// err = f(0; while (...)`), the calls before it may
+					// be in the loop.
+					for j := k + 1; j < len(toks) && !(toks[j].kind == tokIdent && text(toks[j]) == "while"); j++ {
+						if calls(j) {
+							return true
+						}
+					}
+				}
 				k = enterLoopBody(isPunct, k, &braces, &stmtDepth)
 			case (inLoop() || stmtDepth >= 0) && calls(k):
 				return true
