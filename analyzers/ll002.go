@@ -202,20 +202,13 @@ func exprName(e ast.Expr) string {
 // kernel preloaded, earlier on the way to c.
 func (s *Summary) warmedUp(sf *srcFile, fb *funcBody, c *ast.CallExpr, kernels []string) bool {
 	warm := map[string]bool{}
-	for _, d := range fb.calls {
-		if d.End() > c.Pos() {
-			break
-		}
-		de := s.callee(sf, fb, d)
-		if de.eff == nil || !warmsUp(fb.body, d, c) {
-			continue
-		}
-		if de.eff.Preload {
-			return true
-		}
+	if s.eachEarlierLoad(sf, fb, c, func(_ *ast.CallExpr, de callee) bool {
 		for _, k := range de.eff.Kernels {
 			warm[k] = true
 		}
+		return false
+	}) {
+		return true
 	}
 	for _, k := range kernels {
 		if !warm[k] {
@@ -229,6 +222,20 @@ func (s *Summary) warmedUp(sf *srcFile, fb *funcBody, c *ast.CallExpr, kernels [
 // preloaded, earlier on the way to c.
 func (s *Summary) handleWarmedUp(sf *srcFile, fb *funcBody, c *ast.CallExpr, x ast.Expr) bool {
 	key := types.ExprString(x)
+	return s.eachEarlierLoad(sf, fb, c, func(d *ast.CallExpr, de callee) bool {
+		if de.eff.Launch == 0 {
+			return false
+		}
+		y := callArg(d, de, de.eff.Launch)
+		return y != nil && types.ExprString(y) == key
+	})
+}
+
+// eachEarlierLoad calls visit for each call of fb that runs on every path
+// to c before it and whose callee does something to kernels, in order,
+// until visit returns true. It reports whether one did, or a call on the
+// way preloads (which lazylint takes as loading every kernel).
+func (s *Summary) eachEarlierLoad(sf *srcFile, fb *funcBody, c *ast.CallExpr, visit func(d *ast.CallExpr, de callee) bool) bool {
 	for _, d := range fb.calls {
 		if d.End() > c.Pos() {
 			break
@@ -237,13 +244,8 @@ func (s *Summary) handleWarmedUp(sf *srcFile, fb *funcBody, c *ast.CallExpr, x a
 		if de.eff == nil || !warmsUp(fb.body, d, c) {
 			continue
 		}
-		if de.eff.Preload {
+		if de.eff.Preload || visit(d, de) {
 			return true
-		}
-		if de.eff.Launch != 0 {
-			if y := callArg(d, de, de.eff.Launch); y != nil && types.ExprString(y) == key {
-				return true
-			}
 		}
 	}
 	return false
