@@ -401,24 +401,21 @@ func funcKey(d *ast.FuncDecl) string {
 		return d.Name.Name
 	}
 	t := d.Recv.List[0].Type
-	for {
+	for { // *T, T[A], (T): the receiver's type name
 		switch x := t.(type) {
 		case *ast.StarExpr:
 			t = x.X
-			continue
 		case *ast.IndexExpr:
 			t = x.X
-			continue
 		case *ast.IndexListExpr:
 			t = x.X
-			continue
 		case *ast.ParenExpr:
 			t = x.X
-			continue
 		case *ast.Ident:
 			return x.Name + "." + d.Name.Name
+		default:
+			return "?." + d.Name.Name
 		}
-		return "?." + d.Name.Name
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lazylint/lazylint/internal/repotest"
 )
 
 // The sample monorepo's size for the test: three groups of six packages
@@ -318,18 +320,7 @@ func (b *bazel) fails(t *testing.T, args ...string) string {
 }
 
 // repoRoot is the root of the lazylint module, the folder above this one.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil || !bytes.Contains(mod, []byte("module github.com/lazylint/lazylint\n")) {
-		t.Fatalf("%s is not lazylint's module root", root)
-	}
-	return root
-}
+func repoRoot(t *testing.T) string { return repotest.Root(t) }
 
 func goBuild(t *testing.T, root, pkg, out string) string {
 	t.Helper()

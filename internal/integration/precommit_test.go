@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/repotest"
 )
 
 // requirePreCommitEnv, set to 1 (as .ci/run does), turns the skip of the
@@ -35,21 +35,7 @@ type hook struct {
 
 // repoRoot is the root of the lazylint module: go test runs in the
 // package's directory, two levels below it.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		t.Fatalf("repository root: %v", err)
-	}
-	if !bytes.Contains(mod, []byte("module github.com/lazylint/lazylint\n")) {
-		t.Fatalf("%s/go.mod is not lazylint's", root)
-	}
-	return root
-}
+func repoRoot(t *testing.T) string { return repotest.Root(t) }
 
 func loadHook(t *testing.T, root string) hook {
 	t.Helper()
