@@ -251,12 +251,12 @@ func takenOnFirstIteration(ifStmt, branch Node) bool {
 	if side != "consequence" && side != "alternative" {
 		return false
 	}
-	it, ok := FirstIterationOf(ifStmt)
+	it, ok := firstIterationCandidate(ifStmt)
 	if !ok {
 		return false
 	}
 	holds, known := it.Holds(ifStmt.ChildByField("condition"))
-	return known && holds == (side == "consequence")
+	return known && holds == (side == "consequence") && !assignedBefore(it.Loop.ChildByField("body"), it.Var, ifStmt)
 }
 
 // RunsInPlace reports whether a lambda runs where it is written: called at

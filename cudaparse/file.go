@@ -152,7 +152,11 @@ type File struct {
 	// (startingTimerClasses).
 	timerClassesOnce sync.Once
 	timerClasses     map[string]bool
-	preloads         []Preload // Preloads' answer
+	// ownTimerClasses: TimerClasses of the file's text, asked by the
+	// summary and by startingTimerClasses.
+	ownTimerClassesOnce sync.Once
+	ownTimerClasses     []knowledge.TimerClass
+	preloads            []Preload // Preloads' answer
 
 	Path  string
 	Src   []byte // the original source
@@ -180,6 +184,10 @@ type File struct {
 	macros MacroTable
 	// projectClocks are other files' functions that read a host clock.
 	projectClocks map[string]bool
+	// ownClockHelpers are the file's functions that read a host clock
+	// once (clockHelpers).
+	clockHelpersOnce sync.Once
+	ownClockHelpers  map[string]bool
 	// additions: the team's launch and preload helpers, clocks, timers.
 	additions *knowledge.Additions
 	// device: DeviceSummaries' answer; unitDevice, what SetUnitDevice gave.

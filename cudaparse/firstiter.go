@@ -19,6 +19,17 @@ type FirstIteration struct {
 // (`for (int i = 0; ...)`, `for (i = 1; ...)`) and its body assigns the
 // variable nowhere before n (the update clause aside).
 func FirstIterationOf(n Node) (FirstIteration, bool) {
+	it, ok := firstIterationCandidate(n)
+	if !ok || assignedBefore(it.Loop.ChildByField("body"), it.Var, n) {
+		return FirstIteration{}, false
+	}
+	return it, true
+}
+
+// firstIterationCandidate is FirstIterationOf without the walk over the
+// body for assignments, the costly part: callers that can rule the loop
+// out by the condition alone ask this first.
+func firstIterationCandidate(n Node) (FirstIteration, bool) {
 	for p := n.Parent(); p.Valid(); p = p.Parent() {
 		switch p.Kind() {
 		case "function_definition", "lambda_expression":
@@ -30,7 +41,7 @@ func FirstIterationOf(n Node) (FirstIteration, bool) {
 				return FirstIteration{}, false // n is the loop's own condition or update
 			}
 			v, start, ok := loopStart(p)
-			if !ok || assignedBefore(p.ChildByField("body"), v, n) {
+			if !ok {
 				return FirstIteration{}, false
 			}
 			return FirstIteration{Loop: p, Var: v, Value: start}, true

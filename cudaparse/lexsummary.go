@@ -24,6 +24,9 @@ import (
 func LexicalSummary(path string, src []byte, want map[string]bool, additions *knowledge.Additions) *FileSummary {
 	s := &FileSummary{Path: path, Timers: TimerClasses(src, additions)}
 	lines := NewLineIndex(src)
+	mayHoldClasses := bytes.Contains(src, []byte("class")) || bytes.Contains(src, []byte("struct"))
+	var classes []classBody
+	lexedClasses := false
 	EachName(src, func(name []byte, def bool) {
 		if !def || want != nil && !want[string(name)] {
 			return
@@ -46,11 +49,22 @@ func LexicalSummary(path string, src []byte, want map[string]bool, additions *kn
 			Local:   staticBefore(src, at),
 			Member:  qualifiedBefore(src, at),
 		}
+		if fs.Member {
+			fs.Class = classBefore(src, at)
+		} else if mayHoldClasses {
+			// A method defined in its class's body: plain to the
+			// resolution of plain calls, as before, but known as the
+			// class's for method calls.
+			if !lexedClasses {
+				classes, lexedClasses = classBodies(src), true
+			}
+			fs.Class = enclosingClass(classes, at)
+		}
 		body := src[start:end]
 		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions), src[open:start])
 		clockReads := 0
-		for _, spelling := range knowledge.HostClockSpellings() {
-			clockReads += bytes.Count(body, []byte(spelling))
+		for _, spelling := range hostClockLiterals {
+			clockReads += bytes.Count(body, spelling)
 		}
 		clockReads += ownClockReads(body, additions)
 		fs.ReadsClock = clockReads == 1
@@ -415,7 +429,7 @@ func TimedCalls(src []byte, clocks [][]byte) []string {
 		}
 		region := body[marks[k]-start : marks[j]-start]
 		EachName(region, func(n []byte, d bool) {
-			if !d && !methodBefore(region, cap(region)-cap(n)) && !seen[string(n)] {
+			if !d && !seen[string(n)] {
 				seen[string(n)] = true
 				out = append(out, string(n))
 			}

@@ -52,6 +52,73 @@ type Project struct {
 	// timers are the timer classes the files define, by class
 	// (timerclasses.go).
 	timers map[string]*projectTimer
+	// bases are the base classes of the project's classes (SetClassBases).
+	bases map[string][]string
+}
+
+// SetClassBases tells the project which classes derive from which, for
+// method calls on an object of a derived class (classes.go). Set it before
+// the first question.
+func (p *Project) SetClassBases(bases map[string][]string) {
+	if p != nil {
+		p.bases = bases
+	}
+}
+
+// maxBaseDepth bounds the walk up a class hierarchy.
+const maxBaseDepth = 8
+
+// resolveMethod resolves obj.name() on an object of class: to class's own
+// name, else to that of the nearest base class that defines one (all the
+// definitions at that distance agreeing, as Resolve asks of plain calls).
+func (p *Project) resolveMethod(name, class string, arity int, fromFile string) *ProjectFunction {
+	if p == nil {
+		return nil
+	}
+	key := resolveKey{name, "." + class, arity, fromFile}
+	if v, ok := p.resolved.Load(key); ok {
+		pf, _ := v.(*ProjectFunction)
+		return pf
+	}
+	var pf *ProjectFunction
+	cands := p.reachable(name, fromFile)
+	level, seen := []string{class}, map[string]bool{class: true}
+	for depth := 0; depth < maxBaseDepth && len(level) > 0 && pf == nil; depth++ {
+		var found []*ProjectFunction
+		for _, c := range cands {
+			if slices.Contains(level, c.Summary.Class) && (arity < 0 || c.Summary.Arity < 0 || c.Summary.Arity == arity) {
+				found = append(found, c)
+			}
+		}
+		if len(found) > 0 {
+			pf = p.agreeing(found)
+			break
+		}
+		var next []string
+		for _, c := range level {
+			for _, b := range p.bases[c] {
+				if !seen[b] {
+					seen[b] = true
+					next = append(next, b)
+				}
+			}
+		}
+		level = next
+	}
+	p.resolved.Store(key, pf)
+	return pf
+}
+
+// agreeing returns the first of several definitions when they all load
+// the same kernels, else nil.
+func (p *Project) agreeing(cands []*ProjectFunction) *ProjectFunction {
+	first := p.kernelsOf(cands[0])
+	for _, c := range cands[1:] {
+		if !sameFacts(first, p.kernelsOf(c)) {
+			return nil
+		}
+	}
+	return cands[0]
 }
 
 // SetVisibility restricts what a call can resolve to: a function of file
@@ -264,13 +331,7 @@ func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *P
 	}
 	// Several definitions (declarations in headers, copies under #ifdef):
 	// one answer only when they all do the same.
-	first := p.kernelsOf(cands[0])
-	for _, c := range cands[1:] {
-		if !sameFacts(first, p.kernelsOf(c)) {
-			return nil
-		}
-	}
-	return cands[0]
+	return p.agreeing(cands)
 }
 
 // reachable returns the definitions of name a call from fromFile may
@@ -335,15 +396,19 @@ func (p *Project) resolveStep(fn *ProjectFunction, st *SummaryStep) *ProjectFunc
 }
 
 // ResolveCall is Resolve for a call written as a method call (obj.f(),
-// p->f()) or not: a method call resolves to nothing, a plain call to a
-// plain function (or a method of its own file: a call from another method
-// of the class).
+// p->f()) or not: a method call resolves to the method of its object's
+// class (qualifier, for a method call) or of the nearest base class
+// defining it; a plain call to a plain function (or a method of its own
+// file: a call from another method of the class).
 func (p *Project) resolveCall(name, qualifier string, arity int, method bool, fromFile string) *ProjectFunction {
-	// obj.f() reaches the f of obj's class, which lazylint does not know:
-	// a method of the same name in another class launches other kernels
-	// (gemm.run() is not the example's own run()). No guess.
+	// obj.f() reaches the f of obj's class: a method of the same name in
+	// another class launches other kernels (gemm.run() is not the
+	// example's own run()). Without the object's class, no guess.
 	if method {
-		return nil
+		if qualifier == "" {
+			return nil
+		}
+		return p.resolveMethod(name, qualifier, arity, fromFile)
 	}
 	pf := p.resolveMemo(name, qualifier, arity, fromFile)
 	if pf == nil || pf.Summary.Member && pf.File != fromFile {
@@ -735,6 +800,24 @@ func (p *Project) Resolve(name, qualifier string, arity int, fromFile string) *P
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.resolveMemo(name, qualifier, arity, fromFile)
+}
+
+// MethodLoads reports whether some method named name that a call from
+// fromFile may reach (of any class) launches or preloads kernels: a file
+// whose text calls obj.name() may then time a launch once its objects'
+// classes are known (from a parse).
+func (p *Project) MethodLoads(name, fromFile string) bool {
+	if p == nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.reachable(name, fromFile) {
+		if c.Summary.Class != "" && !p.kernelsOf(c).Empty() {
+			return true
+		}
+	}
+	return false
 }
 
 // ResolveStep resolves a call step of fn.

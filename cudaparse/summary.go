@@ -55,6 +55,9 @@ type FunctionSummary struct {
 	// its file (static, or in an unnamed namespace).
 	Member bool `json:"m,omitempty"`
 	Local  bool `json:"o,omitempty"`
+	// Class is the class a member belongs to, by plain name (for method
+	// calls on objects of the class or of classes derived from it).
+	Class string `json:"C,omitempty"`
 	// ReadsClock: the function reads a host clock once (a timestamp
 	// helper, a timer's start or stop).
 	ReadsClock bool          `json:"c,omitempty"`
@@ -79,7 +82,9 @@ type SummaryStep struct {
 	Arity int      `json:"a,omitempty"`
 	Keys  []string `json:"K,omitempty"`
 	// Callee is the called function's plain name, Qualifier what the call
-	// wrote before it (`ns` of ns::f).
+	// wrote before it (`ns` of ns::f); for a method call, the class of the
+	// object's declared type when it is known (GpuMatrix of m.Scale() on
+	// `GpuMatrix<float> m`).
 	Callee    string `json:"c,omitempty"`
 	Qualifier string `json:"Q,omitempty"`
 	// Far are the steps further back than the mask reaches that also run
@@ -129,7 +134,7 @@ func isCUDAName(name string) bool {
 // Summary returns the file's exported facts: one summary per host function
 // that launches, preloads, switches devices or calls a function by name.
 func (f *File) Summary() *FileSummary {
-	s := &FileSummary{Path: f.Path, Timers: TimerClasses(f.Src, f.additions)}
+	s := &FileSummary{Path: f.Path, Timers: f.TimerClasses()}
 	preloads := map[*Function][]Preload{}
 	for _, p := range f.Preloads() {
 		preloads[p.Call.Func] = append(preloads[p.Call.Func], p)
@@ -169,6 +174,9 @@ func (f *File) Summary() *FileSummary {
 			launchAt[l.Node.Start()] = true
 		}
 		fs.Member, fs.Local = memberOrLocal(fn)
+		if fs.Member {
+			fs.Class = methodClass(fn)
+		}
 		clockReads, anyClock := 0, 0
 		for _, c := range f.CallsIn(fn) {
 			switch ClockOf(c) {
@@ -184,6 +192,9 @@ func (f *File) Summary() *FileSummary {
 			case c.Name == "" || c.Name == fn.Name || isCUDAName(c.Name) || launchAt[c.Node.Start()]:
 			default:
 				st := SummaryStep{Kind: StepCall, Callee: c.Name, Arity: len(c.Args), Qualifier: CalleeQualifier(c), Method: c.Callee.Is("field_expression")}
+				if st.Method {
+					st.Qualifier = f.receiverClass(c)
+				}
 				steps = append(steps, placed{st, c.Node})
 			}
 			steps = append(steps, f.callbackSteps(c)...)

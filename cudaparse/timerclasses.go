@@ -81,12 +81,48 @@ func mayDefineTimerClass(src []byte, additions *knowledge.Additions) bool {
 	if !bytes.Contains(src, []byte("class")) && !bytes.Contains(src, []byte("struct")) && !bytes.Contains(src, []byte("::")) {
 		return false
 	}
-	for _, lit := range timerClassClockLiterals(additions) {
-		if bytes.Contains(src, lit) {
+	if bytes.Contains(src, []byte("::now")) || containsHostClockCall(src) {
+		return true
+	}
+	for _, s := range additions.ClockSpellings() {
+		if bytes.Contains(src, []byte(s+"(")) {
 			return true
 		}
 	}
 	return false
+}
+
+// hostClockCallLengths are the lengths of knowledge.HostClockCalls' names.
+var hostClockCallLengths = func() []int {
+	seen := map[int]bool{}
+	var out []int
+	for name := range knowledge.HostClockCalls {
+		if !seen[len(name)] {
+			seen[len(name)] = true
+			out = append(out, len(name))
+		}
+	}
+	return out
+}()
+
+// containsHostClockCall reports whether src holds a host clock's name
+// followed by "(" (what a bytes.Contains of each "name(" of
+// HostClockSpellings finds, a name ending a longer identifier included),
+// in one pass over the parentheses rather than one pass per name.
+func containsHostClockCall(src []byte) bool {
+	for i := 0; ; {
+		k := bytes.IndexByte(src[i:], '(')
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		i = at + 1
+		for _, n := range hostClockCallLengths {
+			if n <= at && knowledge.HostClockCalls[string(src[at-n:at])] {
+				return true
+			}
+		}
+	}
 }
 
 // hostClockLiterals and kernelLoadLiterals are the tables' spellings of a
@@ -359,7 +395,7 @@ func (p *Project) DeclaredTimers(path string, src []byte) []knowledge.TimerClass
 	var out []knowledge.TimerClass
 	for _, name := range p.TimerClassNames() {
 		pt := p.timers[name]
-		if containsString(pt.files, path) || !declaresObjectOf(src, name) {
+		if containsString(pt.files, path) || !declaresObjectOf(src, name) && !callsStaticReader(src, name, pt.class.Reads) {
 			continue
 		}
 		c := pt.class
@@ -367,6 +403,27 @@ func (p *Project) DeclaredTimers(path string, src []byte) []knowledge.TimerClass
 		out = append(out, c)
 	}
 	return out
+}
+
+// callsStaticReader reports whether src calls one of the class's reading
+// methods through the class's name (`Timer::Start()`: a timer whose
+// methods are static, its measurements kept by handle).
+func callsStaticReader(src []byte, class string, reads []string) bool {
+	for _, m := range reads {
+		call := []byte(class + "::" + m + "(")
+		for i := 0; ; {
+			k := bytes.Index(src[i:], call)
+			if k < 0 {
+				break
+			}
+			at := i + k
+			i = at + len(call)
+			if at == 0 || !isIdentByte(src[at-1]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // declaresObjectOf reports whether src declares an object (not a pointer

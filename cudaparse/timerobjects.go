@@ -135,6 +135,28 @@ func (f *File) timerMethodCall(c *Call) bool {
 	return f.classMethodReadsClock(typ, c.Name)
 }
 
+// staticTimerCall reports whether c calls a reading method of a timer
+// class through the class's name (`Timer::Start()`, `Timer::Stop(h,
+// "label")`): a class of the configuration or of another file of the
+// project (both reach the file as additions), or of this file.
+func (f *File) staticTimerCall(c *Call) bool {
+	scope := c.Callee.ChildByField("scope")
+	if !scope.Valid() {
+		return false
+	}
+	class := className(scope.Text())
+	if class == "" {
+		return false
+	}
+	if t := f.ownTimer(class); t != nil {
+		return slices.Contains(t.Reads, c.Name)
+	}
+	if f.FunctionNamed(c.Name) == nil {
+		return false // cheap: the file defines no method of the name
+	}
+	return f.classMethodReadsClock(class, c.Name)
+}
+
 // classMethodReadsClock reports whether every method the file defines
 // under the name (in the class typ, when it says) reads a host clock
 // directly.
@@ -238,7 +260,7 @@ func (f *File) startingTimerClasses() map[string]bool {
 				set(fn.Name)
 			}
 		}
-		for _, t := range TimerClasses(f.Src, f.additions) {
+		for _, t := range f.TimerClasses() {
 			if t.Constructor {
 				set(t.Class)
 			}
@@ -298,4 +320,11 @@ func declaredVariable(d Node) string {
 		return ""
 	}
 	return d.Text()
+}
+
+// TimerClasses is TimerClasses of the file's text and additions, found
+// once.
+func (f *File) TimerClasses() []knowledge.TimerClass {
+	f.ownTimerClassesOnce.Do(func() { f.ownTimerClasses = TimerClasses(f.Src, f.additions) })
+	return f.ownTimerClasses
 }

@@ -38,11 +38,15 @@ func ClockOf(c *Call) ClockKind {
 		return ClockHost
 	}
 	// A function of another file of the project that reads a host clock
-	// (`double seconds() { ... clock_gettime ... }` in a utility file).
-	if f := c.Node.f; f != nil && f.projectClocks[c.Name] && f.FunctionNamed(c.Name) == nil {
+	// (`double seconds() { ... clock_gettime ... }` in a utility file), or
+	// of this file.
+	if f := c.Node.f; f != nil && (f.projectClocks[c.Name] && f.FunctionNamed(c.Name) == nil || f.clockHelpers()[c.Name]) {
 		return ClockHost
 	}
 	if c.Callee.Is("field_expression") && c.Node.f != nil && c.Node.f.timerMethodCall(c) {
+		return ClockHost
+	}
+	if c.Callee.Is("qualified_identifier") && c.Node.f != nil && c.Node.f.staticTimerCall(c) {
 		return ClockHost
 	}
 	if c.Callee.Is("field_expression") && knowledge.TimerMethod.MatchString(c.Name) {
@@ -422,4 +426,98 @@ func (r TimedRegion) IsBenchmarkLoop() bool {
 func (f *File) FixedIterations(name string) bool {
 	re := regexp.MustCompile(`BENCHMARK\w*\(\s*` + regexp.QuoteMeta(name) + `\b[^;]*->\s*Iterations\s*\(`)
 	return re.Match(f.Src)
+}
+
+// clockHelpers returns the file's own timestamp helpers, found once: host
+// functions that read a host clock exactly once, by a call the tables
+// know, and launch nothing (`static double wall() { clock_gettime(...);
+// return ...; }`, `double now_seconds()` over std::chrono). A call of one
+// is a clock read, as a helper of another file is (Project.ClockFunctions).
+// A function reading twice measures something itself and is not one.
+func (f *File) clockHelpers() map[string]bool {
+	f.clockHelpersOnce.Do(func() {
+		for _, fn := range f.Functions {
+			if fn.Space&SpaceHost == 0 || fn.Name == "" || fn.Name == "main" || len(f.LaunchesIn(fn)) > 0 || knowledge.IsClockName(fn.Name) || !returnsTime(fn) {
+				continue
+			}
+			var reads []*Call
+			for _, c := range f.CallsIn(fn) {
+				if c.Name == "now" && strings.Contains(c.Callee.Text(), "::") || knowledge.IsClockName(c.Name) || f.ownClock(c) ||
+					f.projectClocks[c.Name] && f.FunctionNamed(c.Name) == nil {
+					reads = append(reads, c)
+				}
+			}
+			if len(reads) == 1 && returnsRead(fn, reads[0]) {
+				if f.ownClockHelpers == nil {
+					f.ownClockHelpers = map[string]bool{}
+				}
+				f.ownClockHelpers[fn.Name] = true
+			}
+		}
+	})
+	return f.ownClockHelpers
+}
+
+// returnsTime reports whether fn returns what a timestamp can be: a
+// number, a time point or duration, auto; not text (`char *time_string()`
+// formats the time of day for a log), nor nothing.
+func returnsTime(fn *Function) bool {
+	typ := fn.Node.ChildByField("type")
+	if !typ.Valid() {
+		return false
+	}
+	t := typ.Text()
+	if d := fn.Node.ChildByField("declarator"); d.Is("pointer_declarator", "reference_declarator") && !strings.HasPrefix(strings.TrimSpace(d.Text()), "&") {
+		return false // char *f(), T *f()
+	}
+	switch {
+	case strings.Contains(t, "char") || strings.Contains(t, "string") || strings.TrimSpace(t) == "void" || strings.Contains(t, "bool"):
+		return false
+	}
+	return true
+}
+
+// returnsRead reports whether fn returns what the clock read c gives: a
+// return holds c itself, or a variable c fills (`clock_gettime(id, &ts)`)
+// or initializes (`auto t = now()`). A function that reads the clock for
+// something else (a throttle, a log line) and returns a count is no
+// timestamp.
+func returnsRead(fn *Function, c *Call) bool {
+	vars := map[string]bool{}
+	for _, a := range c.Args {
+		if a.Is("pointer_expression") && strings.HasPrefix(strings.TrimSpace(a.Text()), "&") {
+			vars[VarKey(a.ChildByField("argument"))] = true
+		}
+	}
+	for p := c.Node.Parent(); p.Valid() && !p.Is("expression_statement", "compound_statement"); p = p.Parent() {
+		if p.Is("init_declarator") {
+			vars[VarKey(p.ChildByField("declarator"))] = true
+			break
+		}
+		if p.Is("assignment_expression") {
+			vars[VarKey(p.ChildByField("left"))] = true
+			break
+		}
+	}
+	found := false
+	fn.Body.Descendants(func(n Node) bool {
+		if found {
+			return false
+		}
+		if !n.Is("return_statement") {
+			return !n.Is("lambda_expression")
+		}
+		if n.Contains(c.Node) {
+			found = true
+			return false
+		}
+		n.Descendants(func(x Node) bool {
+			if x.Is("identifier") && vars[x.Text()] {
+				found = true
+			}
+			return !found
+		})
+		return false
+	})
+	return found
 }

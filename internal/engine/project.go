@@ -87,6 +87,9 @@ type fileFacts struct {
 	// includes its #include directives.
 	macros   []cudaparse.Macro
 	includes []cudaparse.Include
+	// classes are the file's classes defined with base classes
+	// (cudaparse.ScanClassBases), for method calls on derived objects.
+	classes []cudaparse.ClassBases
 }
 
 // kernelLoadSpellings are literals every launch or preload contains;
@@ -183,6 +186,7 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		}
 	}
 	ff.filter = text.NameFilter()
+	ff.classes = cudaparse.ScanClassBases(text.Src)
 	if text.Contains("#") {
 		macros, includes := cudaparse.ScanDirectives(text.Src)
 		ff.includes = includes
@@ -593,11 +597,29 @@ func (pr *projectRun) project() *cudaparse.Project {
 		}
 	}
 	p := cudaparse.NewProject(sums)
+	p.SetClassBases(pr.classBases())
 	p.SetVisibility(pr.visibleFrom)
 	p.SetInclusion(pr.includedFrom)
 	p.SetIncluders(pr.includersOf)
 	p.Freeze()
 	return p
+}
+
+// classBases gathers the files' class hierarchies: each class's bases,
+// in the order of the files and of the bases (a class defined in several
+// files, under #if or as copies, has the bases of all).
+func (pr *projectRun) classBases() map[string][]string {
+	bases := map[string][]string{}
+	for i := range pr.facts {
+		for _, c := range pr.facts[i].classes {
+			for _, b := range c.Bases {
+				if b != c.Class && !slices.Contains(bases[c.Class], b) {
+					bases[c.Class] = append(bases[c.Class], b)
+				}
+			}
+		}
+	}
+	return bases
 }
 
 // includedFrom reports whether file from includes file def, directly or
@@ -933,7 +955,7 @@ func (pr *projectRun) callsLoaderElsewhere(p *cudaparse.Project, i int) bool {
 // another file defines and that launches or preloads kernels.
 func callsProjectLoader(p *cudaparse.Project, path string, names []string) bool {
 	for _, name := range names {
-		if pf := p.Resolve(name, "", -1, path); pf != nil && pf.File != path && !p.Kernels(pf).Empty() {
+		if pf := p.Resolve(name, "", -1, path); pf != nil && pf.File != path && !p.Kernels(pf).Empty() || p.MethodLoads(name, path) {
 			return true
 		}
 	}
@@ -1558,11 +1580,6 @@ func (in *interner) scan(src []byte) (defines, calls []nameID) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	cudaparse.EachName(src, func(name []byte, def bool) {
-		// obj.f() and p->f() resolve to nothing (the object's class is
-		// not known): they cannot make a file need the project.
-		if !def && cudaparse.MethodCallAt(src, cap(src)-cap(name)) {
-			return
-		}
 		id, ok := in.ids[string(name)]
 		if !ok {
 			id = nameID(len(in.names))
@@ -1610,7 +1627,10 @@ func (pr *projectRun) timedCallsLoader(p *cudaparse.Project, i int) bool {
 			return true
 		}
 		callee := p.ResolveStep(own, st)
-		found = callee != nil && callee.File != sum.Path && !p.Kernels(callee).Empty()
+		found = callee != nil && callee.File != sum.Path && !p.Kernels(callee).Empty() ||
+			// obj.f() read from the text, its object's class unknown
+			// until a parse: a method f of some class that loads.
+			st.Method && st.Qualifier == "" && p.MethodLoads(st.Callee, sum.Path)
 		return !found
 	})
 	return found

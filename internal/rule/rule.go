@@ -181,7 +181,11 @@ func (p *Pass) ResolveCall(c *cudaparse.Call) *cudaparse.ProjectFunction {
 	if p.Project == nil || c == nil || c.Name == "" || p.File.FunctionNamed(c.Name) != nil {
 		return nil
 	}
-	pf := p.Project.ResolveCall(c.Name, cudaparse.CalleeQualifier(c), len(c.Args), c.Callee.Is("field_expression"), p.File.Path)
+	qualifier, method := cudaparse.CalleeQualifier(c), c.Callee.Is("field_expression")
+	if method {
+		qualifier = p.File.ReceiverClass(c) // the object's class
+	}
+	pf := p.Project.ResolveCall(c.Name, qualifier, len(c.Args), method, p.File.Path)
 	if pf == nil || pf.File == p.File.Path {
 		return nil
 	}

@@ -19,6 +19,9 @@ import (
 // whose first iteration runs the launch at (the first launch, which is
 // then not in any sample kept).
 func (a *analysis) sampleDiscarded(fn *cudaparse.Function, r cudaparse.TimedRegion, at cudaparse.Node) bool {
+	if unpairedReads(fn, r) {
+		return true
+	}
 	seed := a.measuredVariable(fn, r)
 	if seed == "" || !localVariable(fn, seed) {
 		return false // not known where the measurement goes
@@ -28,6 +31,104 @@ func (a *analysis) sampleDiscarded(fn *cudaparse.Function, r cudaparse.TimedRegi
 		first = &it
 	}
 	return !a.reachesSink(fn, seed, r, first)
+}
+
+// unpairedReads reports whether r lies between two host clock reads kept
+// in two local variables that no statement of fn ever combines: the end of
+// one measured interval and the start of the next (`end = now()` of one
+// block, `start = now()` of a later one), which measure nothing together.
+func unpairedReads(fn *cudaparse.Function, r cudaparse.TimedRegion) bool {
+	if r.Clock != cudaparse.ClockHost || !r.Start.Is("call_expression") || !r.Stop.Is("call_expression") {
+		return false
+	}
+	from, to := assignedBy(r.Start), assignedBy(r.Stop)
+	if from == "" || to == "" || from == to || !localVariable(fn, from) || !localVariable(fn, to) {
+		return false
+	}
+	// Each variable is known where its declaration's block reaches: the
+	// `end` of a later block is another variable of the same name.
+	fromScope, toScope := declarationBlock(fn, r.Start), declarationBlock(fn, r.Stop)
+	froms := copiesOf(fn, from)
+	paired := false
+	fn.Body.Descendants(func(n cudaparse.Node) bool {
+		if paired {
+			return false
+		}
+		if !n.Is("expression_statement", "declaration", "return_statement", "condition_clause") {
+			return true
+		}
+		if fromScope.Contains(n) && toScope.Contains(n) && mentionsAny(n, froms) && mentions(n, to) && n.End() >= r.Stop.End() {
+			paired = true
+		}
+		return !n.Is("expression_statement", "declaration", "return_statement")
+	})
+	// Unpaired only when each read is shown to pair with another one (its
+	// own interval's `end - start`, `elapsed(start, end)`): timestamps kept
+	// apart (stored in two arrays) may still be combined elsewhere.
+	return !paired && combinedInBlock(fromScope, froms) && combinedInBlock(toScope, map[string]bool{to: true})
+}
+
+// combinedInBlock reports whether block subtracts one of vars from
+// something, or something from it, or passes it to a call with other
+// arguments: it is one end of some interval.
+func combinedInBlock(block cudaparse.Node, vars map[string]bool) bool {
+	found := false
+	block.Descendants(func(n cudaparse.Node) bool {
+		if found {
+			return false
+		}
+		if n.Is("identifier") && vars[n.Text()] {
+			p := n.Parent()
+			found = p.Is("binary_expression") && strings.TrimSpace(p.ChildByField("operator").Text()) == "-" ||
+				p.Is("argument_list") && len(p.NamedChildren()) >= 2
+		}
+		return true
+	})
+	return found
+}
+
+// copiesOf returns v and the local variables that copy it, directly or
+// not (`t_phase = t_now;`: the previous read kept as the next start).
+func copiesOf(fn *cudaparse.Function, v string) map[string]bool {
+	out := map[string]bool{v: true}
+	for changed := true; changed; {
+		changed = false
+		fn.Body.Descendants(func(n cudaparse.Node) bool {
+			var left, right cudaparse.Node
+			switch {
+			case n.Is("assignment_expression") && strings.TrimSpace(n.ChildByField("operator").Text()) == "=":
+				left, right = n.ChildByField("left"), n.ChildByField("right")
+			case n.Is("init_declarator"):
+				left, right = n.ChildByField("declarator"), n.ChildByField("value")
+			default:
+				return true
+			}
+			if right.Is("identifier") && out[right.Text()] && left.Is("identifier") && !out[left.Text()] {
+				out[left.Text()] = true
+				changed = true
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// declarationBlock returns the block that declares the variable the clock
+// read sets (`auto t = now()` in it), or fn's body when the read assigns a
+// variable declared elsewhere.
+func declarationBlock(fn *cudaparse.Function, read cudaparse.Node) cudaparse.Node {
+	for p := read.Parent(); p.Valid(); p = p.Parent() {
+		if p.Is("assignment_expression", "expression_statement") {
+			break
+		}
+		if p.Is("declaration") {
+			if b := p.Parent(); b.Is("compound_statement") {
+				return b
+			}
+			break
+		}
+	}
+	return fn.Body
 }
 
 // measuredVariable returns the local variable that receives what r

@@ -1,0 +1,207 @@
+package cudaparse
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Classes and their bases, for method calls. `m.Scale(2)` on an object
+// declared `GpuMatrix<float> m` reaches the Scale of GpuMatrix, or of the
+// nearest base class that defines one (`class GpuMatrix : public
+// GpuMatrixBase<Real>`): the class of the receiver's declared type decides,
+// not the method's name, which many classes share (run, Mult, Fill). A
+// receiver whose type is not known resolves to nothing, as before.
+
+// ClassBases is a class the project defines and the classes it derives
+// from, by plain name (no namespace, no template arguments).
+type ClassBases struct {
+	Class string   `json:"c"`
+	Bases []string `json:"b"`
+}
+
+// classHeadWindow is how far past `class`/`struct` a class head is looked
+// for: a base list longer than this is not read.
+const classHeadWindow = 1024
+
+// ScanClassBases returns the classes of src defined with a base list
+// (`class D : public B<T>, private C {`), from the text alone. A class
+// head is lexed only where the text spells `class` or `struct`, so a file
+// costs a byte search when it defines no derived class.
+func ScanClassBases(src []byte) []ClassBases {
+	var out []ClassBases
+	for _, kw := range [][]byte{[]byte("class"), []byte("struct")} {
+		for i := 0; ; {
+			k := bytes.Index(src[i:], kw)
+			if k < 0 {
+				break
+			}
+			at := i + k
+			i = at + len(kw)
+			if at > 0 && isIdentByte(src[at-1]) || i < len(src) && isIdentByte(src[i]) {
+				continue
+			}
+			end := min(len(src), i+classHeadWindow)
+			// Only a head whose first stop is a single colon has bases:
+			// `class T>` of a template, `class X;` and `class X {` have none.
+			stop := bytes.IndexAny(src[i:end], ":{;>,)=")
+			if stop < 0 || src[i+stop] != ':' || i+stop+1 < len(src) && src[i+stop+1] == ':' {
+				continue
+			}
+			if brace := bytes.IndexAny(src[i:end], "{;"); brace >= 0 {
+				end = i + brace + 1
+			}
+			if cb, ok := classHead(src[i:end]); ok {
+				out = append(out, cb)
+			}
+		}
+	}
+	return out
+}
+
+// accessWords are the words a base specifier may start with.
+var accessWords = map[string]bool{"public": true, "protected": true, "private": true, "virtual": true}
+
+// classHead reads what follows `class`: attributes or export macros, the
+// name, `final`, and a base list up to the body's brace.
+func classHead(head []byte) (ClassBases, bool) {
+	toks := lex(head)
+	var cb ClassBases
+	k := 0
+	// The name is the last identifier before the base list's colon
+	// (`class KALDI_EXPORT Name :`, `struct alignas(16) Name :` aside).
+	for ; k < len(toks); k++ {
+		t := toks[k]
+		if t.kind == tokComment {
+			continue
+		}
+		word := string(head[t.start:t.end])
+		if t.kind == tokIdent {
+			if word != "final" {
+				cb.Class = word
+			}
+			continue
+		}
+		if t.kind == tokPunct && word == ":" && !(k+1 < len(toks) && head[toks[k+1].start] == ':' && toks[k+1].start == t.end) {
+			break
+		}
+		return ClassBases{}, false // `class T>` of a template, a forward declaration, a use
+	}
+	if cb.Class == "" || k == len(toks) {
+		return ClassBases{}, false
+	}
+	depth, base := 0, ""
+	for k++; k < len(toks); k++ {
+		t := toks[k]
+		if t.kind == tokComment {
+			continue
+		}
+		word := string(head[t.start:t.end])
+		switch {
+		case t.kind == tokIdent && depth == 0:
+			if !accessWords[word] {
+				base = word // the last name of ns::Base
+			}
+		case t.kind == tokPunct && word == "<":
+			depth++
+		case t.kind == tokPunct && word == ">":
+			depth--
+		case t.kind == tokPunct && depth == 0 && (word == "," || word == "{"):
+			if base != "" {
+				cb.Bases = append(cb.Bases, base)
+			}
+			base = ""
+			if word == "{" {
+				return cb, len(cb.Bases) > 0
+			}
+		case t.kind == tokPunct && depth == 0 && word == ";":
+			return ClassBases{}, false
+		}
+	}
+	return ClassBases{}, false
+}
+
+// className reduces a type's spelling to its class's plain name:
+// `ns::GpuMatrix<float>` and `const GpuMatrix<T> &` are GpuMatrix.
+func className(typ string) string {
+	if i := strings.IndexByte(typ, '<'); i >= 0 {
+		typ = typ[:i]
+	}
+	typ = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(typ), "const "))
+	if i := strings.LastIndex(typ, "::"); i >= 0 {
+		typ = typ[i+2:]
+	}
+	typ = strings.TrimRight(typ, " *&")
+	if !isIdentifier(typ) {
+		return ""
+	}
+	return typ
+}
+
+// receiverClass returns the class of a method call's object (`m` of
+// m.Scale(), `p` of p->Scale()), when its declared type is known: a local,
+// a parameter, a member or a global of the file. "" otherwise.
+func (f *File) receiverClass(c *Call) string {
+	if !c.Callee.Is("field_expression") {
+		return ""
+	}
+	obj := c.Callee.ChildByField("argument")
+	if !obj.Is("identifier") {
+		return ""
+	}
+	t, ok := f.exprType(obj, 0)
+	if !ok {
+		return ""
+	}
+	return className(t.base)
+}
+
+// ReceiverClass is receiverClass for rules.
+func (f *File) ReceiverClass(c *Call) string { return f.receiverClass(c) }
+
+// methodClass returns the class whose member fn is: the class body it is
+// defined in, or the class its qualified name names (`Base<Real>::f`).
+func methodClass(fn *Function) string {
+	for p := fn.Node.Parent(); p.Valid(); p = p.Parent() {
+		if p.Is("field_declaration_list") {
+			return className(p.Parent().ChildByField("name").Text())
+		}
+	}
+	if i := strings.LastIndex(fn.QualifiedName, "::"); i > 0 {
+		return className(fn.QualifiedName[:i])
+	}
+	return ""
+}
+
+// classBefore returns the class that qualifies a name defined at offset
+// at (`Base<Real>::` before it), without a parse; "" when none.
+func classBefore(src []byte, at int) string {
+	if !qualifiedBefore(src, at) {
+		return ""
+	}
+	end := at - 2
+	if end > 0 && src[end-1] == '>' {
+		depth := 0
+		for end--; end >= 0; end-- {
+			switch src[end] {
+			case '>':
+				depth++
+			case '<':
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		if end < 0 {
+			return ""
+		}
+	}
+	start := end
+	for start > 0 && isIdentByte(src[start-1]) {
+		start--
+	}
+	if start == end || !isIdentStart(src[start]) {
+		return ""
+	}
+	return string(src[start:end])
+}
