@@ -52,8 +52,9 @@ type Project struct {
 	// timers are the timer classes the files define, by class
 	// (timerclasses.go).
 	timers map[string]*projectTimer
-	// bases are the base classes of the project's classes (SetClassBases).
-	bases map[string][]string
+	// bases are the base classes of the project's classes (SetClassBases);
+	// derived the reverse, built when first needed (under mu).
+	bases, derived map[string][]string
 }
 
 // SetClassBases tells the project which classes derive from which, for
@@ -806,16 +807,56 @@ func (p *Project) Resolve(name, qualifier string, arity int, fromFile string) *P
 // fromFile may reach (of any class) launches or preloads kernels: a file
 // whose text calls obj.name() may then time a launch once its objects'
 // classes are known (from a parse).
-func (p *Project) MethodLoads(name, fromFile string) bool {
+// spelled says whether the calling file may spell a class's name: the
+// method's class, or a class derived from it, must be, for an object of
+// it to be declared there.
+func (p *Project) MethodLoads(name, fromFile string, spelled func(class string) bool) bool {
 	if p == nil {
 		return false
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range p.reachable(name, fromFile) {
-		if c.Summary.Class != "" && !p.kernelsOf(c).Empty() {
+		if c.Summary.Class != "" && p.classSpelled(c.Summary.Class, spelled) && !p.kernelsOf(c).Empty() {
 			return true
 		}
+	}
+	return false
+}
+
+// classSpelled reports whether spelled holds for class or a class derived
+// from it (under mu).
+func (p *Project) classSpelled(class string, spelled func(string) bool) bool {
+	if spelled(class) {
+		return true
+	}
+	if p.derived == nil {
+		p.derived = map[string][]string{}
+		for d, bs := range p.bases {
+			for _, b := range bs {
+				p.derived[b] = append(p.derived[b], d)
+			}
+		}
+		for _, ds := range p.derived {
+			sort.Strings(ds)
+		}
+	}
+	level, seen := []string{class}, map[string]bool{class: true}
+	for depth := 0; depth < maxBaseDepth && len(level) > 0; depth++ {
+		var next []string
+		for _, c := range level {
+			for _, d := range p.derived[c] {
+				if seen[d] {
+					continue
+				}
+				if spelled(d) {
+					return true
+				}
+				seen[d] = true
+				next = append(next, d)
+			}
+		}
+		level = next
 	}
 	return false
 }

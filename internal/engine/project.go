@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -948,14 +949,26 @@ func (pr *projectRun) calledNames(i int) []string {
 // callsLoaderElsewhere reports whether file i calls a function that
 // another file defines and that launches or preloads kernels.
 func (pr *projectRun) callsLoaderElsewhere(p *cudaparse.Project, i int) bool {
-	return callsProjectLoader(p, pr.shown[i], pr.calledNames(i))
+	return callsProjectLoader(p, pr.shown[i], pr.calledNames(i), pr.spells(i))
+}
+
+// spelledIn returns whether src contains a name.
+func spelledIn(src []byte) func(string) bool {
+	return func(name string) bool { return bytes.Contains(src, []byte(name)) }
+}
+
+// spells returns whether file i may spell a name (its name filter; true
+// when it has none).
+func (pr *projectRun) spells(i int) func(string) bool {
+	filter := pr.facts[i].filter
+	return func(name string) bool { return filter == nil || filter.MayContain(name) }
 }
 
 // callsProjectLoader reports whether a file calling names calls a function
 // another file defines and that launches or preloads kernels.
-func callsProjectLoader(p *cudaparse.Project, path string, names []string) bool {
+func callsProjectLoader(p *cudaparse.Project, path string, names []string, spelled func(string) bool) bool {
 	for _, name := range names {
-		if pf := p.Resolve(name, "", -1, path); pf != nil && pf.File != path && !p.Kernels(pf).Empty() || p.MethodLoads(name, path) {
+		if pf := p.Resolve(name, "", -1, path); pf != nil && pf.File != path && !p.Kernels(pf).Empty() || p.MethodLoads(name, path, spelled) {
 			return true
 		}
 	}
@@ -1543,7 +1556,7 @@ func ProjectAffects(p *cudaparse.Project, path string, src []byte) bool {
 	if p == nil {
 		return false
 	}
-	if callsProjectLoader(p, path, cudaparse.ScanNames(src).Calls) {
+	if callsProjectLoader(p, path, cudaparse.ScanNames(src).Calls, spelledIn(src)) {
 		return true
 	}
 	return p.HasEntryFacts(path)
@@ -1630,7 +1643,7 @@ func (pr *projectRun) timedCallsLoader(p *cudaparse.Project, i int) bool {
 		found = callee != nil && callee.File != sum.Path && !p.Kernels(callee).Empty() ||
 			// obj.f() read from the text, its object's class unknown
 			// until a parse: a method f of some class that loads.
-			st.Method && st.Qualifier == "" && p.MethodLoads(st.Callee, sum.Path)
+			st.Method && st.Qualifier == "" && p.MethodLoads(st.Callee, sum.Path, pr.spells(i))
 		return !found
 	})
 	return found
