@@ -155,6 +155,24 @@ func (f *File) receiverClass(c *Call) string {
 	return className(t.base)
 }
 
+// receiverMemo keeps receiverClass's answers within one function, by the
+// object's name: a function calls many methods of few objects.
+type receiverMemo map[string]string
+
+func (m receiverMemo) classOf(f *File, c *Call) string {
+	obj := c.Callee.ChildByField("argument")
+	if !obj.Is("identifier") {
+		return ""
+	}
+	name := obj.Text()
+	if class, ok := m[name]; ok {
+		return class
+	}
+	class := f.receiverClass(c)
+	m[name] = class
+	return class
+}
+
 // ReceiverClass is receiverClass for rules.
 func (f *File) ReceiverClass(c *Call) string { return f.receiverClass(c) }
 
@@ -204,4 +222,65 @@ func classBefore(src []byte, at int) string {
 		return ""
 	}
 	return string(src[start:end])
+}
+
+// DeclaresVariableOf reports whether src may declare a variable, parameter
+// or member of the class, from the text: the class's name as a whole word,
+// then template arguments, `*`, `&` or `const` at most, then a name
+// (`Dense<float> m`, `const DenseBase<Real> &m`, `Solver *s`).
+func DeclaresVariableOf(src []byte, class string) bool {
+	name := []byte(class)
+	for i := 0; ; {
+		k := bytes.Index(src[i:], name)
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		i = at + len(name)
+		if at > 0 && isIdentByte(src[at-1]) || i < len(src) && isIdentByte(src[i]) {
+			continue
+		}
+		j := skipSpaces(src, i)
+		if j < len(src) && src[j] == '<' {
+			depth := 0
+			for ; j < len(src) && j < i+512; j++ {
+				if src[j] == '<' {
+					depth++
+				} else if src[j] == '>' {
+					depth--
+					if depth == 0 {
+						j++
+						break
+					}
+				} else if src[j] == ';' || src[j] == '{' {
+					break
+				}
+			}
+			if depth != 0 {
+				continue
+			}
+		}
+		for {
+			j = skipSpaces(src, j)
+			if j < len(src) && (src[j] == '*' || src[j] == '&') {
+				j++
+				continue
+			}
+			if bytes.HasPrefix(src[j:], []byte("const")) && j+5 < len(src) && !isIdentByte(src[j+5]) {
+				j += 5
+				continue
+			}
+			break
+		}
+		if j < len(src) && isIdentStart(src[j]) {
+			return true
+		}
+	}
+}
+
+func skipSpaces(src []byte, j int) int {
+	for j < len(src) && (isSpace(src[j]) || src[j] == '\n' || src[j] == '\r') {
+		j++
+	}
+	return j
 }

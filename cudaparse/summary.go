@@ -173,6 +173,7 @@ func (f *File) Summary() *FileSummary {
 		for _, l := range f.LaunchesIn(fn) {
 			launchAt[l.Node.Start()] = true
 		}
+		receivers := receiverMemo{}
 		fs.Member, fs.Local = memberOrLocal(fn)
 		if fs.Member {
 			fs.Class = methodClass(fn)
@@ -193,7 +194,7 @@ func (f *File) Summary() *FileSummary {
 			default:
 				st := SummaryStep{Kind: StepCall, Callee: c.Name, Arity: len(c.Args), Qualifier: CalleeQualifier(c), Method: c.Callee.Is("field_expression")}
 				if st.Method {
-					st.Qualifier = f.receiverClass(c)
+					st.Qualifier = receivers.classOf(f, c)
 				}
 				steps = append(steps, placed{st, c.Node})
 			}

@@ -409,6 +409,9 @@ func (p *Project) DeclaredTimers(path string, src []byte) []knowledge.TimerClass
 // methods through the class's name (`Timer::Start()`: a timer whose
 // methods are static, its measurements kept by handle).
 func callsStaticReader(src []byte, class string, reads []string) bool {
+	if !bytes.Contains(src, []byte(class+"::")) {
+		return false
+	}
 	for _, m := range reads {
 		call := []byte(class + "::" + m + "(")
 		for i := 0; ; {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -952,16 +951,28 @@ func (pr *projectRun) callsLoaderElsewhere(p *cudaparse.Project, i int) bool {
 	return callsProjectLoader(p, pr.shown[i], pr.calledNames(i), pr.spells(i))
 }
 
-// spelledIn returns whether src contains a name.
+// spelledIn returns whether src may declare a variable of a class.
 func spelledIn(src []byte) func(string) bool {
-	return func(name string) bool { return bytes.Contains(src, []byte(name)) }
+	return func(class string) bool { return cudaparse.DeclaresVariableOf(src, class) }
 }
 
-// spells returns whether file i may spell a name (its name filter; true
-// when it has none).
+// spells returns whether file i may declare a variable of a class: its
+// name filter may hold the class's name, and its text declares one
+// (cudaparse.DeclaresVariableOf; the text read once, when first needed).
 func (pr *projectRun) spells(i int) func(string) bool {
 	filter := pr.facts[i].filter
-	return func(name string) bool { return filter == nil || filter.MayContain(name) }
+	var src []byte
+	read := false
+	return func(class string) bool {
+		if filter != nil && !filter.MayContain(class) {
+			return false
+		}
+		if !read {
+			src, _ = ReadSource(pr.sources[i])
+			read = true
+		}
+		return cudaparse.DeclaresVariableOf(src, class)
+	}
 }
 
 // callsProjectLoader reports whether a file calling names calls a function
