@@ -188,14 +188,22 @@ func (n Node) Ancestor(kinds ...string) Node {
 }
 
 // InError reports whether n lies inside an ERROR node: the parser did not
-// understand the code around it, so facts about it are guesses.
+// understand the code around it, so facts about it are guesses. Only the
+// ERROR nodes within n's function count: when the parser gives up on some
+// lines late in a file (a kernel body of statement macros), its recovery
+// may wrap the whole translation unit in an ERROR, around functions it
+// parsed whole; those functions are understood.
 func (n Node) InError() bool {
 	if n.f == nil {
 		return false
 	}
+	inFunction := false
 	for p := n; p.Valid(); p = p.Parent() {
-		if p.IsError() {
-			return true
+		if p.IsError() && !(inFunction && !p.Parent().Valid()) {
+			return true // an ERROR within n's function, or around n outside any
+		}
+		if p.Is("function_definition") && !p.HasError() {
+			inFunction = true // a whole function, parsed cleanly
 		}
 	}
 	return false
@@ -313,4 +321,18 @@ func (n Node) writeSExpr(b *strings.Builder, field string) {
 		c.writeSExpr(b, c.Field())
 	}
 	b.WriteByte(')')
+}
+
+// HasError reports whether an ERROR node lies within n (n itself aside).
+func (n Node) HasError() bool {
+	if n.f == nil {
+		return false
+	}
+	for _, i := range n.f.errorNodes {
+		e := Node{n.f, i}
+		if e != n && n.Start() <= e.Start() && e.End() <= n.End() {
+			return true
+		}
+	}
+	return false
 }
