@@ -79,16 +79,18 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 	var steps []SummaryStep
 	line := func(i int) int { return lines.Position(offset + i).Line }
 	// <<< launches: the kernel expression before them.
-	for i := 0; ; {
-		k := bytes.Index(body[i:], []byte("<<<"))
-		if k < 0 {
-			break
+	for _, spelling := range [][]byte{[]byte("<<<"), []byte("<< <")} {
+		for i := 0; ; {
+			k := bytes.Index(body[i:], spelling)
+			if k < 0 {
+				break
+			}
+			pos := i + k
+			if key := kernelBefore(body, pos); key != "" {
+				steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{key}, Line: line(pos)})
+			}
+			i = pos + len(spelling)
 		}
-		pos := i + k
-		if key := kernelBefore(body, pos); key != "" {
-			steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{key}, Line: line(pos)})
-		}
-		i = pos + 3
 	}
 	EachName(body, func(name []byte, def bool) {
 		if def {

@@ -29,6 +29,8 @@ func TestNeutralizeRewrites(t *testing.T) {
 		{"launch", "k<<<grid, block>>>(x, y);", "k(  grid, block  )(x, y);"},
 		{"launch with stream and spaces", "k <<< g, b, 0, s >>> (x);", "k (   g, b, 0, s   ) (x);"},
 		{"template launch", "k<float, 4><<<1, 32>>>(p);", "k<float, 4>(  1, 32  )(p);"},
+		{"launch spaced by a formatter", "k << < g, b >> >(x);", "k (    g, b    )(x);"},
+		{"spaced shifts untouched", "int a = b << < c; d = e >> > f;", "int a = b << < c; d = e >> > f;"},
 		{"nested templates untouched", "std::vector<std::vector<std::vector<int>>> v;", "std::vector<std::vector<std::vector<int>>> v;"},
 		{"shift untouched", "int a = b >> 3; c = d << 2;", "int a = b >> 3; c = d << 2;"},
 		{"string untouched", `const char *s = "k<<<1,1>>>(x) __global__";`, `const char *s = "k<<<1,1>>>(x) __global__";`},

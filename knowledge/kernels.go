@@ -83,7 +83,7 @@ var KernelResolvers = map[string]bool{
 // the launch syntax, the launch APIs and the preload APIs. A file without
 // any of them can define no function that loads a kernel.
 func KernelLoadSpellings() []string {
-	out := []string{"<<<"}
+	out := []string{"<<<", "<< <"}
 	out = append(out, slices.Sorted(maps.Keys(LaunchAPIs))...)
 	out = append(out, PreloadAPINames()...)
 	sort.Strings(out)

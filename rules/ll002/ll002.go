@@ -42,7 +42,7 @@ var Rule = &rule.Rule{
 func prefilter(text *rule.Text) bool {
 	clock := text.ContainsAny(clockSpellings...) || text.ContainsAny(timerObjects...) && text.ContainsAny(timerCalls...) ||
 		text.Contains("state)") || text.CallsProjectClock()
-	return clock && (text.ContainsAny("<<<", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch", "cub::", "thrust::") ||
+	return clock && (text.ContainsAny("<<<", "<< <", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch", "cub::", "thrust::") ||
 		text.ContainsAny(libraryLaunches...) || text.CallsProjectLoader())
 }
 
