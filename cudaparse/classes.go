@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -283,4 +284,53 @@ func skipSpaces(src []byte, j int) int {
 		j++
 	}
 	return j
+}
+
+// MethodCalled returns the function of the file that the method call c
+// (obj.f(), p->f()) reaches: the f of the class of obj's declared type, or
+// of the nearest base class of it that defines one, the bases taken from
+// the file and from bases (the project's, nil for none). nil when the
+// object's class is not known, or no method of it is defined here.
+func (f *File) MethodCalled(c *Call, bases func(class string) []string) *Function {
+	class := f.receiverClass(c)
+	if class == "" {
+		return nil
+	}
+	f.classBasesOnce.Do(func() {
+		f.classBases = map[string][]string{}
+		for _, cb := range ScanClassBases(f.Src) {
+			f.classBases[cb.Class] = append(f.classBases[cb.Class], cb.Bases...)
+		}
+	})
+	own := f.classBases
+	level, seen := []string{class}, map[string]bool{class: true}
+	for depth := 0; depth < maxBaseDepth && len(level) > 0; depth++ {
+		var found *Function
+		for _, fn := range f.Functions {
+			if fn.Name == c.Name && fn.Space&SpaceHost != 0 && slices.Contains(level, methodClass(fn)) {
+				if found != nil {
+					return nil // overloads: no guess
+				}
+				found = fn
+			}
+		}
+		if found != nil {
+			return found
+		}
+		var next []string
+		for _, cl := range level {
+			more := own[cl]
+			if bases != nil {
+				more = append(slices.Clone(more), bases(cl)...)
+			}
+			for _, b := range more {
+				if !seen[b] {
+					seen[b] = true
+					next = append(next, b)
+				}
+			}
+		}
+		level = next
+	}
+	return nil
 }

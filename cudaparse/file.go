@@ -188,6 +188,9 @@ type File struct {
 	// once (clockHelpers).
 	clockHelpersOnce sync.Once
 	ownClockHelpers  map[string]bool
+	// classBases: the file's classes and their bases (MethodCalled).
+	classBasesOnce sync.Once
+	classBases     map[string][]string
 	// additions: the team's launch and preload helpers, clocks, timers.
 	additions *knowledge.Additions
 	// device: DeviceSummaries' answer; unitDevice, what SetUnitDevice gave.

@@ -66,6 +66,14 @@ func (p *Project) SetClassBases(bases map[string][]string) {
 	}
 }
 
+// Bases returns the base classes of class the project knows.
+func (p *Project) Bases(class string) []string {
+	if p == nil {
+		return nil
+	}
+	return p.bases[class]
+}
+
 // maxBaseDepth bounds the walk up a class hierarchy.
 const maxBaseDepth = 8
 

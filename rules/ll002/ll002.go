@@ -284,8 +284,11 @@ func (a *analysis) callUse(fn *cudaparse.Function, c *cudaparse.Call) (kernelUse
 	callee := a.file.FunctionNamed(c.Name)
 	if callee != nil && cudaparse.CallsOtherObject(c) {
 		// gemm.run() is the run of gemm's class, not a run the file
-		// defines for another class.
-		return kernelUse{}, false
+		// defines for another class: the one of the object's class, when
+		// the file defines it.
+		if callee = a.file.MethodCalled(c, a.pass.Project.Bases); callee == nil {
+			return kernelUse{}, false
+		}
 	}
 	if callee == nil {
 		// A function of another file of the project.
