@@ -540,6 +540,12 @@ func (f *File) defaultArg(p tparam, params []tparam, bound map[string]string, at
 // ctype writes it, an integral constant as its value, anything else as
 // written without blanks.
 func (f *File) canonArg(a Node, at Node) string {
+	// A parameter of the template the launch or preload sits in: which
+	// instantiation it names depends on the caller (callKernel<N, B>
+	// launching k<N, B>, measure<N> preloading k<N, 256>), unknown here.
+	if at.Valid() && isTemplateParam(compactSpace(a.Text()), at) {
+		return UnknownArg
+	}
 	if a.Is("type_descriptor") || isTypeNode(a) {
 		if id := plainTypeName(a); id.Valid() {
 			if v, ok := f.namedConstant(id); ok {
@@ -599,4 +605,24 @@ func (f *File) namedConstant(id Node) (string, bool) {
 		return "", false
 	}
 	return strconv.FormatInt(int64(v), 10), true
+}
+
+// isTemplateParam reports whether name is a parameter of a template
+// declaration around at (a function template, or the class template of a
+// member function).
+func isTemplateParam(name string, at Node) bool {
+	if !isIdentifier(name) {
+		return false
+	}
+	for p := at.Parent(); p.Valid(); p = p.Parent() {
+		if !p.Is("template_declaration") {
+			continue
+		}
+		for _, tp := range templateParams(p) {
+			if tp.name == name {
+				return true
+			}
+		}
+	}
+	return false
 }
