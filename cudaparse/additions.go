@@ -138,7 +138,8 @@ func ownTimerStarts(t *knowledge.TimerClass, declarators []Node, fn *Function) [
 // it, among reads) to the block's closing brace. The block is the
 // region's Stop.
 func (f *File) ownTimerScopes(fn *Function, reads []*Call) []TimedRegion {
-	if !f.additions.HasTimers() {
+	scoped := f.scopedTimerClasses()
+	if !f.additions.HasTimers() && len(scoped) == 0 {
 		return nil
 	}
 	var out []TimedRegion
@@ -149,7 +150,11 @@ func (f *File) ownTimerScopes(fn *Function, reads []*Call) []TimedRegion {
 		if !n.Is("declaration") {
 			return true
 		}
-		t := f.ownTimer(compactSpace(n.ChildByField("type").Text()))
+		typ := compactSpace(n.ChildByField("type").Text())
+		t := f.ownTimer(typ)
+		if t == nil {
+			t = scoped[className(typ)]
+		}
 		block := n.Parent()
 		if t == nil || !t.Destructor || !block.Is("compound_statement") {
 			return false
@@ -182,4 +187,21 @@ func lastReadOf(name string, d, block Node, reads []*Call, constructed bool) Nod
 		}
 	}
 	return last
+}
+
+// scopedTimerClasses are the file's own timer classes whose destructor
+// reads the clock (TimerClasses): an object of one measures until the end
+// of its block, as a configured scoped timer does.
+func (f *File) scopedTimerClasses() map[string]*knowledge.TimerClass {
+	var out map[string]*knowledge.TimerClass
+	for _, t := range f.TimerClasses() {
+		if t.Destructor {
+			if out == nil {
+				out = map[string]*knowledge.TimerClass{}
+			}
+			t := t
+			out[t.Class] = &t
+		}
+	}
+	return out
 }

@@ -34,19 +34,35 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 	lexed := false
 	eachDefinition(src, func(name, body []byte) {
 		at := cap(src) - cap(name)
-		if at > 0 && src[at-1] == '~' {
-			return // a destructor
+		destructor := at > 0 && src[at-1] == '~'
+		qualifierAt := at
+		if destructor {
+			qualifierAt = at - 1
 		}
-		class := classQualifierBefore(src, at)
-		if class == "" && !qualifiedBefore(src, at) {
+		class := classQualifierBefore(src, qualifierAt)
+		if class == "" && !qualifiedBefore(src, qualifierAt) {
 			if !lexed {
 				classes, lexed = classBodies(src), true
 			}
 			class = enclosingClass(classes, at)
 		}
+		if destructor && class != string(name) {
+			return
+		}
 		m := &classMethod{class: class, name: string(name), body: body}
+		if destructor {
+			m.name = "~" + m.name
+		}
+		// A constructor may read in its member initializers
+		// (`begin_(clock::now())`), between its parameters and its body.
+		reading := body
+		if m.name == class {
+			if start := cap(src) - cap(body); start > at {
+				reading = src[at : start+len(body)]
+			}
+		}
 		for _, lit := range lits {
-			if bytes.Contains(body, lit) {
+			if bytes.Contains(reading, lit) {
 				m.reads = true
 				break
 			}
@@ -54,7 +70,38 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 		ms = append(ms, m)
 	})
 	spreadClockReads(ms)
-	return timerClassesOf(ms)
+	out := timerClassesOf(ms)
+	for k := range out {
+		if out[k].Destructor && !out[k].Constructor {
+			// A scope timer whose constructor reads in a member
+			// initializer (`begin_(clock::now())`), which the definitions
+			// found without a parse do not hold: its class body spells a
+			// clock read besides the destructor's.
+			if !lexed {
+				classes, lexed = classBodies(src), true
+			}
+			out[k].Constructor = classReadsBesidesDestructor(src, classes, out[k].Class, lits)
+		}
+	}
+	return out
+}
+
+// classReadsBesidesDestructor reports whether the body of class (defined
+// in src) spells clock reads twice or more: the destructor's and another.
+func classReadsBesidesDestructor(src []byte, classes []classBody, class string, lits [][]byte) bool {
+	for _, c := range classes {
+		if c.name != class || c.stop <= c.open {
+			continue
+		}
+		n := 0
+		for _, lit := range lits {
+			n += bytes.Count(src[c.open:c.stop], lit)
+		}
+		if n >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // TimerClassNames returns the names of the classes TimerClasses finds.
@@ -204,9 +251,12 @@ func timerClassesOf(ms []*classMethod) []knowledge.TimerClass {
 			t = &knowledge.TimerClass{Class: m.class}
 			byClass[m.class] = t
 		}
-		if m.name == m.class {
+		switch {
+		case m.name == m.class:
 			t.Constructor = true
-		} else if !containsString(t.Reads, m.name) {
+		case m.name == "~"+m.class:
+			t.Destructor = true
+		case !containsString(t.Reads, m.name):
 			t.Reads = append(t.Reads, m.name)
 		}
 	}
@@ -227,8 +277,8 @@ func timerClassesOf(ms []*classMethod) []knowledge.TimerClass {
 // named as timers' are (Start, Stop, Elapsed). A solver whose Run() times
 // itself is not.
 func looksLikeTimer(t *knowledge.TimerClass) bool {
-	if knowledge.TimerObject.MatchString(t.Class) {
-		return true
+	if knowledge.TimerObject.MatchString(t.Class) || t.Constructor && t.Destructor {
+		return true // named for a timer, or a scope timer (RAII)
 	}
 	for _, m := range t.Reads {
 		if knowledge.TimerMethod.MatchString(m) {
