@@ -90,7 +90,7 @@ func (p *Project) resolveMethod(name, class string, arity int, fromFile string) 
 		return pf
 	}
 	var pf *ProjectFunction
-	cands := p.reachable(name, fromFile)
+	cands := p.visibleDefinitions(name, fromFile)
 	level, seen := []string{class}, map[string]bool{class: true}
 	for depth := 0; depth < maxBaseDepth && len(level) > 0 && pf == nil; depth++ {
 		var found []*ProjectFunction
@@ -119,15 +119,85 @@ func (p *Project) resolveMethod(name, class string, arity int, fromFile string) 
 }
 
 // agreeing returns the first of several definitions when they all load
-// the same kernels, else nil.
+// the same kernels. Overloads that load other instantiations of the same
+// kernels (`cuda_max(float *)` launching _max<float>, `cuda_max(double *)`
+// _max<double>) resolve to one function loading those kernels with the
+// arguments they disagree on unknown (_max<?>); any other disagreement
+// resolves to nil.
 func (p *Project) agreeing(cands []*ProjectFunction) *ProjectFunction {
 	first := p.kernelsOf(cands[0])
+	facts := []*KernelFacts{first}
+	same := true
 	for _, c := range cands[1:] {
-		if !sameFacts(first, p.kernelsOf(c)) {
-			return nil
+		k := p.kernelsOf(c)
+		facts = append(facts, k)
+		same = same && sameFacts(first, k)
+	}
+	if same {
+		return cands[0]
+	}
+	merged, ok := mergeOverloadFacts(facts)
+	if !ok {
+		return nil
+	}
+	pf := &ProjectFunction{File: cands[0].File, Summary: cands[0].Summary}
+	if p.kernels == nil {
+		p.kernels = map[*ProjectFunction]*KernelFacts{}
+	}
+	p.kernels[pf] = merged
+	return pf
+}
+
+// mergeOverloadFacts merges the facts of overloads that launch and preload
+// the same kernels, instantiated differently: each kernel with the
+// template arguments they agree on and UnknownArg elsewhere.
+func mergeOverloadFacts(facts []*KernelFacts) (*KernelFacts, bool) {
+	out := &KernelFacts{All: facts[0].All, LaunchedParams: facts[0].LaunchedParams}
+	for _, k := range facts[1:] {
+		if k.All != out.All || !slices.Equal(k.LaunchedParams, out.LaunchedParams) {
+			return nil, false
 		}
 	}
-	return cands[0]
+	var ok bool
+	if out.Launched, ok = mergeKeys(facts, func(k *KernelFacts) []string { return k.Launched }); !ok {
+		return nil, false
+	}
+	if out.Preloaded, ok = mergeKeys(facts, func(k *KernelFacts) []string { return k.Preloaded }); !ok {
+		return nil, false
+	}
+	return out, true
+}
+
+// mergeKeys merges one list of keys of each overload, kernel by kernel.
+func mergeKeys(facts []*KernelFacts, keys func(*KernelFacts) []string) ([]string, bool) {
+	lists := make([][]string, len(facts))
+	for i, k := range facts {
+		lists[i] = slices.Sorted(slices.Values(keys(k)))
+		if len(lists[i]) != len(lists[0]) {
+			return nil, false
+		}
+	}
+	var out []string
+	for j, key := range lists[0] {
+		name, args, ok := splitKernelKey(key)
+		if name == "" {
+			return nil, false
+		}
+		results := [][]string{args}
+		for _, l := range lists[1:] {
+			n2, a2, ok2 := splitKernelKey(l[j])
+			if n2 != name || ok2 != ok {
+				return nil, false
+			}
+			results = append(results, a2)
+		}
+		if !ok {
+			out = append(out, name)
+			continue
+		}
+		out = append(out, name+"<"+strings.Join(mergeInstantiations(results), ",")+">")
+	}
+	return out, true
 }
 
 // SetVisibility restricts what a call can resolve to: a function of file
@@ -371,6 +441,21 @@ func (p *Project) reachable(name, fromFile string) []*ProjectFunction {
 		return included
 	}
 	return visible
+}
+
+// visibleDefinitions returns every definition of name a call from
+// fromFile may see (its own, included headers, sources of its program), not
+// only the nearest kind as reachable does: a method is chosen among them
+// by its class, and an included header's Max of one class does not hide
+// the Max of the object's class in a source beside the caller.
+func (p *Project) visibleDefinitions(name, fromFile string) []*ProjectFunction {
+	var out []*ProjectFunction
+	for _, c := range p.byName[name] {
+		if c.File == fromFile || !c.Summary.Local && (p.visible == nil || p.visible(fromFile, c.File)) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Reachable returns the definitions of name a call from fromFile may
@@ -824,7 +909,7 @@ func (p *Project) MethodLoads(name, fromFile string, spelled func(class string) 
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, c := range p.reachable(name, fromFile) {
+	for _, c := range p.visibleDefinitions(name, fromFile) {
 		if c.Summary.Class != "" && p.classSpelled(c.Summary.Class, spelled) && !p.kernelsOf(c).Empty() {
 			return true
 		}

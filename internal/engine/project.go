@@ -401,9 +401,11 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 	followed := map[string]bool{} // names whose definers' calls were wanted
 	for round := 0; round < maxLinkRounds && len(wanted) > 0; round++ {
 		var todo, follow []int
-		definers := pr.definedBy
+		var definers map[string][]int
 		if round == 0 {
 			definers = pr.definersOf(wanted, true)
+		} else {
+			definers = pr.headerDefiners(wanted)
 		}
 		for _, name := range sortedKeys(wanted) {
 			for _, i := range definers[name] {
@@ -516,6 +518,9 @@ func (pr *projectRun) definersOf(wanted map[string][]int, near bool) map[string]
 			}
 		})
 	}
+	for name, files := range pr.inIncludedHeaders(wanted, found) {
+		found[name] = append(found[name], files...)
+	}
 	out := make(map[string][]int, len(names))
 	for _, name := range names {
 		files := append([]int{}, pr.definedBy[name]...)
@@ -561,6 +566,63 @@ func (pr *projectRun) nearSources(i int) fileSet {
 		pr.near = map[int]fileSet{}
 	}
 	pr.near[i] = set
+	return set
+}
+
+// inIncludedHeaders looks for the names that no file defines with a
+// launch (definedBy) and that found has no definer of, among the headers
+// their callers include: an inline wrapper (`inline void cuda_max(float
+// *p) { cudaF_max(p); }`) before another file's launcher. Only such names
+// are looked for: a template library's headers define thousands of
+// functions.
+func (pr *projectRun) inIncludedHeaders(wanted map[string][]int, found map[string][]int) map[string][]int {
+	var names []string
+	headers := map[string]fileSet{}
+	for _, name := range sortedKeys(wanted) {
+		if len(pr.definedBy[name]) > 0 || len(found[name]) > 0 {
+			continue
+		}
+		set := newFileSet()
+		for _, from := range wanted[name] {
+			set.union(pr.includedHeaders(from))
+		}
+		names = append(names, name)
+		headers[name] = set
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return pr.filesNaming(names, true, 2*maxCallerFiles, headers)
+}
+
+// headerDefiners is definedBy for the wanted names, and the included
+// headers defining those that definedBy lacks (inIncludedHeaders).
+func (pr *projectRun) headerDefiners(wanted map[string][]int) map[string][]int {
+	out := map[string][]int{}
+	for name := range wanted {
+		if d := pr.definedBy[name]; len(d) > 0 {
+			out[name] = d
+		}
+	}
+	for name, files := range pr.inIncludedHeaders(wanted, nil) {
+		if len(files) <= maxIncludedDefiners {
+			out[name] = files
+		}
+	}
+	return out
+}
+
+// includedHeaders returns the headers file i includes, directly or not.
+func (pr *projectRun) includedHeaders(i int) fileSet {
+	pr.visMu.Lock()
+	defer pr.visMu.Unlock()
+	pr.indexShown()
+	set := newFileSet()
+	pr.includeClosure(i).each(func(j int) {
+		if pr.header[j] {
+			set.add(j)
+		}
+	})
 	return set
 }
 
