@@ -612,14 +612,16 @@ func (pr *projectRun) headerDefiners(wanted map[string][]int) map[string][]int {
 	return out
 }
 
-// includedHeaders returns the headers file i includes, directly or not.
+// includedHeaders returns the headers of file i's own folder that it
+// includes, directly or not: a wrapper header beside the code that calls
+// it (a library's headers, elsewhere, define thousands of functions).
 func (pr *projectRun) includedHeaders(i int) fileSet {
 	pr.visMu.Lock()
 	defer pr.visMu.Unlock()
 	pr.indexShown()
 	set := newFileSet()
 	pr.includeClosure(i).each(func(j int) {
-		if pr.header[j] {
+		if pr.header[j] && pr.dirs[j] == pr.dirs[i] {
 			set.add(j)
 		}
 	})
