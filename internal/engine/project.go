@@ -927,11 +927,19 @@ func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int 
 		if pr.timedCallsLoader(p, i) || usesCallerFacts(results[i].Findings) && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
 			usesProjectPreloads(results[i].Findings) && p.PreloadsEveryKernel(pr.shown[i]) ||
 			usesUnitDevice(results[i].Findings) ||
-			len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0 {
+			pr.mayTimeLoads(p, i) && (len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0) {
 			out = append(out, i)
 		}
 	}
 	return out
+}
+
+// mayTimeLoads reports whether file i can time a kernel load once another
+// file's clock or timer class is known: it spells a launch or preload, or
+// calls another file's function that loads (a clock alone times nothing
+// that loads).
+func (pr *projectRun) mayTimeLoads(p *cudaparse.Project, i int) bool {
+	return pr.facts[i].loader || pr.callsLoaderElsewhere(p, i)
 }
 
 // timerDefiners returns the files not summarized yet that define a timer
