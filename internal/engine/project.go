@@ -315,7 +315,7 @@ func (pr *projectRun) link(wantPreloads bool) *cudaparse.Project {
 			}
 		}
 	}
-	definers := pr.definersOf(loadWanted, true)
+	definers := pr.definersOf(loadWanted, true, nil)
 	for _, name := range sortedKeys(loadWanted) {
 		for _, i := range definers[name] {
 			if !pr.requested(i) {
@@ -383,6 +383,9 @@ func (pr *projectRun) requested(i int) bool {
 // those names. Then what the functions reached call, up to maxLinkRounds.
 func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 	wanted := map[string][]int{} // name -> the files calling it
+	// byMethods are the wanted names that a class's method calls: only
+	// those are looked for in headers (a method calling an inline wrapper).
+	byMethods := map[string]bool{}
 	want := func(i int, fns map[string]bool) {
 		sum := pr.facts[i].summary
 		if sum == nil {
@@ -390,8 +393,11 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 		}
 		eachOutCall(sum, func(fn *cudaparse.FunctionSummary) bool {
 			return fns != nil && fns[fn.Name] || fns == nil && fn.Timed
-		}, func(_ *cudaparse.FunctionSummary, st *cudaparse.SummaryStep) bool {
+		}, func(fn *cudaparse.FunctionSummary, st *cudaparse.SummaryStep) bool {
 			wanted[st.Callee] = append(wanted[st.Callee], i)
+			if fn.Class != "" {
+				byMethods[st.Callee] = true
+			}
 			return true
 		})
 	}
@@ -403,9 +409,9 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 		var todo, follow []int
 		var definers map[string][]int
 		if round == 0 {
-			definers = pr.definersOf(wanted, true)
+			definers = pr.definersOf(wanted, true, byMethods)
 		} else {
-			definers = pr.headerDefiners(wanted)
+			definers = pr.headerDefiners(wanted, byMethods)
 		}
 		for _, name := range sortedKeys(wanted) {
 			for _, i := range definers[name] {
@@ -495,7 +501,7 @@ const maxIncludedDefiners = 4
 // definition a caller compiles with may launch nothing while a file
 // beside it has one of the same name that does: a test of a CPU
 // reference includes model.c, beside model.cu.
-func (pr *projectRun) definersOf(wanted map[string][]int, near bool) map[string][]int {
+func (pr *projectRun) definersOf(wanted map[string][]int, near bool, inHeaders map[string]bool) map[string][]int {
 	names := sortedKeys(wanted)
 	among := make(map[string]fileSet, len(names))
 	for _, name := range names {
@@ -518,7 +524,7 @@ func (pr *projectRun) definersOf(wanted map[string][]int, near bool) map[string]
 			}
 		})
 	}
-	for name, files := range pr.inIncludedHeaders(wanted, found) {
+	for name, files := range pr.inIncludedHeaders(wanted, found, inHeaders) {
 		found[name] = append(found[name], files...)
 	}
 	out := make(map[string][]int, len(names))
@@ -575,11 +581,11 @@ func (pr *projectRun) nearSources(i int) fileSet {
 // *p) { cudaF_max(p); }`) before another file's launcher. Only such names
 // are looked for: a template library's headers define thousands of
 // functions.
-func (pr *projectRun) inIncludedHeaders(wanted map[string][]int, found map[string][]int) map[string][]int {
+func (pr *projectRun) inIncludedHeaders(wanted map[string][]int, found map[string][]int, only map[string]bool) map[string][]int {
 	var names []string
 	headers := map[string]fileSet{}
 	for _, name := range sortedKeys(wanted) {
-		if len(pr.definedBy[name]) > 0 || len(found[name]) > 0 {
+		if !only[name] || len(pr.definedBy[name]) > 0 || len(found[name]) > 0 {
 			continue
 		}
 		set := newFileSet()
@@ -597,14 +603,14 @@ func (pr *projectRun) inIncludedHeaders(wanted map[string][]int, found map[strin
 
 // headerDefiners is definedBy for the wanted names, and the included
 // headers defining those that definedBy lacks (inIncludedHeaders).
-func (pr *projectRun) headerDefiners(wanted map[string][]int) map[string][]int {
+func (pr *projectRun) headerDefiners(wanted map[string][]int, inHeaders map[string]bool) map[string][]int {
 	out := map[string][]int{}
 	for name := range wanted {
 		if d := pr.definedBy[name]; len(d) > 0 {
 			out[name] = d
 		}
 	}
-	for name, files := range pr.inIncludedHeaders(wanted, nil) {
+	for name, files := range pr.inIncludedHeaders(wanted, nil, inHeaders) {
 		if len(files) <= maxIncludedDefiners {
 			out[name] = files
 		}
