@@ -66,33 +66,49 @@ var accessWords = map[string]bool{"public": true, "protected": true, "private": 
 // name, `final`, and a base list up to the body's brace.
 func classHead(head []byte) (ClassBases, bool) {
 	toks := lex(head)
-	var cb ClassBases
-	k := 0
-	// The name is the last identifier before the base list's colon
-	// (`class KALDI_EXPORT Name :`, `struct alignas(16) Name :` aside).
-	for ; k < len(toks); k++ {
-		t := toks[k]
+	name, k, ok := classHeadName(head, toks)
+	if !ok {
+		return ClassBases{}, false
+	}
+	bases, ok := baseList(head, toks[k+1:])
+	if !ok || len(bases) == 0 {
+		return ClassBases{}, false
+	}
+	return ClassBases{Class: name, Bases: bases}, true
+}
+
+// classHeadName returns the class's name and the index of the colon that
+// opens its base list: the name is the last identifier before it (`class
+// KALDI_EXPORT Name :`), `final` aside. Anything else before the colon
+// (`class T>` of a template, a forward declaration, a use) is no head.
+func classHeadName(head []byte, toks []token) (string, int, bool) {
+	name := ""
+	for k, t := range toks {
 		if t.kind == tokComment {
 			continue
 		}
 		word := string(head[t.start:t.end])
 		if t.kind == tokIdent {
 			if word != "final" {
-				cb.Class = word
+				name = word
 			}
 			continue
 		}
-		if t.kind == tokPunct && word == ":" && !(k+1 < len(toks) && head[toks[k+1].start] == ':' && toks[k+1].start == t.end) {
-			break
+		qualified := k+1 < len(toks) && head[toks[k+1].start] == ':' && toks[k+1].start == t.end
+		if t.kind == tokPunct && word == ":" && !qualified && name != "" {
+			return name, k, true
 		}
-		return ClassBases{}, false // `class T>` of a template, a forward declaration, a use
+		return "", 0, false
 	}
-	if cb.Class == "" || k == len(toks) {
-		return ClassBases{}, false
-	}
+	return "", 0, false
+}
+
+// baseList reads base specifiers up to the body's brace: the last name of
+// each (`public ns::Base<T>` gives Base).
+func baseList(head []byte, toks []token) ([]string, bool) {
+	var bases []string
 	depth, base := 0, ""
-	for k++; k < len(toks); k++ {
-		t := toks[k]
+	for _, t := range toks {
 		if t.kind == tokComment {
 			continue
 		}
@@ -100,25 +116,26 @@ func classHead(head []byte) (ClassBases, bool) {
 		switch {
 		case t.kind == tokIdent && depth == 0:
 			if !accessWords[word] {
-				base = word // the last name of ns::Base
+				base = word
 			}
-		case t.kind == tokPunct && word == "<":
+		case t.kind != tokPunct:
+		case word == "<":
 			depth++
-		case t.kind == tokPunct && word == ">":
+		case word == ">":
 			depth--
-		case t.kind == tokPunct && depth == 0 && (word == "," || word == "{"):
+		case depth == 0 && (word == "," || word == "{"):
 			if base != "" {
-				cb.Bases = append(cb.Bases, base)
+				bases = append(bases, base)
 			}
 			base = ""
 			if word == "{" {
-				return cb, len(cb.Bases) > 0
+				return bases, true
 			}
-		case t.kind == tokPunct && depth == 0 && word == ";":
-			return ClassBases{}, false
+		case depth == 0 && word == ";":
+			return nil, false
 		}
 	}
-	return ClassBases{}, false
+	return nil, false
 }
 
 // className reduces a type's spelling to its class's plain name:
@@ -241,40 +258,52 @@ func DeclaresVariableOf(src []byte, class string) bool {
 		if at > 0 && isIdentByte(src[at-1]) || i < len(src) && isIdentByte(src[i]) {
 			continue
 		}
-		j := skipSpaces(src, i)
-		if j < len(src) && src[j] == '<' {
-			depth := 0
-			for ; j < len(src) && j < i+512; j++ {
-				if src[j] == '<' {
-					depth++
-				} else if src[j] == '>' {
-					depth--
-					if depth == 0 {
-						j++
-						break
-					}
-				} else if src[j] == ';' || src[j] == '{' {
-					break
-				}
-			}
-			if depth != 0 {
-				continue
-			}
+		j, ok := skipTemplateArgs(src, skipSpaces(src, i))
+		if !ok {
+			continue
 		}
-		for {
-			j = skipSpaces(src, j)
-			if j < len(src) && (src[j] == '*' || src[j] == '&') {
-				j++
-				continue
-			}
-			if bytes.HasPrefix(src[j:], []byte("const")) && j+5 < len(src) && !isIdentByte(src[j+5]) {
-				j += 5
-				continue
-			}
-			break
-		}
+		j = skipDeclaratorPrefix(src, j)
 		if j < len(src) && isIdentStart(src[j]) {
 			return true
+		}
+	}
+}
+
+// skipTemplateArgs skips a template argument list at j, if there is one
+// (at most 512 bytes, on no `;` or `{`); ok false when it does not close.
+func skipTemplateArgs(src []byte, j int) (int, bool) {
+	if j >= len(src) || src[j] != '<' {
+		return j, true
+	}
+	depth := 0
+	for end := min(len(src), j+512); j < end; j++ {
+		switch src[j] {
+		case '<':
+			depth++
+		case '>':
+			depth--
+			if depth == 0 {
+				return j + 1, true
+			}
+		case ';', '{':
+			return j, false
+		}
+	}
+	return j, false
+}
+
+// skipDeclaratorPrefix skips blanks, `*`, `&` and `const` before a
+// declarator's name.
+func skipDeclaratorPrefix(src []byte, j int) int {
+	for {
+		j = skipSpaces(src, j)
+		switch {
+		case j < len(src) && (src[j] == '*' || src[j] == '&'):
+			j++
+		case bytes.HasPrefix(src[j:], []byte("const")) && j+5 < len(src) && !isIdentByte(src[j+5]):
+			j += 5
+		default:
+			return j
 		}
 	}
 }

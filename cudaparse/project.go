@@ -92,7 +92,7 @@ func (p *Project) resolveMethod(name, class string, arity int, fromFile string) 
 	var pf *ProjectFunction
 	cands := p.visibleDefinitions(name, fromFile)
 	level, seen := []string{class}, map[string]bool{class: true}
-	for depth := 0; depth < maxBaseDepth && len(level) > 0 && pf == nil; depth++ {
+	for depth := 0; depth < maxBaseDepth && len(level) > 0; depth++ {
 		var found []*ProjectFunction
 		for _, c := range cands {
 			if slices.Contains(level, c.Summary.Class) && (arity < 0 || c.Summary.Arity < 0 || c.Summary.Arity == arity) {

@@ -28,46 +28,12 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 	if !mayDefineTimerClass(src, additions) {
 		return nil
 	}
-	lits := timerClassClockLiterals(additions)
+	sc := &classScan{src: src, lits: timerClassClockLiterals(additions)}
 	var ms []*classMethod
-	var classes []classBody
-	lexed := false
 	eachDefinition(src, func(name, body []byte) {
-		at := cap(src) - cap(name)
-		destructor := at > 0 && src[at-1] == '~'
-		qualifierAt := at
-		if destructor {
-			qualifierAt = at - 1
+		if m := sc.method(name, body); m != nil {
+			ms = append(ms, m)
 		}
-		class := classQualifierBefore(src, qualifierAt)
-		if class == "" && !qualifiedBefore(src, qualifierAt) {
-			if !lexed {
-				classes, lexed = classBodies(src), true
-			}
-			class = enclosingClass(classes, at)
-		}
-		if destructor && class != string(name) {
-			return
-		}
-		m := &classMethod{class: class, name: string(name), body: body}
-		if destructor {
-			m.name = "~" + m.name
-		}
-		// A constructor may read in its member initializers
-		// (`begin_(clock::now())`), between its parameters and its body.
-		reading := body
-		if m.name == class {
-			if start := cap(src) - cap(body); start > at {
-				reading = src[at : start+len(body)]
-			}
-		}
-		for _, lit := range lits {
-			if bytes.Contains(reading, lit) {
-				m.reads = true
-				break
-			}
-		}
-		ms = append(ms, m)
 	})
 	spreadClockReads(ms)
 	out := timerClassesOf(ms)
@@ -77,13 +43,65 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 			// initializer (`begin_(clock::now())`), which the definitions
 			// found without a parse do not hold: its class body spells a
 			// clock read besides the destructor's.
-			if !lexed {
-				classes, lexed = classBodies(src), true
-			}
-			out[k].Constructor = classReadsBesidesDestructor(src, classes, out[k].Class, lits)
+			out[k].Constructor = classReadsBesidesDestructor(src, sc.bodies(), out[k].Class, sc.lits)
 		}
 	}
 	return out
+}
+
+// classScan is what TimerClasses reads of a file: its text, the clock
+// literals, and its class bodies, lexed when first needed.
+type classScan struct {
+	src     []byte
+	lits    [][]byte
+	classes []classBody
+	lexed   bool
+}
+
+func (sc *classScan) bodies() []classBody {
+	if !sc.lexed {
+		sc.classes, sc.lexed = classBodies(sc.src), true
+	}
+	return sc.classes
+}
+
+// method returns the definition name/body as a method of its class (a
+// destructor named "~Class"), with whether it reads a clock itself; nil
+// for a destructor of no class.
+func (sc *classScan) method(name, body []byte) *classMethod {
+	src := sc.src
+	at := cap(src) - cap(name)
+	destructor := at > 0 && src[at-1] == '~'
+	qualifierAt := at
+	if destructor {
+		qualifierAt = at - 1
+	}
+	class := classQualifierBefore(src, qualifierAt)
+	if class == "" && !qualifiedBefore(src, qualifierAt) {
+		class = enclosingClass(sc.bodies(), at)
+	}
+	if destructor && class != string(name) {
+		return nil
+	}
+	m := &classMethod{class: class, name: string(name), body: body}
+	if destructor {
+		m.name = "~" + m.name
+	}
+	// A constructor may read in its member initializers
+	// (`begin_(clock::now())`), between its parameters and its body.
+	reading := body
+	if m.name == class {
+		if start := cap(src) - cap(body); start > at {
+			reading = src[at : start+len(body)]
+		}
+	}
+	for _, lit := range sc.lits {
+		if bytes.Contains(reading, lit) {
+			m.reads = true
+			break
+		}
+	}
+	return m
 }
 
 // classReadsBesidesDestructor reports whether the body of class (defined
