@@ -163,14 +163,32 @@ func (f *File) receiverClass(c *Call) string {
 		return ""
 	}
 	obj := c.Callee.ChildByField("argument")
-	if !obj.Is("identifier") {
+	if !obj.Is("identifier", "subscript_expression", "field_expression", "parenthesized_expression", "pointer_expression") {
 		return ""
 	}
 	t, ok := f.exprType(obj, 0)
 	if !ok {
 		return ""
 	}
-	return className(t.base)
+	return className(pointee(t.base))
+}
+
+// smartPointers hold an object of their first template argument, whose
+// methods `p->f()` calls.
+var smartPointers = map[string]bool{"shared_ptr": true, "unique_ptr": true, "weak_ptr": true, "Ptr": true}
+
+// pointee returns the type a smart pointer type holds
+// (`std::shared_ptr<Solver>` gives Solver), or typ itself.
+func pointee(typ string) string {
+	open := strings.IndexByte(typ, '<')
+	if open < 0 || !smartPointers[className(typ[:open])] || !strings.HasSuffix(typ, ">") {
+		return typ
+	}
+	args := splitTopLevel(typ[open+1 : len(typ)-1])
+	if len(args) == 0 {
+		return typ
+	}
+	return strings.TrimSpace(args[0])
 }
 
 // receiverMemo keeps receiverClass's answers within one function, by the
@@ -180,7 +198,7 @@ type receiverMemo map[string]string
 func (m receiverMemo) classOf(f *File, c *Call) string {
 	obj := c.Callee.ChildByField("argument")
 	if !obj.Is("identifier") {
-		return ""
+		return f.receiverClass(c) // an element or member: not memoized
 	}
 	name := obj.Text()
 	if class, ok := m[name]; ok {

@@ -28,6 +28,10 @@ var HostClockCalls = map[string]bool{
 	"cutStartTimer": true, "cutStopTimer": true,
 }
 
+// StopwatchStops stop a stopwatch (cuda-samples' helper_timer.h and
+// cutil): what it measured is read only by TimerValueReads.
+var StopwatchStops = map[string]bool{"sdkStopTimer": true, "cutStopTimer": true}
+
 // TimerValueReads return a stopwatch's accumulated time (cuda-samples'
 // helper_timer.h, and cutil's before it): a duration summed over its
 // start/stop sessions, not a timestamp. A read of one ends what the

@@ -1,6 +1,7 @@
 package ll002
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -19,7 +20,7 @@ import (
 // whose first iteration runs the launch at (the first launch, which is
 // then not in any sample kept).
 func (a *analysis) sampleDiscarded(fn *cudaparse.Function, r cudaparse.TimedRegion, at cudaparse.Node) bool {
-	if unpairedReads(fn, r) {
+	if unpairedReads(fn, r) || a.stopwatchUnread(r) {
 		return true
 	}
 	seed := a.measuredVariable(fn, r)
@@ -31,6 +32,68 @@ func (a *analysis) sampleDiscarded(fn *cudaparse.Function, r cudaparse.TimedRegi
 		first = &it
 	}
 	return !a.reachesSink(fn, seed, r, first)
+}
+
+// stopwatchUnread reports whether r ends at the stop of a stopwatch local
+// to its function (`sdkStopTimer(&timer)`) whose value the function never
+// reads (`sdkGetTimerValue(&timer)`) nor hands on: started and stopped
+// around a section for a profiler, or left over, it measures for nobody.
+// A stopwatch of a parameter or a global may be read by others.
+func (a *analysis) stopwatchUnread(r cudaparse.TimedRegion) bool {
+	stop := a.callAt(r.Stop)
+	if stop == nil || !knowledge.StopwatchStops[stop.Name] || len(stop.Args) == 0 {
+		return false
+	}
+	fn := r.Func
+	timer := stopwatchArg(stop.Args[0])
+	if timer == "" || fn == nil || !declaresLocal(fn, timer) {
+		return false
+	}
+	for _, c := range a.file.Calls {
+		if c.Func != fn || len(c.Args) == 0 {
+			continue
+		}
+		if knowledge.TimerValueReads[c.Name] && stopwatchArg(c.Args[0]) == timer {
+			return false
+		}
+		if !strings.HasPrefix(c.Name, "sdk") && !strings.HasPrefix(c.Name, "cut") && slices.ContainsFunc(c.Args, func(x cudaparse.Node) bool { return stopwatchArg(x) == timer }) {
+			return false // handed to a function that may read it
+		}
+	}
+	return true
+}
+
+// declaresLocal reports whether fn's body declares v, as a pointer or
+// reference too (`StopWatchInterface *timer = nullptr;`).
+func declaresLocal(fn *cudaparse.Function, v string) bool {
+	found := false
+	fn.Body.Descendants(func(n cudaparse.Node) bool {
+		if found || !n.Is("identifier") || n.Text() != v {
+			return !found
+		}
+		for p, x := n.Parent(), n; p.Valid() && x.Field() == "declarator"; p, x = p.Parent(), p {
+			if p.Is("init_declarator", "declaration") {
+				found = true
+				break
+			}
+			if !p.Is("pointer_declarator", "reference_declarator", "array_declarator") {
+				break
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// stopwatchArg is the stopwatch variable a call names: `&timer` or `timer`.
+func stopwatchArg(n cudaparse.Node) string {
+	if v := addressOf(n); v != "" {
+		return v
+	}
+	if n.Unparen().Is("identifier", "field_expression") {
+		return cudaparse.VarKey(n.Unparen())
+	}
+	return ""
 }
 
 // unpairedReads reports whether r lies between two host clock reads kept

@@ -164,3 +164,30 @@ float tally_only(cudaStream_t s) {
   cudaEventElapsedTime(&ms, begin, end);
   return ms;
 }
+
+__global__ void tile_add(float *x, int n) {}
+
+struct TileOp {
+  float *x;
+  int n;
+  void run(cudaStream_t s) { tile_add<<<(n + 255) / 256, 256, 0, s>>>(x, n); }
+};
+
+// Methods called on elements of an array of the file's objects, and through
+// a smart pointer.
+float run_tiles(TileOp *ops, int count, cudaStream_t s) {
+  TileOp local_ops[4];
+  for (int i = 0; i < 4; i++) local_ops[i] = ops[i];
+  cudaEvent_t begin, end;
+  cudaEventCreate(&begin);
+  cudaEventCreate(&end);
+  cudaEventRecord(begin, s);
+  for (int i = 0; i < 4; i++) {
+    local_ops[i].run(s);  // want LL002 "tile_add"
+  }
+  cudaEventRecord(end, s);
+  cudaEventSynchronize(end);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, begin, end);
+  return ms;
+}
