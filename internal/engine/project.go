@@ -233,6 +233,8 @@ type projectRun struct {
 	byShown     map[string]int
 	header      []bool
 	includedSrc map[int]fileSet
+	// includedDirs memoizes headerDirs.
+	includedDirs map[int]map[string]bool
 	near        map[int]fileSet
 	dirs        []string
 	byDir       map[string][]int // files by folder, and (byParent) by their folder's parent
@@ -510,6 +512,7 @@ func (pr *projectRun) definersOf(wanted map[string][]int, near bool, inHeaders m
 			set.union(pr.includedSources(from))
 			if near && len(pr.definedBy[name]) == 0 {
 				set.union(pr.nearSources(from))
+				set.union(pr.sourcesBesideHeaders(from))
 			}
 		}
 		among[name] = set
@@ -722,10 +725,59 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 	if !ok {
 		return false
 	}
-	if !cudaparse.IsHeader(def) && nearFolders(pr.dirs[fi], pr.dirs[di]) {
+	if !cudaparse.IsHeader(def) && (nearFolders(pr.dirs[fi], pr.dirs[di]) || pr.headerDirs(fi)[pr.dirs[di]]) {
 		return true
 	}
 	return pr.includeClosure(fi).has(di)
+}
+
+// sourcesBesideHeaders returns the source files in the folders of the
+// headers file i includes (headerDirs): their implementations.
+func (pr *projectRun) sourcesBesideHeaders(i int) fileSet {
+	pr.visMu.Lock()
+	defer pr.visMu.Unlock()
+	pr.indexShown()
+	set := newFileSet()
+	dirs := pr.headerDirs(i)
+	if len(dirs) == 0 {
+		return set
+	}
+	if pr.byDir == nil {
+		pr.byDir, pr.byParent = map[string][]int{}, map[string][]int{}
+		for j, d := range pr.dirs {
+			pr.byDir[d] = append(pr.byDir[d], j)
+			pr.byParent[filepath.Dir(d)] = append(pr.byParent[filepath.Dir(d)], j)
+		}
+	}
+	for _, d := range sortedKeys(dirs) {
+		for _, j := range pr.byDir[d] {
+			if !pr.header[j] {
+				set.add(j)
+			}
+		}
+	}
+	return set
+}
+
+// headerDirs returns the folders of the headers file i includes, directly
+// or not (under visMu): a source file beside a header a file includes is
+// most likely that header's implementation, linked into the same program
+// (tests/ calling what src/ defines and declares in src/lib.h).
+func (pr *projectRun) headerDirs(i int) map[string]bool {
+	if dirs, ok := pr.includedDirs[i]; ok {
+		return dirs
+	}
+	dirs := map[string]bool{}
+	pr.includeClosure(i).each(func(j int) {
+		if pr.header[j] && pr.dirs[j] != pr.dirs[i] {
+			dirs[pr.dirs[j]] = true
+		}
+	})
+	if pr.includedDirs == nil {
+		pr.includedDirs = map[int]map[string]bool{}
+	}
+	pr.includedDirs[i] = dirs
+	return dirs
 }
 
 // indexShown fills byShown and dirs once (under visMu).
