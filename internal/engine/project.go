@@ -235,11 +235,11 @@ type projectRun struct {
 	includedSrc map[int]fileSet
 	// includedDirs memoizes headerDirs.
 	includedDirs map[int]map[string]bool
-	near        map[int]fileSet
-	dirs        []string
-	byDir       map[string][]int // files by folder, and (byParent) by their folder's parent
-	byParent    map[string][]int
-	closures    map[int]fileSet
+	near         map[int]fileSet
+	dirs         []string
+	byDir        map[string][]int // files by folder, and (byParent) by their folder's parent
+	byParent     map[string][]int
+	closures     map[int]fileSet
 	// includers: the source files including each header (includersOf);
 	// includedBy: the files including each file directly.
 	includers  map[string][]string
