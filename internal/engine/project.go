@@ -234,7 +234,7 @@ type projectRun struct {
 	header      []bool
 	includedSrc map[int]fileSet
 	// includedDirs memoizes headerDirs.
-	includedDirs map[int]map[string]bool
+	includedDirs map[int][]string
 	near         map[int]fileSet
 	dirs         []string
 	byDir        map[string][]int // files by folder, and (byParent) by their folder's parent
@@ -725,7 +725,7 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 	if !ok {
 		return false
 	}
-	if !cudaparse.IsHeader(def) && (nearFolders(pr.dirs[fi], pr.dirs[di]) || pr.headerDirs(fi)[pr.dirs[di]]) {
+	if !cudaparse.IsHeader(def) && (nearFolders(pr.dirs[fi], pr.dirs[di]) || slices.Contains(pr.headerDirs(fi), pr.dirs[di])) {
 		return true
 	}
 	return pr.includeClosure(fi).has(di)
@@ -749,7 +749,7 @@ func (pr *projectRun) sourcesBesideHeaders(i int) fileSet {
 			pr.byParent[filepath.Dir(d)] = append(pr.byParent[filepath.Dir(d)], j)
 		}
 	}
-	for _, d := range sortedKeys(dirs) {
+	for _, d := range dirs {
 		for _, j := range pr.byDir[d] {
 			if !pr.header[j] {
 				set.add(j)
@@ -763,20 +763,22 @@ func (pr *projectRun) sourcesBesideHeaders(i int) fileSet {
 // or not (under visMu): a source file beside a header a file includes is
 // most likely that header's implementation, linked into the same program
 // (tests/ calling what src/ defines and declares in src/lib.h).
-func (pr *projectRun) headerDirs(i int) map[string]bool {
+func (pr *projectRun) headerDirs(i int) []string {
 	if dirs, ok := pr.includedDirs[i]; ok {
 		return dirs
 	}
-	dirs := map[string]bool{}
+	var dirs []string // pr.dirs' own strings, sorted, each once
 	pr.includeClosure(i).each(func(j int) {
-		if pr.header[j] && pr.dirs[j] != pr.dirs[i] {
-			dirs[pr.dirs[j]] = true
+		if d := pr.dirs[j]; pr.header[j] && d != pr.dirs[i] {
+			if k, found := slices.BinarySearch(dirs, d); !found {
+				dirs = slices.Insert(dirs, k, d)
+			}
 		}
 	})
 	if pr.includedDirs == nil {
-		pr.includedDirs = map[int]map[string]bool{}
+		pr.includedDirs = map[int][]string{}
 	}
-	pr.includedDirs[i] = dirs
+	pr.includedDirs[i] = slices.Clip(dirs)
 	return dirs
 }
 
