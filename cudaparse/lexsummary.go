@@ -250,10 +250,6 @@ func lexicalKernel(arg string) string {
 	return key
 }
 
-// MethodCallAt reports whether the name at src[pos] is called as obj.f or
-// p->f (what precedes it, blanks aside, is '.' or "->").
-func MethodCallAt(src []byte, pos int) bool { return methodBefore(src, pos) }
-
 // methodBefore reports whether the name at pos is called as obj.f or p->f.
 func methodBefore(b []byte, pos int) bool {
 	i := pos

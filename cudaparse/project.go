@@ -19,11 +19,15 @@ import (
 // because every known caller loads them first.
 //
 // Functions are matched by plain name, then by arity and by the qualifier
-// the call writes. When the candidates left disagree (two definitions of
-// one name in different files with different facts, an overload set), the
+// the call writes; a method call (obj.f()) by the class of obj's declared
+// type and its bases (classes.go). When the candidates left disagree (two
+// definitions of one name in different files with different facts), the
 // call is ambiguous and resolves to nothing: no finding rests on a guess.
-// A function pointer, a virtual call or a callee in a file that was not
-// summarized resolves to nothing too.
+// An overload set whose members launch other instantiations of the same
+// kernels resolves to those kernels, with the arguments they disagree on
+// unknown. A function pointer, a call through a base class's virtual
+// method, a method of an object whose type is not known, or a callee in a
+// file that was not summarized resolves to nothing too.
 type Project struct {
 	byName map[string][]*ProjectFunction
 	// kernels and entry are memoized results; a nil entry in them marks a

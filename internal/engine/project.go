@@ -552,13 +552,7 @@ func (pr *projectRun) nearSources(i int) fileSet {
 	pr.visMu.Lock()
 	defer pr.visMu.Unlock()
 	pr.indexShown()
-	if pr.byDir == nil {
-		pr.byDir, pr.byParent = map[string][]int{}, map[string][]int{}
-		for j, d := range pr.dirs {
-			pr.byDir[d] = append(pr.byDir[d], j)
-			pr.byParent[filepath.Dir(d)] = append(pr.byParent[filepath.Dir(d)], j)
-		}
-	}
+	pr.indexDirs()
 	if set, ok := pr.near[i]; ok {
 		return set
 	}
@@ -731,6 +725,18 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 	return pr.includeClosure(fi).has(di)
 }
 
+// indexDirs fills byDir and byParent once (under visMu, after indexShown).
+func (pr *projectRun) indexDirs() {
+	if pr.byDir != nil {
+		return
+	}
+	pr.byDir, pr.byParent = map[string][]int{}, map[string][]int{}
+	for j, d := range pr.dirs {
+		pr.byDir[d] = append(pr.byDir[d], j)
+		pr.byParent[filepath.Dir(d)] = append(pr.byParent[filepath.Dir(d)], j)
+	}
+}
+
 // sourcesBesideHeaders returns the source files in the folders of the
 // headers file i includes (headerDirs): their implementations.
 func (pr *projectRun) sourcesBesideHeaders(i int) fileSet {
@@ -742,13 +748,7 @@ func (pr *projectRun) sourcesBesideHeaders(i int) fileSet {
 	if len(dirs) == 0 {
 		return set
 	}
-	if pr.byDir == nil {
-		pr.byDir, pr.byParent = map[string][]int{}, map[string][]int{}
-		for j, d := range pr.dirs {
-			pr.byDir[d] = append(pr.byDir[d], j)
-			pr.byParent[filepath.Dir(d)] = append(pr.byParent[filepath.Dir(d)], j)
-		}
-	}
+	pr.indexDirs()
 	for _, d := range dirs {
 		for _, j := range pr.byDir[d] {
 			if !pr.header[j] {
