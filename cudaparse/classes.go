@@ -38,7 +38,7 @@ func ScanClassBases(src []byte) []ClassBases {
 			}
 			at := i + k
 			i = at + len(kw)
-			if at > 0 && isIdentByte(src[at-1]) || i < len(src) && isIdentByte(src[i]) {
+			if at > 0 && isIdentByte(src[at-1]) || i < len(src) && isIdentByte(src[i]) || afterEnum(src, at) {
 				continue
 			}
 			end := min(len(src), i+classHeadWindow)
@@ -57,6 +57,16 @@ func ScanClassBases(src []byte) []ClassBases {
 		}
 	}
 	return out
+}
+
+// afterEnum reports whether the word before offset at is `enum` (`enum
+// class Kind : int`, whose colon names an underlying type, not a base).
+func afterEnum(src []byte, at int) bool {
+	j := at
+	for j > 0 && (isSpace(src[j-1]) || src[j-1] == '\n') {
+		j--
+	}
+	return j >= 4 && string(src[j-4:j]) == "enum" && (j == 4 || !isIdentByte(src[j-5]))
 }
 
 // accessWords are the words a base specifier may start with.
