@@ -40,6 +40,9 @@ type Project struct {
 	// visible, when set, says whether a definition in file def can be
 	// what a call in file from reaches (see SetVisibility).
 	visible func(from, def string) bool
+	// near, when set, says whether a source def is in the folders of file
+	// from (see SetNearness).
+	near func(from, def string) bool
 	// includes, when set, says whether file from includes file def
 	// (see SetInclusion).
 	includes func(from, def string) bool
@@ -444,7 +447,31 @@ func (p *Project) reachable(name, fromFile string) []*ProjectFunction {
 	if len(included) > 0 {
 		return included
 	}
+	// Sources of the caller's own folders come before those beside a
+	// header it includes (SetNearness): a test's helper of the same name
+	// beside it, not the library's.
+	if p.near != nil {
+		var near []*ProjectFunction
+		for _, c := range visible {
+			if p.near(fromFile, c.File) {
+				near = append(near, c)
+			}
+		}
+		if len(near) > 0 {
+			return near
+		}
+	}
 	return visible
+}
+
+// SetNearness tells the project which visible sources are of the caller's
+// own folders (its folder, parent or children), to be preferred to those
+// visible only beside a header it includes. Set it before the first
+// question.
+func (p *Project) SetNearness(near func(from, def string) bool) {
+	if p != nil {
+		p.near = near
+	}
 }
 
 // visibleDefinitions returns every definition of name a call from

@@ -666,6 +666,7 @@ func (pr *projectRun) project() *cudaparse.Project {
 	p := cudaparse.NewProject(sums)
 	p.SetClassBases(pr.classBases())
 	p.SetVisibility(pr.visibleFrom)
+	p.SetNearness(pr.nearFrom)
 	p.SetInclusion(pr.includedFrom)
 	p.SetIncluders(pr.includersOf)
 	p.Freeze()
@@ -735,6 +736,15 @@ func (pr *projectRun) indexDirs() {
 		pr.byDir[d] = append(pr.byDir[d], j)
 		pr.byParent[filepath.Dir(d)] = append(pr.byParent[filepath.Dir(d)], j)
 	}
+}
+
+// nearFrom reports whether def is a source file in from's folder, its
+// parent or a child.
+func (pr *projectRun) nearFrom(from, def string) bool {
+	pr.visMu.Lock()
+	defer pr.visMu.Unlock()
+	fi, di, ok := pr.pair(from, def)
+	return ok && !cudaparse.IsHeader(def) && nearFolders(pr.dirs[fi], pr.dirs[di])
 }
 
 // sourcesBesideHeaders returns the source files in the folders of the
