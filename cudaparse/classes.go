@@ -31,22 +31,16 @@ const classHeadWindow = 1024
 func ScanClassBases(src []byte) []ClassBases {
 	var out []ClassBases
 	for _, kw := range [][]byte{[]byte("class"), []byte("struct")} {
-		for i := 0; ; {
-			k := bytes.Index(src[i:], kw)
-			if k < 0 {
-				break
-			}
-			at := i + k
-			i = at + len(kw)
-			if at > 0 && isIdentByte(src[at-1]) || i < len(src) && isIdentByte(src[i]) || afterEnum(src, at) {
-				continue
+		eachWord(src, kw, func(at, i int) bool {
+			if afterEnum(src, at) {
+				return true
 			}
 			end := min(len(src), i+classHeadWindow)
 			// Only a head whose first stop is a single colon has bases:
 			// `class T>` of a template, `class X;` and `class X {` have none.
 			stop := bytes.IndexAny(src[i:end], ":{;>,)=")
 			if stop < 0 || src[i+stop] != ':' || i+stop+1 < len(src) && src[i+stop+1] == ':' {
-				continue
+				return true
 			}
 			if brace := bytes.IndexAny(src[i:end], "{;"); brace >= 0 {
 				end = i + brace + 1
@@ -54,7 +48,8 @@ func ScanClassBases(src []byte) []ClassBases {
 			if cb, ok := classHead(src[i:end]); ok {
 				out = append(out, cb)
 			}
-		}
+			return true
+		})
 	}
 	return out
 }
@@ -63,7 +58,7 @@ func ScanClassBases(src []byte) []ClassBases {
 // class Kind : int`, whose colon names an underlying type, not a base).
 func afterEnum(src []byte, at int) bool {
 	j := at
-	for j > 0 && (isSpace(src[j-1]) || src[j-1] == '\n') {
+	for j > 0 && isBlank(src[j-1]) {
 		j--
 	}
 	return j >= 4 && string(src[j-4:j]) == "enum" && (j == 4 || !isIdentByte(src[j-5]))
@@ -275,26 +270,16 @@ func classBefore(src []byte, at int) string {
 // then template arguments, `*`, `&` or `const` at most, then a name
 // (`Dense<float> m`, `const DenseBase<Real> &m`, `Solver *s`).
 func DeclaresVariableOf(src []byte, class string) bool {
-	name := []byte(class)
-	for i := 0; ; {
-		k := bytes.Index(src[i:], name)
-		if k < 0 {
-			return false
-		}
-		at := i + k
-		i = at + len(name)
-		if at > 0 && isIdentByte(src[at-1]) || i < len(src) && isIdentByte(src[i]) {
-			continue
-		}
+	found := false
+	eachWord(src, []byte(class), func(_, i int) bool {
 		j, ok := skipTemplateArgs(src, skipSpaces(src, i))
-		if !ok {
-			continue
+		if ok {
+			j = skipDeclaratorPrefix(src, j)
+			found = j < len(src) && isIdentStart(src[j])
 		}
-		j = skipDeclaratorPrefix(src, j)
-		if j < len(src) && isIdentStart(src[j]) {
-			return true
-		}
-	}
+		return !found
+	})
+	return found
 }
 
 // skipTemplateArgs skips a template argument list at j, if there is one
@@ -336,8 +321,10 @@ func skipDeclaratorPrefix(src []byte, j int) int {
 	}
 }
 
+// skipSpaces returns the offset of the first byte from j on that is not
+// blank (newlines included).
 func skipSpaces(src []byte, j int) int {
-	for j < len(src) && (isSpace(src[j]) || src[j] == '\n' || src[j] == '\r') {
+	for j < len(src) && isBlank(src[j]) {
 		j++
 	}
 	return j

@@ -375,17 +375,29 @@ func withoutParamKernels(steps []SummaryStep, params []byte) []SummaryStep {
 }
 
 func containsWord(b []byte, w string) bool {
+	found := false
+	eachWord(b, []byte(w), func(int, int) bool {
+		found = true
+		return false
+	})
+	return found
+}
+
+// eachWord calls visit with the offsets of each occurrence of w in b that
+// is a whole word (no identifier byte on either side), in order, until
+// visit returns false.
+func eachWord(b, w []byte, visit func(at, end int) bool) {
 	for i := 0; ; {
-		k := bytes.Index(b[i:], []byte(w))
+		k := bytes.Index(b[i:], w)
 		if k < 0 {
-			return false
+			return
 		}
 		at := i + k
 		end := at + len(w)
-		if (at == 0 || !isIdentByte(b[at-1])) && (end >= len(b) || !isIdentByte(b[end])) {
-			return true
-		}
 		i = at + 1
+		if (at == 0 || !isIdentByte(b[at-1])) && (end >= len(b) || !isIdentByte(b[end])) && !visit(at, end) {
+			return
+		}
 	}
 }
 

@@ -425,9 +425,8 @@ func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *P
 // function only from its own file), those of fromFile itself when it has
 // any, else those it includes when it includes any.
 func (p *Project) reachable(name, fromFile string) []*ProjectFunction {
-	cands := p.byName[name]
-	var own, visible, included []*ProjectFunction
-	for _, c := range cands {
+	var own, included []*ProjectFunction
+	for _, c := range p.byName[name] {
 		if c.File == fromFile {
 			own = append(own, c)
 		}
@@ -435,11 +434,9 @@ func (p *Project) reachable(name, fromFile string) []*ProjectFunction {
 	if len(own) > 0 {
 		return own // the others need not be looked at
 	}
-	for _, c := range cands {
-		if c.Summary.Local || p.visible != nil && !p.visible(fromFile, c.File) {
-			continue
-		}
-		visible = append(visible, c)
+	// None of fromFile's own: what it sees of the others.
+	visible := p.visibleDefinitions(name, fromFile)
+	for _, c := range visible {
 		if p.includes != nil && p.includes(fromFile, c.File) {
 			included = append(included, c)
 		}

@@ -480,18 +480,14 @@ func callsStaticReader(src []byte, class string, reads []string) bool {
 	if !bytes.Contains(src, []byte(class+"::")) {
 		return false
 	}
+	found := false
 	for _, m := range reads {
-		call := []byte(class + "::" + m + "(")
-		for i := 0; ; {
-			k := bytes.Index(src[i:], call)
-			if k < 0 {
-				break
-			}
-			at := i + k
-			i = at + len(call)
-			if at == 0 || !isIdentByte(src[at-1]) {
-				return true
-			}
+		eachWord(src, []byte(class+"::"+m), func(_, end int) bool {
+			found = end < len(src) && src[end] == '('
+			return !found
+		})
+		if found {
+			return true
 		}
 	}
 	return false
@@ -501,33 +497,21 @@ func callsStaticReader(src []byte, class string, reads []string) bool {
 // or reference) of the class: its name, as a whole word, followed by a
 // variable's name and what may follow one in a declaration.
 func declaresObjectOf(src []byte, class string) bool {
-	name := []byte(class)
-	for i := 0; ; {
-		k := bytes.Index(src[i:], name)
-		if k < 0 {
-			return false
-		}
-		at := i + k
-		i = at + len(name)
-		if at > 0 && isIdentByte(src[at-1]) || i < len(src) && isIdentByte(src[i]) {
-			continue
-		}
-		j := i
-		for j < len(src) && (isSpace(src[j]) || src[j] == '\n') {
-			j++
-		}
+	found := false
+	eachWord(src, []byte(class), func(_, i int) bool {
+		j := skipSpaces(src, i)
 		start := j
 		for j < len(src) && isIdentByte(src[j]) {
 			j++
 		}
 		if j == start || !isIdentStart(src[start]) {
-			continue
+			return true
 		}
 		for j < len(src) && isSpace(src[j]) {
 			j++
 		}
-		if j < len(src) && bytes.IndexByte([]byte(";({=,["), src[j]) >= 0 {
-			return true
-		}
-	}
+		found = j < len(src) && bytes.IndexByte([]byte(";({=,["), src[j]) >= 0
+		return !found
+	})
+	return found
 }

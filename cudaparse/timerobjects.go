@@ -202,11 +202,18 @@ func (f *File) readsHostClock(fn *Function) bool {
 		if c.Func != fn {
 			continue
 		}
-		if c.Name == "now" && strings.Contains(c.Callee.Text(), "::") || knowledge.IsClockName(c.Name) || knowledge.EventRecords[c.Name] || f.ownClock(c) {
+		if f.readsClockDirectly(c) || knowledge.EventRecords[c.Name] {
 			return true
 		}
 	}
 	return false
+}
+
+// readsClockDirectly reports whether c reads a host clock by the tables'
+// names (`clock::now()`, clock_gettime, a clock of the configuration),
+// without looking into macros, objects or functions of the project.
+func (f *File) readsClockDirectly(c *Call) bool {
+	return c.Name == "now" && strings.Contains(c.Callee.Text(), "::") || knowledge.IsClockName(c.Name) || f.ownClock(c)
 }
 
 // timerDeclarations returns, as clock reads, the declarations in fn of

@@ -442,8 +442,7 @@ func (f *File) clockHelpers() map[string]bool {
 			}
 			var reads []*Call
 			for _, c := range f.CallsIn(fn) {
-				if c.Name == "now" && strings.Contains(c.Callee.Text(), "::") || knowledge.IsClockName(c.Name) || f.ownClock(c) ||
-					f.projectClocks[c.Name] && f.FunctionNamed(c.Name) == nil {
+				if f.readsClockDirectly(c) || f.projectClocks[c.Name] && f.FunctionNamed(c.Name) == nil {
 					reads = append(reads, c)
 				}
 			}

@@ -621,10 +621,16 @@ func (pr *projectRun) headerDefiners(wanted map[string][]int, inHeaders map[stri
 func (pr *projectRun) includedHeaders(i int) fileSet {
 	pr.visMu.Lock()
 	defer pr.visMu.Unlock()
+	return pr.includedWhere(i, func(j int) bool { return pr.header[j] && pr.dirs[j] == pr.dirs[i] })
+}
+
+// includedWhere returns the files file i includes, directly or not, that
+// keep says (under visMu).
+func (pr *projectRun) includedWhere(i int, keep func(j int) bool) fileSet {
 	pr.indexShown()
 	set := newFileSet()
 	pr.includeClosure(i).each(func(j int) {
-		if pr.header[j] && pr.dirs[j] == pr.dirs[i] {
+		if keep(j) {
 			set.add(j)
 		}
 	})
@@ -641,13 +647,7 @@ func (pr *projectRun) includedSources(i int) fileSet {
 	if set, ok := pr.includedSrc[i]; ok {
 		return set
 	}
-	pr.indexShown()
-	set := newFileSet()
-	pr.includeClosure(i).each(func(j int) {
-		if !pr.header[j] {
-			set.add(j)
-		}
-	})
+	set := pr.includedWhere(i, func(j int) bool { return !pr.header[j] })
 	if pr.includedSrc == nil {
 		pr.includedSrc = map[int]fileSet{}
 	}

@@ -46,7 +46,7 @@ func (a *analysis) stopwatchUnread(r cudaparse.TimedRegion) bool {
 	}
 	fn := r.Func
 	timer := stopwatchArg(stop.Args[0])
-	if timer == "" || fn == nil || !declaresLocal(fn, timer) {
+	if timer == "" || fn == nil || !declaredInBody(fn, timer, true) {
 		return false
 	}
 	for _, c := range a.file.Calls {
@@ -61,28 +61,6 @@ func (a *analysis) stopwatchUnread(r cudaparse.TimedRegion) bool {
 		}
 	}
 	return true
-}
-
-// declaresLocal reports whether fn's body declares v, as a pointer or
-// reference too (`StopWatchInterface *timer = nullptr;`).
-func declaresLocal(fn *cudaparse.Function, v string) bool {
-	found := false
-	fn.Body.Descendants(func(n cudaparse.Node) bool {
-		if found || !n.Is("identifier") || n.Text() != v {
-			return !found
-		}
-		for p, x := n.Parent(), n; p.Valid() && x.Field() == "declarator"; p, x = p.Parent(), p {
-			if p.Is("init_declarator", "declaration") {
-				found = true
-				break
-			}
-			if !p.Is("pointer_declarator", "reference_declarator", "array_declarator") {
-				break
-			}
-		}
-		return !found
-	})
-	return found
 }
 
 // stopwatchArg is the stopwatch variable a call names: `&timer` or `timer`.
@@ -232,19 +210,28 @@ func (a *analysis) callAt(n cudaparse.Node) *cudaparse.Call {
 // localVariable reports whether fn's body declares v (not a parameter, a
 // member or a global, which others read).
 func localVariable(fn *cudaparse.Function, v string) bool {
-	if strings.Contains(v, ".") {
-		return false
-	}
+	return !strings.Contains(v, ".") && declaredInBody(fn, v, false)
+}
+
+// declaredInBody reports whether fn's body declares v: by its name as a
+// declaration's declarator, or, with throughDeclarators, under pointer,
+// reference and array declarators too (`T *v = ...`).
+func declaredInBody(fn *cudaparse.Function, v string, throughDeclarators bool) bool {
 	found := false
 	fn.Body.Descendants(func(n cudaparse.Node) bool {
-		if found {
-			return false
+		if found || !n.Is("identifier") || n.Text() != v {
+			return !found
 		}
-		if n.Is("identifier") && n.Text() == v {
-			p := n.Parent()
-			found = p.Is("init_declarator", "declaration") && n.Field() == "declarator"
+		for p, x := n.Parent(), n; p.Valid() && x.Field() == "declarator"; p, x = p.Parent(), p {
+			if p.Is("init_declarator", "declaration") {
+				found = true
+				break
+			}
+			if !throughDeclarators || !p.Is("pointer_declarator", "reference_declarator", "array_declarator") {
+				break
+			}
 		}
-		return true
+		return !found
 	})
 	return found
 }
