@@ -2,6 +2,7 @@
 // clock once and returns what it read is a clock read where it is called.
 #include <chrono>
 #include <cstdio>
+#include <vector>
 #include <ctime>
 #include <sys/time.h>
 #include <cuda_runtime.h>
@@ -97,5 +98,38 @@ void phases(float *field, int n, double *out) {
     cudaMemset(field, 0, n * sizeof(float));
     auto done = host_time();
     out[1] = std::chrono::duration<double>(done - start).count();
+  }
+}
+
+__global__ void hold_stream(int *flag) {}
+
+std::vector<double> samples;
+
+double micros_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::micro>(b - a).count();
+}
+
+// Each block measures its own intervals with the helper; the launch in
+// the block between them lies after the last read of one and before the
+// first of the next, which no statement combines.
+void measured_blocks(int *flag, cudaStream_t s) {
+  {
+    auto start = host_time();
+    cudaStreamSynchronize(s);
+    auto returned = host_time();
+    cudaDeviceSynchronize();
+    auto synced = host_time();
+    samples.push_back(micros_between(start, returned));
+    samples.push_back(micros_between(start, synced));
+  }
+  {
+    hold_stream<<<1, 1, 0, s>>>(flag);  // ok: between two measured blocks
+    cudaStreamSynchronize(s);
+  }
+  {
+    auto start = host_time();
+    cudaMemsetAsync(flag, 0, sizeof(int), s);
+    auto returned = host_time();
+    samples.push_back(micros_between(start, returned));
   }
 }
