@@ -62,6 +62,8 @@ type Project struct {
 	// bases are the base classes of the project's classes (SetClassBases);
 	// derived the reverse, built when first needed (under mu).
 	bases, derived map[string][]string
+	// loaderNames memoizes DefinesLoader (under mu).
+	loaderNames map[string]bool
 }
 
 // SetClassBases tells the project which classes derive from which, for
@@ -367,7 +369,9 @@ func (p *Project) Defines(name string) bool { return p != nil && len(p.byName[na
 // when there is none or more than one that disagree. A definition in the
 // calling file wins over the others.
 func (p *Project) resolveMemo(name, qualifier string, arity int, fromFile string) *ProjectFunction {
-	if p == nil {
+	if p == nil || len(p.byName[name]) == 0 {
+		// Most calls are of names no file defines (the runtime, the
+		// standard library): nothing to resolve, nothing worth a memo.
 		return nil
 	}
 	key := resolveKey{name, qualifier, arity, fromFile}
@@ -479,11 +483,16 @@ func (p *Project) SetNearness(near func(from, def string) bool) {
 func (p *Project) visibleDefinitions(name, fromFile string) []*ProjectFunction {
 	var out []*ProjectFunction
 	for _, c := range p.byName[name] {
-		if c.File == fromFile || !c.Summary.Local && (p.visible == nil || p.visible(fromFile, c.File)) {
+		if p.isVisible(c, fromFile) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// isVisible reports whether a call from fromFile may see definition c.
+func (p *Project) isVisible(c *ProjectFunction, fromFile string) bool {
+	return c.File == fromFile || !c.Summary.Local && (p.visible == nil || p.visible(fromFile, c.File))
 }
 
 // Reachable returns the definitions of name a call from fromFile may
@@ -924,6 +933,38 @@ func (p *Project) Resolve(name, qualifier string, arity int, fromFile string) *P
 	return p.resolveMemo(name, qualifier, arity, fromFile)
 }
 
+// DefinesLoader reports whether some definition of name, in any file,
+// launches or preloads kernels. Whatever a call of name resolves to is one
+// of them (or their merge), so a name without one needs no resolving: most
+// names a file calls are of this kind, and resolving them asks for the
+// visibility of every definition of the name.
+func (p *Project) DefinesLoader(name string) bool {
+	if p == nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.definesLoader(name)
+}
+
+func (p *Project) definesLoader(name string) bool {
+	if v, ok := p.loaderNames[name]; ok {
+		return v
+	}
+	loads := false
+	for _, c := range p.byName[name] {
+		if !p.kernelsOf(c).Empty() {
+			loads = true
+			break
+		}
+	}
+	if p.loaderNames == nil {
+		p.loaderNames = map[string]bool{}
+	}
+	p.loaderNames[name] = loads
+	return loads
+}
+
 // MethodLoads reports whether some method named name that a call from
 // fromFile may reach (of any class) launches or preloads kernels: a file
 // whose text calls obj.name() may then time a launch once its objects'
@@ -937,8 +978,13 @@ func (p *Project) MethodLoads(name, fromFile string, spelled func(class string) 
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, c := range p.visibleDefinitions(name, fromFile) {
-		if c.Summary.Class != "" && p.classSpelled(c.Summary.Class, spelled) && !p.kernelsOf(c).Empty() {
+	// Only methods count, and visibility is the costly test: free
+	// functions of a common name (size, run) are left out first.
+	for _, c := range p.byName[name] {
+		if c.Summary.Class == "" || !p.isVisible(c, fromFile) {
+			continue
+		}
+		if p.classSpelled(c.Summary.Class, spelled) && !p.kernelsOf(c).Empty() {
 			return true
 		}
 	}

@@ -1121,6 +1121,9 @@ func (pr *projectRun) spells(i int) func(string) bool {
 // another file defines and that launches or preloads kernels.
 func callsProjectLoader(p *cudaparse.Project, path string, names []string, spelled func(string) bool) bool {
 	for _, name := range names {
+		if !p.DefinesLoader(name) {
+			continue
+		}
 		if pf := p.Resolve(name, "", -1, path); pf != nil && pf.File != path && !p.Kernels(pf).Empty() || p.MethodLoads(name, path, spelled) {
 			return true
 		}
@@ -1788,6 +1791,9 @@ func (pr *projectRun) timedCallsLoader(p *cudaparse.Project, i int) bool {
 	}
 	found := false
 	eachOutCall(sum, func(fn *cudaparse.FunctionSummary) bool { return fn.Timed }, func(fn *cudaparse.FunctionSummary, st *cudaparse.SummaryStep) bool {
+		if !p.DefinesLoader(st.Callee) {
+			return true
+		}
 		own := p.Function(sum.Path, fn.Name, fn.Line)
 		if own == nil {
 			return true
