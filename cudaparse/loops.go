@@ -78,7 +78,10 @@ func nameSet(names []string) map[string]bool {
 // file ends inside a comment or literal, where the lexer loses what the
 // parser recovers).
 func eachLoopCall(src []byte, visit func(name string) bool) bool {
-	toks := lex(src)
+	return withTokens(src, func(toks []token) bool { return eachLoopCallIn(src, toks, visit) })
+}
+
+func eachLoopCallIn(src []byte, toks []token, visit func(name string) bool) bool {
 	text := func(t token) string { return string(src[t.start:t.end]) }
 	// A comment or literal that never ends hides the rest of the file from
 	// the lexer, not from the parser, which recovers after it.

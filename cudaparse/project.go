@@ -62,8 +62,8 @@ type Project struct {
 	// bases are the base classes of the project's classes (SetClassBases);
 	// derived the reverse, built when first needed (under mu).
 	bases, derived map[string][]string
-	// loaderNames memoizes DefinesLoader (under mu).
-	loaderNames map[string]bool
+	// loaders memoizes loadersNamed (under mu).
+	loaders map[string][]*ProjectFunction
 }
 
 // SetClassBases tells the project which classes derive from which, for
@@ -944,25 +944,44 @@ func (p *Project) DefinesLoader(name string) bool {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.definesLoader(name)
+	return len(p.loadersNamed(name)) > 0
 }
 
-func (p *Project) definesLoader(name string) bool {
-	if v, ok := p.loaderNames[name]; ok {
-		return v
+// SeesLoader reports whether a call of name from fromFile may see a
+// definition of it (fromFile's own included) that launches or preloads
+// kernels: what a call must see to load through the name, whatever it
+// resolves to. Only the loading definitions are asked for visibility.
+func (p *Project) SeesLoader(name, fromFile string) bool {
+	if p == nil {
+		return false
 	}
-	loads := false
-	for _, c := range p.byName[name] {
-		if !p.kernelsOf(c).Empty() {
-			loads = true
-			break
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.loadersNamed(name) {
+		if p.isVisible(c, fromFile) {
+			return true
 		}
 	}
-	if p.loaderNames == nil {
-		p.loaderNames = map[string]bool{}
+	return false
+}
+
+// loadersNamed returns the definitions of name that launch or preload
+// kernels (memoized; under mu).
+func (p *Project) loadersNamed(name string) []*ProjectFunction {
+	if got, ok := p.loaders[name]; ok {
+		return got
 	}
-	p.loaderNames[name] = loads
-	return loads
+	var out []*ProjectFunction
+	for _, c := range p.byName[name] {
+		if !p.kernelsOf(c).Empty() {
+			out = append(out, c)
+		}
+	}
+	if p.loaders == nil {
+		p.loaders = map[string][]*ProjectFunction{}
+	}
+	p.loaders[name] = out
+	return out
 }
 
 // MethodLoads reports whether some method named name that a call from

@@ -353,7 +353,10 @@ type classBody struct {
 // src (not forward declarations, nor `class T` of a template's parameter
 // list).
 func classBodies(src []byte) []classBody {
-	toks := lex(src)
+	return withTokens(src, func(toks []token) []classBody { return classBodiesIn(src, toks) })
+}
+
+func classBodiesIn(src []byte, toks []token) []classBody {
 	var out []classBody
 	for k := 0; k+1 < len(toks); k++ {
 		t := toks[k]

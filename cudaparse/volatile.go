@@ -8,7 +8,10 @@ import "bytes"
 // after a parameter list (a volatile member function). Prefilters use it:
 // PTX-heavy headers spell volatile hundreds of times, all in asm.
 func VolatileData(src []byte) bool {
-	toks := lex(src)
+	return withTokens(src, func(toks []token) bool { return volatileDataIn(src, toks) })
+}
+
+func volatileDataIn(src []byte, toks []token) bool {
 	if n := len(toks); n > 0 && unterminated(src, toks[n-1]) {
 		return true
 	}

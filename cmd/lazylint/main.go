@@ -33,7 +33,7 @@ func main() {
 // corpus twice over, and more with each doubling: the cost grew faster
 // than the tree). So the limit follows the live heap, at twice it, as
 // GOGC=100 would (followLiveHeap).
-const softMemoryLimit = 192 << 20
+const softMemoryLimit = 176 << 20
 
 // tuneGC returns what stops followLiveHeap (for tests).
 func tuneGC() (stop func()) {
