@@ -975,3 +975,36 @@ func (f *File) SetProjectClocks(clocks map[string]bool) { f.projectClocks = cloc
 // MemoryBytes is about what the parsed file holds in memory: its source
 // and its nodes.
 func (f *File) MemoryBytes() int { return len(f.Src) + len(f.nodes)*int(unsafe.Sizeof(rawNode{})) }
+
+// ParsedText is what a parse produced (the text, what the pre-pass
+// rewrote, the tree), without the facts built from it: a file kept
+// between two checks costs its source and nodes only, where a File also
+// holds its calls, functions and memoized answers (twice that again).
+// File builds the facts again, without parsing.
+type ParsedText struct {
+	path     string
+	src      []byte
+	lines    *LineIndex
+	rewrites Rewrites
+	nodes    []rawNode
+	macros   MacroTable
+}
+
+// Parsed returns f's parse, for File to build again.
+func (f *File) Parsed() *ParsedText {
+	return &ParsedText{path: f.Path, src: f.Src, lines: f.Lines, rewrites: f.Rewrites, nodes: f.nodes, macros: f.macros}
+}
+
+// MemoryBytes is about what the parse holds in memory.
+func (t *ParsedText) MemoryBytes() int {
+	return len(t.src) + len(t.nodes)*int(unsafe.Sizeof(rawNode{}))
+}
+
+// File builds the file's facts as a parse with a Parser of these
+// ProjectClocks and Additions would (the header macros stay those of the
+// first parse).
+func (t *ParsedText) File(projectClocks map[string]bool, additions *knowledge.Additions) *File {
+	f := &File{Path: t.path, Src: t.src, Lines: t.lines, Rewrites: t.rewrites, nodes: t.nodes, macros: t.macros, projectClocks: projectClocks, additions: additions}
+	f.buildFacts()
+	return f
+}

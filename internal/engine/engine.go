@@ -339,7 +339,7 @@ type projectInput struct {
 	clocks     map[string]bool
 	unitDevice []cudaparse.DeviceSummary
 	keep       func(*cudaparse.File, *cudaparse.FileSummary)
-	parsed     *cudaparse.File
+	parsed     *cudaparse.ParsedText
 }
 
 // checkText checks one C/C++/CUDA file's text (its project flags set)
@@ -484,7 +484,7 @@ type Checker struct {
 	// timer classes (Settings.Additions).
 	Additions *knowledge.Additions
 	keep      func(*cudaparse.File, *cudaparse.FileSummary)
-	parsed    *cudaparse.File
+	parsed    *cudaparse.ParsedText
 }
 
 // Check checks one file's contents with a parser of its own.
@@ -519,9 +519,9 @@ func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte,
 	if len(rules) == 0 {
 		return nil, false, nil, binaryError(src)
 	}
-	f := c.parsed
-	if f != nil {
-		f.SetProjectClocks(c.Clocks)
+	var f *cudaparse.File
+	if c.parsed != nil {
+		f = c.parsed.File(c.Clocks, c.Additions)
 	} else if f, err = c.parse(parser, path, src); f == nil {
 		return nil, err != nil && !errors.Is(err, errNotParsed), nil, err
 	}

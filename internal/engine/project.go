@@ -1954,13 +1954,15 @@ const keptParseBytes = 48 << 20
 type fileKeeper struct {
 	mu     sync.Mutex
 	budget int
-	files  map[int]*cudaparse.File
+	files  map[int]*cudaparse.ParsedText
 }
 
 func newFileKeeper(budget int) *fileKeeper {
-	return &fileKeeper{budget: budget, files: map[int]*cudaparse.File{}}
+	return &fileKeeper{budget: budget, files: map[int]*cudaparse.ParsedText{}}
 }
 
+// offer keeps the parse of f (not its facts: the check again builds
+// them anew) when the budget allows.
 func (k *fileKeeper) offer(i int, f *cudaparse.File, sum *cudaparse.FileSummary) {
 	if !timedCallsOut(sum) {
 		return
@@ -1970,23 +1972,23 @@ func (k *fileKeeper) offer(i int, f *cudaparse.File, sum *cudaparse.FileSummary)
 	defer k.mu.Unlock()
 	if size <= k.budget {
 		k.budget -= size
-		k.files[i] = f
+		k.files[i] = f.Parsed()
 	}
 }
 
-// take returns the kept file i, and forgets it.
-func (k *fileKeeper) take(i int) *cudaparse.File {
+// take returns the kept parse of file i, and forgets it.
+func (k *fileKeeper) take(i int) *cudaparse.ParsedText {
 	if k == nil {
 		return nil
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	f := k.files[i]
-	if f != nil {
+	t := k.files[i]
+	if t != nil {
 		delete(k.files, i)
-		k.budget += f.MemoryBytes()
+		k.budget += t.MemoryBytes()
 	}
-	return f
+	return t
 }
 
 // timedCallsOut reports whether a function of the summary measures and
