@@ -110,6 +110,19 @@ var (
 	clockReadLiterals  = asBytes(append(append(append([]string{"EventRecord"}, hostClockSpellings...), timerMethods...), knowledge.TimerFunctionSpellings()...))
 )
 
+// presentLiterals returns the literals the text contains, which its index
+// tells for most in a few lookups: the scans that follow (each literal in
+// each function body, or over the whole file) look for those only.
+func presentLiterals(text *rule.Text, lits [][]byte) [][]byte {
+	var out [][]byte
+	for _, l := range lits {
+		if text.Contains(string(l)) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // withSpellings returns lits with more appended as bytes (lits itself
 // when there are none: the usual case, without a configuration's
 // additions).
@@ -175,13 +188,13 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		case ff.loadCandidate:
 			// Only what the file's functions call between two clock
 			// reads can be a timed launch of another file.
-			ff.calls = names.intern(cudaparse.TimedCalls(text.Src, withSpellings(clockReadLiterals, ownClocks)))
+			ff.calls = names.intern(cudaparse.TimedCalls(text.Src, presentLiterals(text, withSpellings(clockReadLiterals, ownClocks))))
 		}
 		if ff.loader {
-			ff.defines = names.intern(cudaparse.LoaderDefinitions(text.Src, withSpellings(kernelLoadLiterals, ownLoads)))
+			ff.defines = names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(kernelLoadLiterals, ownLoads))))
 		}
 		if ff.clockDefiner {
-			ff.clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, withSpellings(hostClockLiterals, ownClocks)))
+			ff.clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(hostClockLiterals, ownClocks))))
 			ff.timerClasses = names.intern(cudaparse.TimerClassNames(text.Src, s.Additions))
 		}
 	}
