@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Export the corpus of docs/accuracy.md (bench/corpus.tsv) and check it.
 #
-#   bench/corpus.sh export GITDIRS OUT   write OUT/owner+name/ for every
-#       project: the files at the pinned commit whose endings lazylint
+#   bench/corpus.sh export GITDIRS OUT [LIST]   write OUT/owner+name/ for
+#       every project of LIST (default bench/corpus.tsv; lines of
+#       owner/name, a tab and the commit): the files at the pinned commit whose endings lazylint
 #       reads (C, C++, CUDA, the includable endings, Go). GITDIRS holds a git
 #       directory per project, as GITDIRS/owner+name/repo or
 #       GITDIRS/owner+name (a clone or a bare mirror holding the commit).
@@ -15,9 +16,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 endings='\.(cu|cuh|cpp|cc|cxx|c|h|hpp|hh|hxx|inl|inc|impl|ipp|tcc|cuinl|cuinc|go)$'
 
 export_corpus() {
-	local gitdirs=$1 out=$2
+	local gitdirs=$1 out=$2 list=${3:-$here/corpus.tsv}
 	mkdir -p "$out"
-	grep -v '^#' "$here/corpus.tsv" | while IFS=$'\t' read -r repo commit; do
+	grep -v '^#' "$list" | while IFS=$'\t' read -r repo commit _; do
 		local name=${repo/\//+} git
 		git=$gitdirs/$name/repo
 		[ -d "$git" ] || git=$gitdirs/$name
@@ -57,7 +58,7 @@ for f in json.load(sys.stdin).get("findings") or []:
 }
 
 case ${1:-} in
-export) export_corpus "$2" "$3" ;;
+export) export_corpus "$2" "$3" "${4:-}" ;;
 check) check_corpus "$2" "$3" "$4" ;;
-*) sed -n '2,13p' "$0" >&2; exit 2 ;;
+*) sed -n '2,15p' "$0" >&2; exit 2 ;;
 esac
