@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/lazylint/lazylint/knowledge"
 
@@ -135,26 +136,52 @@ func run(p *rule.Pass) {
 				if !r.Contains(u.node) || reported[u.node.Start()] || warmedByEarlierIteration(r, u.node) || a.sampleDiscarded(fn, r, u.node) {
 					continue
 				}
+				var cold []string // the kernels launched here for the first time
 				for _, key := range u.launched {
-					if onEntry.Loads(key) || warmedUp(outsidePreloads(uses[:i], r), u.node, key) {
-						continue
+					if !onEntry.Loads(key) && !warmedUp(outsidePreloads(uses[:i], r), u.node, key) {
+						cold = append(cold, key)
 					}
-					reported[u.node.Start()] = true
-					opts := a.findingOptions(key, u, r, firstRead(regions))
-					msg := message(key, u, r)
-					if a.onlyTestBound(fn, r) {
-						opts = append(opts, rule.AtMost(rule.Info))
-						msg += "; the measurement only feeds a test's assertion, so this is reported as info"
-					}
-					p.Report(u.node, msg, opts...)
-					break
 				}
+				if len(cold) == 0 {
+					continue
+				}
+				reported[u.node.Start()] = true
+				opts := a.findingOptions(cold[0], u, r, firstRead(regions))
+				msg := message(cold, u, r)
+				if a.onlyTestBound(fn, r) {
+					opts = append(opts, rule.AtMost(rule.Info))
+					msg += "; the measurement only feeds a test's assertion, so this is reported as info"
+				}
+				p.Report(u.node, msg, opts...)
 			}
 		}
 	}
 }
 
-func message(key string, u kernelUse, r cudaparse.TimedRegion) string {
+// maxNamedKernels is how many kernels a finding names.
+const maxNamedKernels = 4
+
+// message words a finding about the first launches of the cold kernels
+// at u. A called function that launches several of them names them all:
+// which runs may depend on its arguments (`isDevice(a) ? byRef(a) :
+// byVal(a)`), and naming the first alone named a kernel that the call
+// never launches.
+func message(cold []string, u kernelUse, r cudaparse.TimedRegion) string {
+	var names []string // each kernel once: a helper may launch one twice
+	for _, k := range cold {
+		if !slices.Contains(names, k) {
+			names = append(names, k)
+		}
+	}
+	key := names[0]
+	if u.via != "" && len(names) > 1 {
+		list := strings.Join(names[:min(len(names), maxNamedKernels)], ", ")
+		if len(names) > maxNamedKernels {
+			list += fmt.Sprintf(" and %d more", len(names)-maxNamedKernels)
+		}
+		return fmt.Sprintf("%s, called in a timed region (%s), launches kernels not launched before in this function (%s): under lazy loading the measurement includes loading those it runs (20x a warm launch on an H100); call it once, or preload them (cudaFuncGetAttributes), before the timer starts",
+			u.via, clockName(r), list)
+	}
 	if u.library {
 		return fmt.Sprintf("the first call of %s in this function is timed (%s): its kernels are templates instantiated in this file, and under lazy loading they load at this call (on an H100 a first cub::DeviceReduce::Sum took 2.5x a warm one under LAZY, no more than a warm one under EAGER); call it once before the timer starts",
 			key, clockName(r))
