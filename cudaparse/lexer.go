@@ -45,7 +45,10 @@ func lex(src []byte) []token { return lexAppend(make([]token, 0, len(src)/4), sr
 // (class bodies, loop calls, volatile data) allocated 150 MB of tokens
 // over the 13-project tree, each slice garbage a moment later.
 func withTokens[T any](src []byte, f func(toks []token) T) T {
-	buf := tokenPool.Get().(*[]token)
+	buf, ok := tokenPool.Get().(*[]token)
+	if !ok {
+		buf = new([]token)
+	}
 	toks := lexAppend((*buf)[:0], src)
 	defer func() {
 		if cap(toks) <= maxPooledTokens {

@@ -926,7 +926,8 @@ func (pr *projectRun) includeClosure(i int) fileSet {
 		w.seen = make([]uint64, (len(pr.includes)+63)/64)
 	}
 	w.members = w.members[:0]
-	frontier := append(w.frontier[:0], pr.includes[i]...)
+	frontier := w.frontier[:0]
+	frontier = append(frontier, pr.includes[i]...)
 	next := w.next[:0]
 	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
 		next = next[:0]
