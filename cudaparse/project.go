@@ -123,7 +123,78 @@ func (p *Project) resolveMethod(name, class string, arity int, fromFile string) 
 		}
 		level = next
 	}
+	if pf == nil && !definedAlong(cands, seen) {
+		pf = p.overrideOf(name, class, arity, cands)
+	}
 	p.resolved.Store(key, pf)
+	return pf
+}
+
+// definedAlong reports whether a candidate belongs to one of the classes
+// (a class and its bases, as resolveMethod walked them).
+func definedAlong(cands []*ProjectFunction, classes map[string]bool) bool {
+	for _, c := range cands {
+		if classes[c.Summary.Class] {
+			return true
+		}
+	}
+	return false
+}
+
+// overrideOf resolves a call of a method that neither the object's
+// declared class nor its bases define with a body: an interface's pure
+// virtual (`Layer *l = new CudaLayer; l->forward()`) runs an override of a
+// derived class. The overrides of the visible derived classes resolve it
+// when they agree (agreeing: one override, or several loading the same
+// kernels); which one runs is not known otherwise, and nothing is guessed.
+func (p *Project) overrideOf(name, class string, arity int, cands []*ProjectFunction) *ProjectFunction {
+	p.indexDerived()
+	level, seen := []string{class}, map[string]bool{class: true}
+	var found []*ProjectFunction
+	for depth := 0; depth < maxBaseDepth && len(level) > 0; depth++ {
+		var next []string
+		for _, c := range level {
+			for _, d := range p.derived[c] {
+				if !seen[d] {
+					seen[d] = true
+					next = append(next, d)
+				}
+			}
+		}
+		for _, c := range cands {
+			if slices.Contains(next, c.Summary.Class) && (arity < 0 || c.Summary.Arity < 0 || c.Summary.Arity == arity) {
+				found = append(found, c)
+			}
+		}
+		level = next
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	if pf := p.agreeing(found); pf != nil {
+		return pf
+	}
+	// Overrides that launch different kernels: whichever runs launches
+	// one of them, when each launches some. The call then loads kernels
+	// of the union (as a timed call, it loads one not loaded before when
+	// none of them was); it preloads nothing for sure.
+	merged := &KernelFacts{}
+	for _, c := range found {
+		k := p.kernelsOf(c)
+		if len(k.Launched) == 0 || k.All || len(k.LaunchedParams) > 0 {
+			return nil
+		}
+		for _, key := range k.Launched {
+			if !slices.Contains(merged.Launched, key) {
+				merged.Launched = append(merged.Launched, key)
+			}
+		}
+	}
+	pf := &ProjectFunction{File: found[0].File, Summary: found[0].Summary, overrides: len(found), base: class}
+	if p.kernels == nil {
+		p.kernels = map[*ProjectFunction]*KernelFacts{}
+	}
+	p.kernels[pf] = merged
 	return pf
 }
 
@@ -252,9 +323,17 @@ func (p *Project) Files() int {
 type ProjectFunction struct {
 	File    string
 	Summary *FunctionSummary
+	// overrides, when set, is how many overrides of base's virtual
+	// method this one stands for (Project.overrideOf), File and Summary
+	// being the first's.
+	overrides int
+	base      string
 }
 
 func (pf *ProjectFunction) String() string {
+	if pf.overrides > 1 {
+		return fmt.Sprintf("%s::%s (%d overrides, the first at %s:%d)", pf.base, pf.Summary.Name, pf.overrides, pf.File, pf.Summary.Line)
+	}
 	return fmt.Sprintf("%s (%s:%d)", pf.Summary.Name, pf.File, pf.Summary.Line)
 }
 
@@ -1010,23 +1089,29 @@ func (p *Project) MethodLoads(name, fromFile string, spelled func(class string) 
 	return false
 }
 
+// indexDerived builds derived, the reverse of bases, once (under mu).
+func (p *Project) indexDerived() {
+	if p.derived != nil {
+		return
+	}
+	p.derived = map[string][]string{}
+	for d, bs := range p.bases {
+		for _, b := range bs {
+			p.derived[b] = append(p.derived[b], d)
+		}
+	}
+	for _, ds := range p.derived {
+		sort.Strings(ds)
+	}
+}
+
 // classSpelled reports whether spelled holds for class or a class derived
 // from it (under mu).
 func (p *Project) classSpelled(class string, spelled func(string) bool) bool {
 	if spelled(class) {
 		return true
 	}
-	if p.derived == nil {
-		p.derived = map[string][]string{}
-		for d, bs := range p.bases {
-			for _, b := range bs {
-				p.derived[b] = append(p.derived[b], d)
-			}
-		}
-		for _, ds := range p.derived {
-			sort.Strings(ds)
-		}
-	}
+	p.indexDerived()
 	level, seen := []string{class}, map[string]bool{class: true}
 	for depth := 0; depth < maxBaseDepth && len(level) > 0; depth++ {
 		var next []string
