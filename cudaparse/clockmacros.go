@@ -53,6 +53,9 @@ func touchesClock(body string, t MacroTable) bool {
 // the calls of knowledge's clock vocabulary and of clock macros of t
 // (through at most maxExpansionDepth macros). The kinds found are added to
 // into, when it is not nil.
+// maxQualifierLen is how far before a name its qualifier is looked for.
+const maxQualifierLen = 64
+
 func clockReadsIn(body string, t MacroTable, depth int, into ...*clockMacro) []int {
 	var at []int
 	each := func(f func(*clockMacro)) {
@@ -68,7 +71,8 @@ func clockReadsIn(body string, t MacroTable, depth int, into ...*clockMacro) []i
 		case knowledge.EventElapsed[name]:
 			events := elapsedArgs(body[open:])
 			each(func(m *clockMacro) { m.elapsed, m.elapsedEvents = true, append(m.elapsedEvents, events...) })
-		case name == "now" && i >= 2 && body[i-2:i] == "::", knowledge.IsClockName(name):
+		case name == "now" && i >= 2 && body[i-2:i] == "::", knowledge.IsClockName(name),
+			knowledge.IsQualifiedClock(name, body[max(0, i-maxQualifierLen):i+len(name)]):
 			at = append(at, i)
 			each(func(m *clockMacro) { m.host = true })
 		case t != nil && depth < maxExpansionDepth && len(t[name]) > 0:

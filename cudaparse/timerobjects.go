@@ -213,7 +213,8 @@ func (f *File) readsHostClock(fn *Function) bool {
 // names (`clock::now()`, clock_gettime, a clock of the configuration),
 // without looking into macros, objects or functions of the project.
 func (f *File) readsClockDirectly(c *Call) bool {
-	return c.Name == "now" && strings.Contains(c.Callee.Text(), "::") || knowledge.IsClockName(c.Name) || f.ownClock(c)
+	return c.Name == "now" && strings.Contains(c.Callee.Text(), "::") || knowledge.IsQualifiedClock(c.Name, c.Callee.Text()) ||
+		knowledge.IsClockName(c.Name) || f.ownClock(c)
 }
 
 // timerDeclarations returns, as clock reads, the declarations in fn of

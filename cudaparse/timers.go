@@ -25,7 +25,7 @@ func ClockOf(c *Call) ClockKind {
 		return ClockEvent
 	}
 	// std::chrono::steady_clock::now(), Clock::now(), clock_t::now()
-	if c.Name == "now" && strings.Contains(c.Callee.Text(), "::") {
+	if c.Name == "now" && strings.Contains(c.Callee.Text(), "::") || knowledge.IsQualifiedClock(c.Name, c.Callee.Text()) {
 		return ClockHost
 	}
 	// A macro whose body reads a clock (START_GPU_TIMER(), stamp(t0)): its

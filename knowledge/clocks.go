@@ -28,6 +28,23 @@ var HostClockCalls = map[string]bool{
 	"cutStartTimer": true, "cutStopTimer": true,
 }
 
+// QualifiedClockCalls read a host clock when called under one of their
+// namespaces or classes (AMReX's ParallelDescriptor::second() and
+// amrex::second()); the bare names are too common to count alone.
+var QualifiedClockCalls = map[string][]string{"second": {"ParallelDescriptor", "amrex"}}
+
+// IsQualifiedClock reports whether a call of name whose callee is written
+// callee (`amrex::ParallelDescriptor::second`) reads a host clock by
+// QualifiedClockCalls.
+func IsQualifiedClock(name, callee string) bool {
+	for _, q := range QualifiedClockCalls[name] {
+		if strings.HasSuffix(strings.Join(strings.Fields(callee), ""), q+"::"+name) {
+			return true
+		}
+	}
+	return false
+}
+
 // StopwatchStops stop a stopwatch (cuda-samples' helper_timer.h and
 // cutil): what it measured is read only by TimerValueReads.
 var StopwatchStops = map[string]bool{"sdkStopTimer": true, "cutStopTimer": true}
@@ -72,6 +89,11 @@ func HostClockSpellings() []string {
 	out := []string{"::now"}
 	for name := range HostClockCalls {
 		out = append(out, name+"(")
+	}
+	for name, qs := range QualifiedClockCalls {
+		for _, q := range qs {
+			out = append(out, q+"::"+name+"(")
+		}
 	}
 	sort.Strings(out)
 	return out

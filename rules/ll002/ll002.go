@@ -382,6 +382,15 @@ func (a *analysis) summarize(fn *cudaparse.Function, depth int) *summary {
 		if c.Func != fn {
 			continue
 		}
+		// A portability layer's parallel pattern in a helper of the file
+		// (`void axpy(...) { Kokkos::parallel_for(...); }`) launches its
+		// lambda's kernel wherever the helper is called.
+		if key, ok := a.libraryLaunch(c); ok {
+			if !a.hostOnlyBranch(c.Node) {
+				s.launched = append(s.launched, key)
+			}
+			continue
+		}
 		if callee := a.file.FunctionNamed(c.Name); callee != nil && callee != fn {
 			cs := a.summarize(callee, depth+1)
 			s.launched = append(s.launched, cs.launched...)

@@ -148,3 +148,42 @@ void kokkos_auto_functor(Kokkos::View<double *> x, Kokkos::View<double *> y, int
   auto t1 = std::chrono::steady_clock::now();
   printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
 }
+
+// A helper of the file that runs a parallel pattern launches its lambda's
+// kernel wherever it is called: the first timed call loads it, a call
+// after a warm-up call does not.
+void smooth(Kokkos::View<double *> x, int n) {
+  Kokkos::parallel_for("smooth", n, KOKKOS_LAMBDA(int i) { x(i) *= 0.5; });
+}
+
+void kokkos_helper(Kokkos::View<double *> x, int n) {
+  Kokkos::Timer timer;
+  smooth(x, n);  // want LL002 "Kokkos::parallel_for [(]the lambda at line 156[)] in this function happens in smooth"
+  Kokkos::fence();
+  printf("%f\n", timer.seconds());
+}
+
+void kokkos_helper_warm(Kokkos::View<double *> x, int n) {
+  smooth(x, n);  // warm-up
+  Kokkos::fence();
+  Kokkos::Timer timer;
+  smooth(x, n);  // ok: warmed
+  Kokkos::fence();
+  printf("%f\n", timer.seconds());
+}
+
+// AMReX's own clock: ParallelDescriptor::second() (and amrex::second()).
+void amrex_timed_step(amrex::Array4<double> const &a, amrex::Box const &bx) {
+  const double strt = amrex::ParallelDescriptor::second();
+  amrex::ParallelFor(bx, [=] AMREX_GPU_DEVICE(int i, int j, int k) { a(i, j, k) += 1.0; });  // want LL002 "AMReX::ParallelFor"
+  double run_time = amrex::ParallelDescriptor::second() - strt;
+  amrex::Print() << "step took " << run_time << "\n";
+}
+
+// Not AMReX's: a pair's second is no clock.
+void pair_second(amrex::Array4<double> const &a, amrex::Box const &bx, std::pair<double, double> p) {
+  const double strt = p.second;
+  amrex::ParallelFor(bx, [=] AMREX_GPU_DEVICE(int i, int j, int k) { a(i, j, k) -= 1.0; });
+  double later = p.second - strt;
+  amrex::Print() << later << "\n";
+}
