@@ -20,7 +20,7 @@ import (
 // whose first iteration runs the launch at (the first launch, which is
 // then not in any sample kept).
 func (a *analysis) sampleDiscarded(fn *cudaparse.Function, r cudaparse.TimedRegion, at cudaparse.Node) bool {
-	if unpairedReads(fn, r) || a.stopwatchUnread(r) {
+	if unpairedReads(fn, r) || differenceOnly(r) || a.stopwatchUnread(r) {
 		return true
 	}
 	seed := a.measuredVariable(fn, r)
@@ -72,6 +72,31 @@ func stopwatchArg(n cudaparse.Node) string {
 		return cudaparse.VarKey(n.Unparen())
 	}
 	return ""
+}
+
+// differenceOnly reports whether r runs from a host clock read that ends
+// an interval in place to one that starts the next in the same variable:
+// `t = (get_time() - t) / repeat;` keeps only the difference, destroying
+// the start, and `t = get_time();` starts again, so what lies between is
+// timed by nobody (taichi's gpu_memory_bound.cu warm-up loop, in batch H).
+// A read subtracted from a start that survives it (`now() - t0` in a
+// time-window loop's condition) still ends intervals from t0: not this.
+func differenceOnly(r cudaparse.TimedRegion) bool {
+	if r.Clock != cudaparse.ClockHost || !r.Start.Is("call_expression") || !r.Stop.Is("call_expression") {
+		return false
+	}
+	n := r.Start
+	p := n.Parent()
+	for p.Is("parenthesized_expression") {
+		n, p = p, p.Parent()
+	}
+	if !p.Is("binary_expression") || strings.TrimSpace(p.ChildByField("operator").Text()) != "-" || p.ChildByField("left").Start() != n.Start() {
+		return false
+	}
+	start := cudaparse.VarKey(p.ChildByField("right").Unparen())
+	restart := r.Stop.Parent()
+	return start != "" && assignedBy(r.Start) == start &&
+		restart.Is("assignment_expression") && cudaparse.VarKey(restart.ChildByField("left")) == start
 }
 
 // unpairedReads reports whether r lies between two host clock reads kept

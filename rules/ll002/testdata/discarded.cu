@@ -95,3 +95,50 @@ double skip_from_unknown_start(float *x, int n, int first, int reps) {
   }
   return total;
 }
+
+#include <sys/time.h>
+
+double wall_seconds() {
+  timeval tv;
+  gettimeofday(&tv, nullptr);
+  return tv.tv_sec + 1e-6 * tv.tv_usec;
+}
+
+__global__ void copy_rows(float *dst, const float *src, int n) {}
+
+// One variable carries each interval: the read that ends the first one is
+// subtracted on the spot, so nothing is measured from it to the next
+// start, and the warm-up launches between the two go untimed.
+void bandwidth_sweep(float *dst, const float *src, int n, int repeat) {
+  double t = wall_seconds();
+  for (int i = 0; i < repeat; i++) {
+    cudaMemcpyAsync(dst, src, n * sizeof(float), cudaMemcpyDeviceToDevice, 0);
+  }
+  cudaDeviceSynchronize();
+  t = (wall_seconds() - t) / repeat;
+  printf("copy engine: %f s\n", t);
+  for (int block : {64, 128, 256}) {
+    for (int i = 0; i < 4; i++) {
+      copy_rows<<<n / block, block>>>(dst, src, n);  // ok: a warm-up between two measurements
+    }
+    cudaDeviceSynchronize();
+    t = wall_seconds();
+    for (int i = 0; i < repeat; i++) {
+      copy_rows<<<n / block, block>>>(dst, src, n);
+    }
+    cudaDeviceSynchronize();
+    t = (wall_seconds() - t) / repeat;
+    printf("block %d: %f s\n", block, t);
+  }
+}
+
+__global__ void fill_rows(float *dst, int n) {}
+
+// The same shape with a cold launch inside a measurement: still reported.
+void fill_once(float *dst, int n) {
+  double t = wall_seconds();
+  fill_rows<<<n / 256, 256>>>(dst, n);  // want LL002 "fill_rows"
+  cudaDeviceSynchronize();
+  t = wall_seconds() - t;
+  printf("fill: %f s\n", t);
+}
