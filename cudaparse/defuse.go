@@ -1,6 +1,8 @@
 package cudaparse
 
 import (
+	"bytes"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -566,4 +568,95 @@ func fallsThrough(caseStmt Node) bool {
 		return !s.Is("break_statement", "return_statement", "continue_statement", "throw_statement", "goto_statement")
 	}
 	return true
+}
+
+// gpuMacro matches a preprocessor name that says the code is built for a
+// GPU (AMREX_USE_GPU, KOKKOS_ENABLE_CUDA, __CUDACC__, USE_CUDA).
+var gpuMacro = regexp.MustCompile(`(?i)gpu|cuda|hip`)
+
+// gpuCondition reads a conditional directive's test of a GPU macro:
+// `#ifdef NAME`, `#ifndef NAME`, `#if defined(NAME)`, `#if !defined NAME`,
+// `#if NAME`, `#if !NAME`; ok is false for anything else.
+var gpuCondition = regexp.MustCompile(`^#\s*(ifdef|ifndef|if)\s*(!?)\s*(?:defined\s*\(?\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\)?\s*$`)
+
+// InHostOnlyBuild reports whether n lies where the preprocessor keeps code
+// only when the build is not for a GPU: the body of `#ifndef
+// AMREX_USE_GPU`, the `#else` of `#ifdef KOKKOS_ENABLE_CUDA`, `#if
+// !defined(__CUDACC__)`. A portability layer's pattern there runs on the
+// host (Castro's CPU-only MOL hydro loops, in batch H). Read from the
+// original text: the pre-pass flattens groups that do not parse as they
+// stand.
+func InHostOnlyBuild(n Node) bool {
+	if n.f == nil {
+		return false
+	}
+	at := n.Start()
+	for _, r := range n.f.hostOnlyRanges() {
+		if r.Start <= at && at < r.End {
+			return true
+		}
+	}
+	return false
+}
+
+// hostOnlyRanges returns the spans of the file's text that only a build
+// without a GPU compiles (InHostOnlyBuild), once.
+func (f *File) hostOnlyRanges() []Range {
+	f.hostOnlyOnce.Do(func() {
+		if !bytes.Contains(f.Src, []byte("#if")) {
+			return
+		}
+		var sc conditionalScan
+		withTokens(f.Src, func(toks []token) bool {
+			for _, t := range toks {
+				if t.kind == tokDirective {
+					sc.directive(strings.TrimSpace(string(f.Src[t.start:t.end])), int(t.start), int(t.end))
+				}
+			}
+			return true
+		})
+		f.hostOnly = sc.hostOnly
+	})
+	return f.hostOnly
+}
+
+// conditionalScan follows a file's conditional groups, directive by
+// directive, and collects the branches only a build without a GPU takes.
+type conditionalScan struct {
+	stack    []*conditionalGroup
+	hostOnly []Range
+}
+
+// conditionalGroup is an #if group being read.
+type conditionalGroup struct {
+	gpu, hostFirst bool // the test names a GPU macro; negated, its first branch is the host's
+	elif           bool // an #elif came: which branch a build takes is not known
+	inElse         bool // the branch now read follows the #else
+	first          bool // the branch now read is the first
+	from           int  // where the branch now read starts
+}
+
+func (sc *conditionalScan) directive(d string, start, end int) {
+	name := directiveName([]byte(d))
+	switch name {
+	case "if", "ifdef", "ifndef":
+		g := &conditionalGroup{from: end, first: true}
+		if m := gpuCondition.FindStringSubmatch(d); len(m) == 4 && gpuMacro.MatchString(m[3]) {
+			g.gpu, g.hostFirst = true, m[1] == "ifndef" || m[2] == "!"
+		}
+		sc.stack = append(sc.stack, g)
+	case "elif", "else", "elifdef", "elifndef", "endif":
+		if len(sc.stack) == 0 {
+			return
+		}
+		g := sc.stack[len(sc.stack)-1]
+		if g.gpu && !g.elif && (g.first && g.hostFirst || g.inElse && !g.hostFirst) {
+			sc.hostOnly = append(sc.hostOnly, Range{g.from, start})
+		}
+		g.first, g.inElse, g.from = false, name == "else", end
+		g.elif = g.elif || name != "else" && name != "endif"
+		if name == "endif" {
+			sc.stack = sc.stack[:len(sc.stack)-1]
+		}
+	}
 }

@@ -157,6 +157,10 @@ type File struct {
 	ownTimerClassesOnce sync.Once
 	ownTimerClasses     []knowledge.TimerClass
 	preloads            []Preload // Preloads' answer
+	// hostOnly: the spans only a build without a GPU compiles
+	// (hostOnlyRanges).
+	hostOnlyOnce sync.Once
+	hostOnly     []Range
 
 	Path  string
 	Src   []byte // the original source

@@ -61,7 +61,7 @@ func LexicalSummary(path string, src []byte, want map[string]bool, additions *kn
 			fs.Class = enclosingClass(classes, at)
 		}
 		body := src[start:end]
-		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions), src[open:start])
+		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions, path), src[open:start])
 		clockReads := 0
 		for _, spelling := range hostClockLiterals {
 			clockReads += bytes.Count(body, spelling)
@@ -75,7 +75,7 @@ func LexicalSummary(path string, src []byte, want map[string]bool, additions *kn
 }
 
 // lexicalSteps lists what a function body launches, preloads and calls.
-func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledge.Additions) []SummaryStep {
+func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledge.Additions, path string) []SummaryStep {
 	var steps []SummaryStep
 	line := func(i int) int { return lines.Position(offset + i).Line }
 	// <<< launches: the kernel expression before them.
@@ -107,6 +107,8 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 				st.Line = line(pos)
 				steps = append(steps, st)
 			}
+		case libraryLaunchName(n) && lexicalLibraryLaunch(body, pos, n, path, line(pos)) != "":
+			steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{lexicalLibraryLaunch(body, pos, n, path, line(pos))}, Line: line(pos)})
 		case isCUDAName(n) || n == "dim3":
 		case additions != nil && ownLexicalStep(additions, body, pos, n, args, &steps, line(pos)):
 		default:
@@ -116,6 +118,91 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 	sortSteps(steps)
 	// Without append's slack: the link step keeps thousands of these.
 	return append(make([]SummaryStep, 0, len(steps)), steps...)
+}
+
+// libraryLaunchName reports whether n names a portability layer's launch
+// (parallel_for, ParallelFor, forall...), before its qualifier is read.
+func libraryLaunchName(n string) bool {
+	for i := range knowledge.LibraryLaunchers {
+		if knowledge.LibraryLaunchers[i].Names[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// lexicalLibraryLaunch is File.libraryLaunch from the text: the key of the
+// kernel the call of n at pos in body launches, or "".
+func lexicalLibraryLaunch(body []byte, pos int, n, path string, line int) string {
+	q := qualifierText(body, pos)
+	if q == "" {
+		return ""
+	}
+	// The template arguments and the arguments but the lambdas.
+	i := pos + len(n)
+	for i < len(body) && isBlank(body[i]) {
+		i++
+	}
+	call := q + "::" + n
+	if i < len(body) && body[i] == '<' {
+		end := matchingAngle(body, i)
+		if end < 0 {
+			return ""
+		}
+		call += string(body[i : end+1])
+		i = end + 1
+	}
+	for _, a := range callArguments(body, i) {
+		if !isLambdaText(a) {
+			call += " " + a
+		}
+	}
+	l := knowledge.LibraryLaunchAt(q, n, call)
+	if l == nil {
+		return ""
+	}
+	return knowledge.LibraryLaunchKey(l, n, path, line)
+}
+
+// qualifierText returns the namespaces written before the name at pos
+// (`Kokkos` of `Kokkos::parallel_for`, `amrex::Gpu` of a longer one), or
+// "".
+func qualifierText(b []byte, pos int) string {
+	i := pos
+	for i >= 2 && b[i-1] == ':' && b[i-2] == ':' {
+		j := i - 2
+		for j > 0 && isIdentByte(b[j-1]) {
+			j--
+		}
+		if j == i-2 {
+			break
+		}
+		i = j
+	}
+	if i == pos {
+		return ""
+	}
+	return strings.TrimSuffix(string(b[i:pos]), "::")
+}
+
+// matchingAngle returns the index of the '>' closing the '<' at open, or
+// -1.
+func matchingAngle(b []byte, open int) int {
+	depth := 0
+	for i := open; i < len(b); i++ {
+		switch b[i] {
+		case '<':
+			depth++
+		case '>':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		case ';', '{':
+			return -1
+		}
+	}
+	return -1
 }
 
 // lexicalAPIStep is the step of a call of a launch or preload API n with

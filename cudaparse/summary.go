@@ -190,6 +190,8 @@ func (f *File) Summary() *FileSummary {
 			switch {
 			case IsDeviceSwitch(c.Name):
 				steps = append(steps, placed{SummaryStep{Kind: StepDeviceSwitch}, c.Node})
+			case f.libraryLaunch(c) != "":
+				steps = append(steps, placed{SummaryStep{Kind: StepLaunch, Keys: []string{f.libraryLaunch(c)}}, c.Node})
 			case c.Name == "" || c.Name == fn.Name || isCUDAName(c.Name) || launchAt[c.Node.Start()]:
 			default:
 				st := SummaryStep{Kind: StepCall, Callee: c.Name, Arity: len(c.Args), Qualifier: CalleeQualifier(c), Method: c.Callee.Is("field_expression")}
@@ -204,6 +206,11 @@ func (f *File) Summary() *FileSummary {
 		// with two reads measures something itself; calling it is not
 		// reading a clock.
 		fs.ReadsClock = clockReads == 1
+		if anyClock == 1 {
+			// A timer object started by its construction (`Kokkos::Timer
+			// t;`) and read once measures from its declaration.
+			anyClock += len(f.timerDeclarations(fn))
+		}
 		fs.Timed = anyClock >= 2 || len(f.benchmarkLoops(fn)) > 0
 		if len(steps) == 0 && !fs.Entry && !fs.ReadsClock {
 			continue
@@ -310,6 +317,35 @@ func CalleeQualifier(c *Call) string {
 		return strings.TrimPrefix(t[:i], "::")
 	}
 	return ""
+}
+
+// libraryLaunch returns the key of the kernel a portability layer's
+// launch written with its namespace (`Kokkos::parallel_for(...)`) runs,
+// as other files know it (knowledge.LibraryLaunchKey), or "".
+func (f *File) libraryLaunch(c *Call) string {
+	q := CalleeQualifier(c)
+	if q == "" || InHostOnlyBuild(c.Node) {
+		return ""
+	}
+	call := c.Callee.Text()
+	for _, a := range c.Args {
+		if !isLambdaText(a.Text()) {
+			call += " " + a.Text()
+		}
+	}
+	l := knowledge.LibraryLaunchAt(q, c.Name, call)
+	if l == nil {
+		return ""
+	}
+	return knowledge.LibraryLaunchKey(l, c.Name, f.Path, f.Position(c.Node.Start()).Line)
+}
+
+// isLambdaText reports whether an argument's text is a lambda (`[=]
+// (int i) {...}`, `KOKKOS_LAMBDA(int i) {...}`): the functor, whose body
+// says nothing of the policy.
+func isLambdaText(arg string) bool {
+	arg = strings.TrimSpace(arg)
+	return strings.HasPrefix(arg, "[") || strings.HasPrefix(arg, "KOKKOS_") && strings.Contains(arg, "LAMBDA")
 }
 
 // LaunchMayLoad reports whether a launch can be the one that loads its

@@ -80,12 +80,14 @@ var KernelResolvers = map[string]bool{
 }
 
 // KernelLoadSpellings are literals that every launch or preload contains:
-// the launch syntax, the launch APIs and the preload APIs. A file without
-// any of them can define no function that loads a kernel.
+// the launch syntax, the launch APIs, the preload APIs and the portability
+// layers' launches written with their namespace. A file without any of
+// them can define no function that loads a kernel.
 func KernelLoadSpellings() []string {
 	out := []string{"<<<", "<< <"}
 	out = append(out, slices.Sorted(maps.Keys(LaunchAPIs))...)
 	out = append(out, PreloadAPINames()...)
+	out = append(out, LibraryLaunchCalls()...)
 	sort.Strings(out)
 	return out
 }

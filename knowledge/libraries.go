@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -187,4 +188,43 @@ var LibraryQualifierMacros = []string{
 	"KOKKOS_FUNCTION", "KOKKOS_INLINE_FUNCTION", "KOKKOS_FORCEINLINE_FUNCTION",
 	"RAJA_DEVICE", "RAJA_HOST_DEVICE",
 	"AMREX_GPU_DEVICE", "AMREX_GPU_HOST_DEVICE",
+}
+
+// LibraryLaunchCalls are the launchers' calls as written with their
+// namespace (Kokkos::parallel_for, amrex::ParallelFor, RAJA::forall): a
+// file that spells one may launch, as one that spells `<<<` may.
+func LibraryLaunchCalls() []string {
+	var out []string
+	for _, l := range LibraryLaunchers {
+		for _, q := range l.Qualifiers {
+			for name := range l.Names {
+				out = append(out, q+"::"+name)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// LibraryLaunchAt returns the launcher family of a call of name written
+// under qualifier q (its namespaces, `Kokkos` or `amrex::Gpu`), whose text
+// from its name to its closing parenthesis is call (template arguments,
+// policy, functor), when the call launches a kernel on the device: not a
+// host policy, not a pattern nested in a kernel, and a device policy
+// where the library needs one. Only calls written with the library's
+// namespace count: the text is all there is.
+func LibraryLaunchAt(q, name, call string) *LibraryLauncher {
+	last := q[strings.LastIndex(q, ":")+1:]
+	l := LibraryLauncherOf(last, name, nil)
+	if l == nil || l.RunsOnHost(call) || l.Nested(call) || !l.NamesDevice(call) {
+		return nil
+	}
+	return l
+}
+
+// LibraryLaunchKey is the kernel key of a library launch at path:line,
+// as other files' summaries name it (each call site instantiates a kernel
+// of its own functor).
+func LibraryLaunchKey(l *LibraryLauncher, name, path string, line int) string {
+	return fmt.Sprintf("%s::%s (at %s:%d)", l.Library, name, path, line)
 }

@@ -116,8 +116,13 @@ func inLaunchedLambda(c *cudaparse.Call) bool {
 // (or the then of `if (!exec_gpu)`) where exec_gpu is a constant
 // (`constexpr bool exec_gpu = is_gpu_exec_space_v<Space>;`, or an `if
 // constexpr`) named for the GPU. Portability layers choose their GPU and host
-// algorithms so; on a CUDA build the host branch never runs.
+// algorithms so; on a CUDA build the host branch never runs. The same holds
+// for code the preprocessor keeps only for a build without a GPU
+// (cudaparse.InHostOnlyBuild).
 func (a *analysis) hostOnlyBranch(n cudaparse.Node) bool {
+	if cudaparse.InHostOnlyBuild(n) {
+		return true
+	}
 	from := n
 	for p := n.Parent(); p.Valid() && !p.Is("function_definition"); from, p = p, p.Parent() {
 		if !p.Is("if_statement") || from.Field() != "consequence" && from.Field() != "alternative" {

@@ -187,3 +187,18 @@ void pair_second(amrex::Array4<double> const &a, amrex::Box const &bx, std::pair
   double later = p.second - strt;
   amrex::Print() << later << "\n";
 }
+
+// Code the preprocessor keeps only for a build without a GPU runs its
+// patterns on the host: no kernel loads there. The GPU branch still does.
+void amrex_build_branches(amrex::Array4<double> const &a, amrex::Box const &bx) {
+  const double strt = amrex::ParallelDescriptor::second();
+#ifndef AMREX_USE_GPU
+  amrex::ParallelFor(bx, [=](int i, int j, int k) { a(i, j, k) *= 2.0; });  // ok: only without a GPU
+#endif
+#ifdef AMREX_USE_GPU
+  amrex::ParallelFor(bx, [=] AMREX_GPU_DEVICE(int i, int j, int k) { a(i, j, k) *= 3.0; });  // want LL002 "AMReX::ParallelFor"
+#else
+  amrex::ParallelFor(bx, [=](int i, int j, int k) { a(i, j, k) *= 4.0; });  // ok: the #else of a GPU build's test
+#endif
+  amrex::Print() << amrex::ParallelDescriptor::second() - strt << "\n";
+}
