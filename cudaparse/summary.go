@@ -206,10 +206,11 @@ func (f *File) Summary() *FileSummary {
 		// with two reads measures something itself; calling it is not
 		// reading a clock.
 		fs.ReadsClock = clockReads == 1
-		if anyClock == 1 {
-			// A timer object started by its construction (`Kokkos::Timer
-			// t;`) and read once measures from its declaration.
-			anyClock += len(f.timerDeclarations(fn))
+		if anyClock < 2 && f.mayDeclareTimers(fn) {
+			// A timer object started by its construction measures from
+			// its declaration: to a read (`Kokkos::Timer t; ...
+			// t.seconds()`) or to its scope's end (a scope timer).
+			anyClock += 2 * len(f.timerDeclarations(fn))
 		}
 		fs.Timed = anyClock >= 2 || len(f.benchmarkLoops(fn)) > 0
 		if len(steps) == 0 && !fs.Entry && !fs.ReadsClock {

@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 
 	"github.com/lazylint/lazylint/knowledge"
@@ -28,7 +29,11 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 	if !mayDefineTimerClass(src, additions) {
 		return nil
 	}
-	sc := &classScan{src: src, lits: timerClassClockLiterals(additions)}
+	lits := timerClassClockLiterals(additions)
+	if definesEventTimer(src) {
+		lits = append(slices.Clip(lits), eventRecordLiterals...)
+	}
+	sc := &classScan{src: src, lits: lits}
 	var ms []*classMethod
 	eachDefinition(src, func(name, body []byte) {
 		if m := sc.method(name, body); m != nil {
@@ -146,7 +151,7 @@ func mayDefineTimerClass(src []byte, additions *knowledge.Additions) bool {
 	if !bytes.Contains(src, []byte("class")) && !bytes.Contains(src, []byte("struct")) && !bytes.Contains(src, []byte("::")) {
 		return false
 	}
-	if bytes.Contains(src, []byte("::now")) || containsHostClockCall(src) {
+	if bytes.Contains(src, []byte("::now")) || containsHostClockCall(src) || definesEventTimer(src) {
 		return true
 	}
 	for _, s := range additions.ClockSpellings() {
@@ -203,6 +208,19 @@ func literalsOf(ss []string) [][]byte {
 		out[i] = []byte(s)
 	}
 	return out
+}
+
+// eventRecordLiterals are the event records a class's methods read the GPU's
+// clock with (definesEventTimer).
+var eventRecordLiterals = literalsOf([]string{"cudaEventRecord(", "cuEventRecord(", "cudaEventRecordWithFlags(", "cuEventRecordWithFlags("})
+
+// definesEventTimer reports whether src may define a timer class of CUDA
+// events: one that records events and reads the time between them (a
+// constructor recording the start, milliseconds_elapsed() the end). A class
+// that records events without reading a time orders streams; it is no
+// timer.
+func definesEventTimer(src []byte) bool {
+	return bytes.Contains(src, []byte("EventElapsedTime(")) && bytes.Contains(src, []byte("EventRecord"))
 }
 
 // timerClassClockLiterals are the spellings of a host clock read, and of

@@ -1,6 +1,7 @@
 package cudaparse
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -221,6 +222,26 @@ func (f *File) readsClockDirectly(c *Call) bool {
 // objects whose construction starts a clock: library timers, and classes of
 // the file whose constructor reads one. The Call has the class's name and
 // the declarator for node; it has no callee or arguments.
+// mayDeclareTimers reports whether fn's body may declare objects that
+// timerDeclarations finds: it spells a timer type's usual name, or a class
+// of the file whose constructor starts a clock, or timers are configured.
+// (A walk of every body for declarations cost 3% of a tree's check.)
+func (f *File) mayDeclareTimers(fn *Function) bool {
+	if f.additions.HasTimers() {
+		return true
+	}
+	body := f.Src[fn.Body.Start():fn.Body.End()]
+	if bytes.Contains(body, []byte("imer")) {
+		return true
+	}
+	for class := range f.startingTimerClasses() {
+		if bytes.Contains(body, []byte(class)) {
+			return true
+		}
+	}
+	return false
+}
+
 func (f *File) timerDeclarations(fn *Function) []*Call {
 	var out []*Call
 	fn.Body.Descendants(func(n Node) bool {

@@ -180,7 +180,10 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		ff.clockCandidate = answers.firesWith(text, false, true)
 	}
 	ff.candidate = ff.loadCandidate || ff.clockCandidate || ff.parsed
-	if !ff.parsed && (ff.loader || ff.clockDefiner || ff.loadCandidate || ff.clockCandidate) {
+	// A timer class of CUDA events is a clock too, for the files that
+	// declare its objects.
+	eventTimer := !ff.clockDefiner && text.Contains("EventElapsedTime") && text.Contains("EventRecord")
+	if !ff.parsed && (ff.loader || ff.clockDefiner || eventTimer || ff.loadCandidate || ff.clockCandidate) {
 		ff.scanned = true
 		switch {
 		case ff.clockCandidate:
@@ -195,6 +198,8 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		}
 		if ff.clockDefiner {
 			ff.clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(hostClockLiterals, ownClocks))))
+		}
+		if ff.clockDefiner || eventTimer {
 			ff.timerClasses = names.intern(cudaparse.TimerClassNames(text.Src, s.Additions))
 		}
 	}

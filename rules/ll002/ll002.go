@@ -127,7 +127,7 @@ func run(p *rule.Pass) {
 			a.checkHelperCalls(fn, helpers, uses, onEntry, reported)
 		}
 		for _, r := range regions {
-			if (r.IsBenchmarkLoop() || inBenchmarkLoop(regions, r)) && !p.File.FixedIterations(fn.Name) || warmedByEarlierCall(p.File, fn, r) || warmedByRunner(p.File, fn, r) {
+			if (r.IsBenchmarkLoop() || inBenchmarkLoop(regions, r)) && !p.File.FixedIterations(fn.Name) || warmedByEarlierCall(p.File, fn, r) || warmedByRunner(p.File, fn, r) || timedByTemplateFlag(fn, r) {
 				// Google Benchmark runs the loop once to size the run and
 				// reports a later run: the loads fall in the discarded one.
 				continue
@@ -404,6 +404,49 @@ func (a *analysis) summarize(fn *cudaparse.Function, depth int) *summary {
 		}
 	}
 	return s
+}
+
+// timedByTemplateFlag reports whether r's timer starts only in some
+// instantiations of fn: under `if constexpr (DoTime)` where DoTime is a
+// template parameter of fn. Such a function is written to run untimed too,
+// as its own warm-up (cutlass's run_permute<false> before
+// run_permute<true>); which instantiation its callers run first is not
+// followed, and the finding is not made.
+func timedByTemplateFlag(fn *cudaparse.Function, r cudaparse.TimedRegion) bool {
+	tmpl := fn.Node.Parent()
+	if !tmpl.Is("template_declaration") {
+		return false
+	}
+	params := tmpl.ChildByField("parameters").Text()
+	for p := r.Start.Parent(); p.Valid() && p != fn.Node; p = p.Parent() {
+		if !p.Is("if_statement") || !strings.HasPrefix(compact(p.Text()), "ifconstexpr") {
+			continue
+		}
+		flag := strings.Trim(compact(p.ChildByField("condition").Text()), "()!")
+		if identRE.MatchString(flag) && identRE.FindString(flag) == flag && wordIn(params, flag) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordIn reports whether text holds word as a whole word.
+func wordIn(text, word string) bool {
+	for i := 0; ; {
+		k := strings.Index(text[i:], word)
+		if k < 0 {
+			return false
+		}
+		at, end := i+k, i+k+len(word)
+		if (at == 0 || !isWordByte(text[at-1])) && (end == len(text) || !isWordByte(text[end])) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // warmedByEarlierIteration reports whether the timer starts under a
