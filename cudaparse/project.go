@@ -144,9 +144,11 @@ func definedAlong(cands []*ProjectFunction, classes map[string]bool) bool {
 // overrideOf resolves a call of a method that neither the object's
 // declared class nor its bases define with a body: an interface's pure
 // virtual (`Layer *l = new CudaLayer; l->forward()`) runs an override of a
-// derived class. The overrides of the visible derived classes resolve it
-// when they agree (agreeing: one override, or several loading the same
-// kernels); which one runs is not known otherwise, and nothing is guessed.
+// derived class. The overrides of the visible derived classes resolve it:
+// to one of them when they agree (agreeing: one override, or several
+// loading the same kernels); to the union of their launches when each
+// launches kernels of its own (whichever runs loads one of them); to
+// nothing when one launches none (a host implementation beside the GPU's).
 func (p *Project) overrideOf(name, class string, arity int, cands []*ProjectFunction) *ProjectFunction {
 	p.indexDerived()
 	level, seen := []string{class}, map[string]bool{class: true}

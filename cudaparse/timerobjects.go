@@ -230,6 +230,9 @@ func (f *File) mayDeclareTimers(fn *Function) bool {
 	if f.additions.HasTimers() {
 		return true
 	}
+	if !fn.Body.Valid() {
+		return false
+	}
 	body := f.Src[fn.Body.Start():fn.Body.End()]
 	if bytes.Contains(body, []byte("imer")) {
 		return true
