@@ -269,6 +269,11 @@ type projectRun struct {
 	visMu      sync.Mutex
 	// abs are the sources' absolute paths.
 	abs []string
+	// timersOf memoizes declaredTimers while the project's timer classes
+	// are those of timersKey (under timersMu).
+	timersMu  sync.Mutex
+	timersKey string
+	timersOf  map[int][]knowledge.TimerClass
 	// device holds the device summaries of files parsed for translation
 	// units; unitDevice, by file, those of its units' other files.
 	device, unitDevice map[int][]cudaparse.DeviceSummary
@@ -1118,6 +1123,30 @@ func (pr *projectRun) declaredTimers(p *cudaparse.Project, i int, src []byte) []
 	if len(names) == 0 || pr.facts[i].filter == nil {
 		return nil
 	}
+	// The same question is asked in the recheck's selection and again in
+	// the check, round after round, and each answer read the file: the
+	// answers are kept while the project's timer classes stay the same.
+	key := strings.Join(names, "\x00")
+	pr.timersMu.Lock()
+	if pr.timersKey != key {
+		pr.timersKey, pr.timersOf = key, map[int][]knowledge.TimerClass{}
+	}
+	got, ok := pr.timersOf[i]
+	pr.timersMu.Unlock()
+	if ok {
+		return got
+	}
+	got = pr.declaredTimersIn(p, i, names, src)
+	pr.timersMu.Lock()
+	if pr.timersKey == key {
+		pr.timersOf[i] = got
+	}
+	pr.timersMu.Unlock()
+	return got
+}
+
+// declaredTimersIn is declaredTimers without the memo.
+func (pr *projectRun) declaredTimersIn(p *cudaparse.Project, i int, names []string, src []byte) []knowledge.TimerClass {
 	may := false
 	for _, name := range names {
 		may = may || pr.facts[i].filter.MayContain(name)
