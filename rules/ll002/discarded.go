@@ -24,6 +24,9 @@ func (a *analysis) sampleDiscarded(fn *cudaparse.Function, r cudaparse.TimedRegi
 		return true
 	}
 	seed := a.measuredVariable(fn, r)
+	if keptAsMinimum(fn, r, seed) {
+		return true
+	}
 	if seed == "" || !localVariable(fn, seed) {
 		return false // not known where the measurement goes
 	}
@@ -72,6 +75,98 @@ func stopwatchArg(n cudaparse.Node) string {
 		return cudaparse.VarKey(n.Unparen())
 	}
 	return ""
+}
+
+// keptAsMinimum reports whether r, timed in a loop, keeps its measurement
+// only as a running minimum (`best = std::min(best, timer.seconds())`, or
+// `ms` of an event pair going only into `best = fmin(best, ms)`): STREAM's
+// convention. The first iteration's sample, which holds the loads, is the
+// slowest and never the one kept.
+func keptAsMinimum(fn *cudaparse.Function, r cudaparse.TimedRegion, seed string) bool {
+	if !inOneLoop(r) {
+		return false
+	}
+	if r.Clock == cudaparse.ClockHost && runningMinimumAt(r.Stop) {
+		return true
+	}
+	if seed == "" {
+		return false
+	}
+	reads, kept := 0, 0
+	fn.Body.Descendants(func(n cudaparse.Node) bool {
+		if n.Is("identifier") && n.Text() == seed && isRead(n) {
+			reads++
+			if runningMinimumAt(n) {
+				kept++
+			}
+		}
+		return true
+	})
+	return reads > 0 && kept == reads
+}
+
+// inOneLoop reports whether a loop holds both ends of r.
+func inOneLoop(r cudaparse.TimedRegion) bool {
+	for p := r.Start.Parent(); p.Valid() && !p.Is("function_definition", "lambda_expression"); p = p.Parent() {
+		if p.Is("for_statement", "while_statement", "do_statement", "for_range_loop") {
+			return p.Contains(r.Stop)
+		}
+	}
+	return false
+}
+
+// minimumFunctions keep the smaller of their arguments.
+var minimumFunctions = map[string]bool{"min": true, "fmin": true, "fminf": true}
+
+// runningMinimumAt reports whether the value of n (through arithmetic,
+// casts and conversions) is an argument of `v = min(v, ...)`.
+func runningMinimumAt(n cudaparse.Node) bool {
+	x := n
+	for p := x.Parent(); p.Valid(); x, p = p, p.Parent() {
+		switch {
+		case p.Is("parenthesized_expression", "binary_expression", "cast_expression", "field_expression"):
+			continue
+		case p.Is("call_expression") && x.Field() == "function":
+			continue // timer.seconds(): the call's value
+		case p.Is("argument_list"):
+			call := p.Parent()
+			name := plainCallee(call.ChildByField("function"))
+			if valueFunctions[name] && !minimumFunctions[name] {
+				p = call // duration_cast<...>(...).count() and the like: on from the call
+				continue
+			}
+			if !minimumFunctions[name] {
+				return false
+			}
+			assign := call.Parent()
+			if !assign.Is("assignment_expression") || strings.TrimSpace(assign.ChildByField("operator").Text()) != "=" {
+				return false
+			}
+			v := cudaparse.VarKey(assign.ChildByField("left"))
+			for _, a := range p.NamedChildren() {
+				if a.Start() != x.Start() && cudaparse.VarKey(a.Unparen()) == v && v != "" {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// plainCallee returns a callee's last name without template arguments
+// (`duration` of `std::chrono::duration<double>`, `min` of `std::min`).
+func plainCallee(fn cudaparse.Node) string {
+	t := compact(fn.Text())
+	if i := strings.IndexByte(t, '<'); i >= 0 {
+		t = t[:i]
+	}
+	if i := strings.LastIndexAny(t, ":."); i >= 0 {
+		t = t[i+1:]
+	}
+	return t
 }
 
 // differenceOnly reports whether r runs from a host clock read that ends

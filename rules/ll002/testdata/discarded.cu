@@ -142,3 +142,33 @@ void fill_once(float *dst, int n) {
   t = wall_seconds() - t;
   printf("fill: %f s\n", t);
 }
+
+__global__ void triad(float *a, const float *b, const float *c, float s, int n) {}
+
+// STREAM's convention: each kernel is timed on every pass and only the
+// fastest pass is kept; the first pass, which loads the kernel, is the
+// slowest, and no reported figure holds it.
+double best_triad(float *a, const float *b, const float *c, int n, int passes) {
+  double best = 1e30;
+  for (int k = 0; k < passes; k++) {
+    auto t0 = std::chrono::steady_clock::now();
+    triad<<<n / 256, 256>>>(a, b, c, 3.0f, n);  // ok: only the minimum is kept
+    cudaDeviceSynchronize();
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
+__global__ void scale_vec(float *a, float s, int n) {}
+
+// The slowest pass is kept: it holds the load.
+double worst_scale(float *a, int n, int passes) {
+  double worst = 0;
+  for (int k = 0; k < passes; k++) {
+    auto t0 = std::chrono::steady_clock::now();
+    scale_vec<<<n / 256, 256>>>(a, 2.0f, n);  // want LL002 "scale_vec"
+    cudaDeviceSynchronize();
+    worst = std::max(worst, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return worst;
+}
