@@ -1,6 +1,7 @@
 package cudaparse
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strings"
@@ -419,6 +420,19 @@ func (f *File) isBenchmarkState(x Node) bool {
 // loop (`for (auto _ : state)`) rather than code between clock reads.
 func (r TimedRegion) IsBenchmarkLoop() bool {
 	return r.Start.Valid() && r.Start.Parent().Is("for_range_loop") && r.Start.Field() == "right"
+}
+
+// ManualTime reports whether Google Benchmark reports, for the benchmark
+// function fn, the times it hands to state.SetIterationTime rather than
+// the loop's own wall time: registered with `->UseManualTime()`, or
+// calling SetIterationTime at all. The loop then measures nothing itself;
+// the regions it hands on are measured on their own.
+func (f *File) ManualTime(fn *Function) bool {
+	if fn.Body.Valid() && bytes.Contains(f.Src[fn.Body.Start():fn.Body.End()], []byte("SetIterationTime(")) {
+		return true
+	}
+	re := regexp.MustCompile(`BENCHMARK\w*\(\s*` + regexp.QuoteMeta(fn.Name) + `\b[^;]*->\s*UseManualTime\s*\(`)
+	return re.Match(f.Src)
 }
 
 // FixedIterations reports whether the file registers the Google Benchmark

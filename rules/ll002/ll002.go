@@ -127,7 +127,7 @@ func run(p *rule.Pass) {
 			a.checkHelperCalls(fn, helpers, uses, onEntry, reported)
 		}
 		for _, r := range regions {
-			if (r.IsBenchmarkLoop() || inBenchmarkLoop(regions, r)) && !p.File.FixedIterations(fn.Name) || warmedByEarlierCall(p.File, fn, r) || warmedByRunner(p.File, fn, r) || timedByTemplateFlag(fn, r) {
+			if (r.IsBenchmarkLoop() || inBenchmarkLoop(regions, r)) && !p.File.FixedIterations(fn.Name) || r.IsBenchmarkLoop() && p.File.ManualTime(fn) || warmedByEarlierCall(p.File, fn, r) || warmedByRunner(p.File, fn, r) || timedByTemplateFlag(fn, r) {
 				// Google Benchmark runs the loop once to size the run and
 				// reports a later run: the loads fall in the discarded one.
 				continue
