@@ -123,7 +123,7 @@ func (a *analysis) checkHelperCalls(fn *cudaparse.Function, helpers map[string]t
 				continue
 			}
 			for _, key := range u.launched {
-				if onEntry.Loads(key) || warmedUp(uses[:i], c.Node, key) {
+				if onEntry.Loads(key) || onEntry.Loads(a.siteKeys[key]) || warmedUp(uses[:i], c.Node, key) {
 					continue
 				}
 				reported[u.node.Start()] = true

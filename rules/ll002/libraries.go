@@ -57,6 +57,19 @@ func (a *analysis) libraryLaunch(c *cudaparse.Call) (string, bool) {
 		return "", false
 	}
 	name := l.Library + "::" + c.Name
+	key, ok := a.libraryKey(l, c, name)
+	if ok && a.siteKeys != nil {
+		// What the project's facts call this launch (knowledge.
+		// LibraryLaunchKey): a caller in another file that runs it first
+		// loads it under that name.
+		a.siteKeys[key] = knowledge.LibraryLaunchKey(l, c.Name, a.file.Path, a.file.Position(c.Node.Start()).Line)
+	}
+	return key, ok
+}
+
+// libraryKey is the key of the kernel the launch c of library l runs, as
+// this file's check names it: by its lambda's line, or its functor's type.
+func (a *analysis) libraryKey(l *knowledge.LibraryLauncher, c *cudaparse.Call, name string) (string, bool) {
 	functor := c.Args[len(c.Args)-1]
 	if l.FunctorAfterPolicy {
 		k := 1 // after the policy

@@ -105,10 +105,13 @@ type analysis struct {
 	file      *cudaparse.File
 	preloads  []cudaparse.Preload
 	summaries map[*cudaparse.Function]*summary
+	// siteKeys maps the keys of the file's library launches to their keys
+	// in the project's facts (libraryLaunch).
+	siteKeys map[string]string
 }
 
 func run(p *rule.Pass) {
-	a := &analysis{pass: p, file: p.File, preloads: p.File.Preloads(), summaries: map[*cudaparse.Function]*summary{}}
+	a := &analysis{pass: p, file: p.File, preloads: p.File.Preloads(), summaries: map[*cudaparse.Function]*summary{}, siteKeys: map[string]string{}}
 	helpers := a.timingHelpers()
 	for _, fn := range p.File.Functions {
 		if fn.Space&cudaparse.SpaceHost == 0 {
@@ -138,7 +141,7 @@ func run(p *rule.Pass) {
 				}
 				var cold []string // the kernels launched here for the first time
 				for _, key := range u.launched {
-					if !onEntry.Loads(key) && !warmedUp(outsidePreloads(uses[:i], r), u.node, key) {
+					if !onEntry.Loads(key) && !onEntry.Loads(a.siteKeys[key]) && !warmedUp(outsidePreloads(uses[:i], r), u.node, key) {
 						cold = append(cold, key)
 					}
 				}
