@@ -92,6 +92,7 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 			i = pos + len(spelling)
 		}
 	}
+	var libraryKey string // set by libraryKeyAt for the case that uses it
 	EachName(body, func(name []byte, def bool) {
 		if def {
 			return
@@ -107,8 +108,8 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 				st.Line = line(pos)
 				steps = append(steps, st)
 			}
-		case libraryLaunchName(n) && lexicalLibraryLaunch(body, pos, n, path, line(pos)) != "":
-			steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{lexicalLibraryLaunch(body, pos, n, path, line(pos))}, Line: line(pos)})
+		case libraryLaunchName(n) && libraryKeyAt(body, pos, n, path, line(pos), &libraryKey):
+			steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{libraryKey}, Line: line(pos)})
 		case isCUDAName(n) || n == "dim3":
 		case additions != nil && ownLexicalStep(additions, body, pos, n, args, &steps, line(pos)):
 		default:
@@ -129,6 +130,13 @@ func libraryLaunchName(n string) bool {
 		}
 	}
 	return false
+}
+
+// libraryKeyAt sets *key to lexicalLibraryLaunch's answer and reports
+// whether there is one.
+func libraryKeyAt(body []byte, pos int, n, path string, line int, key *string) bool {
+	*key = lexicalLibraryLaunch(body, pos, n, path, line)
+	return *key != ""
 }
 
 // lexicalLibraryLaunch is File.libraryLaunch from the text: the key of the

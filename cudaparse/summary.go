@@ -179,6 +179,7 @@ func (f *File) Summary() *FileSummary {
 			fs.Class = methodClass(fn)
 		}
 		clockReads, anyClock := 0, 0
+		var libraryKey string // set by libraryKeyOf for the case that uses it
 		for _, c := range f.CallsIn(fn) {
 			switch ClockOf(c) {
 			case ClockHost:
@@ -190,8 +191,8 @@ func (f *File) Summary() *FileSummary {
 			switch {
 			case IsDeviceSwitch(c.Name):
 				steps = append(steps, placed{SummaryStep{Kind: StepDeviceSwitch}, c.Node})
-			case f.libraryLaunch(c) != "":
-				steps = append(steps, placed{SummaryStep{Kind: StepLaunch, Keys: []string{f.libraryLaunch(c)}}, c.Node})
+			case libraryKeyOf(f, c, &libraryKey):
+				steps = append(steps, placed{SummaryStep{Kind: StepLaunch, Keys: []string{libraryKey}}, c.Node})
 			case c.Name == "" || c.Name == fn.Name || isCUDAName(c.Name) || launchAt[c.Node.Start()]:
 			default:
 				st := SummaryStep{Kind: StepCall, Callee: c.Name, Arity: len(c.Args), Qualifier: CalleeQualifier(c), Method: c.Callee.Is("field_expression")}
@@ -339,6 +340,13 @@ func (f *File) libraryLaunch(c *Call) string {
 		return ""
 	}
 	return knowledge.LibraryLaunchKey(l, c.Name, f.Path, f.Position(c.Node.Start()).Line)
+}
+
+// libraryKeyOf sets *key to f.libraryLaunch(c) and reports whether there
+// is one.
+func libraryKeyOf(f *File, c *Call, key *string) bool {
+	*key = f.libraryLaunch(c)
+	return *key != ""
 }
 
 // isLambdaText reports whether an argument's text is a lambda (`[=]
