@@ -590,34 +590,45 @@ func InHostOnlyBuild(n Node) bool {
 	if n.f == nil {
 		return false
 	}
-	at := n.Start()
-	for _, r := range n.f.hostOnlyRanges() {
-		if r.Start <= at && at < r.End {
-			return true
-		}
-	}
-	return false
+	return inRanges(n.f.hostOnlyRanges(), n.Start())
 }
 
 // hostOnlyRanges returns the spans of the file's text that only a build
 // without a GPU compiles (InHostOnlyBuild), once.
 func (f *File) hostOnlyRanges() []Range {
 	f.hostOnlyOnce.Do(func() {
-		if !bytes.Contains(f.Src, []byte("#if")) {
-			return
-		}
-		var sc conditionalScan
-		withTokens(f.Src, func(toks []token) bool {
-			for _, t := range toks {
-				if t.kind == tokDirective {
-					sc.directive(strings.TrimSpace(string(f.Src[t.start:t.end])), int(t.start), int(t.end))
-				}
-			}
-			return true
-		})
-		f.hostOnly = sc.hostOnly
+		f.hostOnly = hostOnlyRangesOf(f.Src)
 	})
 	return f.hostOnly
+}
+
+// hostOnlyRangesOf returns the spans of src that only a build without a
+// GPU compiles (InHostOnlyBuild): for a file parsed and for one summarized
+// from its text alike.
+func hostOnlyRangesOf(src []byte) []Range {
+	if !bytes.Contains(src, []byte("#if")) {
+		return nil
+	}
+	var sc conditionalScan
+	withTokens(src, func(toks []token) bool {
+		for _, t := range toks {
+			if t.kind == tokDirective {
+				sc.directive(strings.TrimSpace(string(src[t.start:t.end])), int(t.start), int(t.end))
+			}
+		}
+		return true
+	})
+	return sc.hostOnly
+}
+
+// inRanges reports whether offset at lies in one of rs.
+func inRanges(rs []Range, at int) bool {
+	for _, r := range rs {
+		if r.Start <= at && at < r.End {
+			return true
+		}
+	}
+	return false
 }
 
 // conditionalScan follows a file's conditional groups, directive by

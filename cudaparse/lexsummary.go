@@ -27,6 +27,8 @@ func LexicalSummary(path string, src []byte, want map[string]bool, additions *kn
 	mayHoldClasses := bytes.Contains(src, []byte("class")) || bytes.Contains(src, []byte("struct"))
 	var classes []classBody
 	lexedClasses := false
+	var hostOnly []Range // spans built only without a GPU, read once
+	scannedBuilds := false
 	EachName(src, func(name []byte, def bool) {
 		if !def || want != nil && !want[string(name)] {
 			return
@@ -61,7 +63,14 @@ func LexicalSummary(path string, src []byte, want map[string]bool, additions *kn
 			fs.Class = enclosingClass(classes, at)
 		}
 		body := src[start:end]
-		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions, path), src[open:start])
+		if !scannedBuilds {
+			// Only a library launch asks (lexicalLibraryLaunch).
+			if spellsLibraryLaunch(src) {
+				hostOnly = hostOnlyRangesOf(src)
+			}
+			scannedBuilds = true
+		}
+		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions, path, hostOnly), src[open:start])
 		clockReads := 0
 		for _, spelling := range hostClockLiterals {
 			clockReads += bytes.Count(body, spelling)
@@ -75,7 +84,7 @@ func LexicalSummary(path string, src []byte, want map[string]bool, additions *kn
 }
 
 // lexicalSteps lists what a function body launches, preloads and calls.
-func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledge.Additions, path string) []SummaryStep {
+func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledge.Additions, path string, hostOnly []Range) []SummaryStep {
 	var steps []SummaryStep
 	line := func(i int) int { return lines.Position(offset + i).Line }
 	// <<< launches: the kernel expression before them.
@@ -108,7 +117,7 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 				st.Line = line(pos)
 				steps = append(steps, st)
 			}
-		case libraryLaunchName(n) && libraryKeyAt(body, pos, n, path, line(pos), &libraryKey):
+		case libraryLaunchName(n) && !inRanges(hostOnly, offset+pos) && libraryKeyAt(body, pos, n, path, line(pos), &libraryKey):
 			steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{libraryKey}, Line: line(pos)})
 		case isCUDAName(n) || n == "dim3":
 		case additions != nil && ownLexicalStep(additions, body, pos, n, args, &steps, line(pos)):
@@ -119,6 +128,20 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 	sortSteps(steps)
 	// Without append's slack: the link step keeps thousands of these.
 	return append(make([]SummaryStep, 0, len(steps)), steps...)
+}
+
+// libraryLaunchCalls are knowledge.LibraryLaunchCalls as bytes.
+var libraryLaunchCalls = literalsOf(knowledge.LibraryLaunchCalls())
+
+// spellsLibraryLaunch reports whether src spells a library launch with its
+// namespace.
+func spellsLibraryLaunch(src []byte) bool {
+	for _, l := range libraryLaunchCalls {
+		if bytes.Contains(src, l) {
+			return true
+		}
+	}
+	return false
 }
 
 // libraryLaunchName reports whether n names a portability layer's launch

@@ -23,3 +23,9 @@ void time_host_count(Kokkos::View<int *> data, int n) {
   particles::count_on_host(data, n);  // ok: a host policy launches no kernel
   printf("count: %f s\n", timer.seconds());
 }
+
+void time_tally(Kokkos::View<int *> data, int n) {
+  Kokkos::Timer timer;
+  particles::tally(data, n);  // ok: compiled only for a build without a GPU
+  printf("tally: %f s\n", timer.seconds());
+}

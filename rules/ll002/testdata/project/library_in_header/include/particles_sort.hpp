@@ -23,4 +23,12 @@ void count_on_host(View data, int n) {
   Kokkos::parallel_for("count", Kokkos::RangePolicy<Kokkos::Serial>(0, n), [=](int i) { data(i) += 1; });
 }
 
+// Built only without a GPU: the pattern runs on the host.
+template <class View>
+void tally(View data, int n) {
+#ifndef KOKKOS_ENABLE_CUDA
+  Kokkos::parallel_for("tally", n, KOKKOS_LAMBDA(int i) { data(i) += 2; });
+#endif
+}
+
 }  // namespace particles
