@@ -175,14 +175,12 @@ func lexicalLibraryLaunch(body []byte, pos int, n, path string, line int) string
 		i++
 	}
 	call := q + "::" + n
-	if i < len(body) && body[i] == '<' {
-		end := matchingAngle(body, i)
-		if end < 0 {
-			return ""
-		}
-		call += string(body[i : end+1])
-		i = end + 1
+	end, ok := skipTemplateArgs(body, i)
+	if !ok {
+		return ""
 	}
+	call += string(body[i:end])
+	i = end
 	for _, a := range callArguments(body, i) {
 		if !isLambdaText(a) {
 			call += " " + a
@@ -199,6 +197,12 @@ func lexicalLibraryLaunch(body []byte, pos int, n, path string, line int) string
 // (`Kokkos` of `Kokkos::parallel_for`, `amrex::Gpu` of a longer one), or
 // "".
 func qualifierText(b []byte, pos int) string {
+	return strings.TrimSuffix(string(b[qualifierStart(b, pos):pos]), "::")
+}
+
+// qualifierStart returns where the qualifier written before the name at
+// pos begins (`ns::inner::` of ns::inner::f), pos when there is none.
+func qualifierStart(b []byte, pos int) int {
 	i := pos
 	for i >= 2 && b[i-1] == ':' && b[i-2] == ':' {
 		j := i - 2
@@ -210,30 +214,7 @@ func qualifierText(b []byte, pos int) string {
 		}
 		i = j
 	}
-	if i == pos {
-		return ""
-	}
-	return strings.TrimSuffix(string(b[i:pos]), "::")
-}
-
-// matchingAngle returns the index of the '>' closing the '<' at open, or
-// -1.
-func matchingAngle(b []byte, open int) int {
-	depth := 0
-	for i := open; i < len(b); i++ {
-		switch b[i] {
-		case '<':
-			depth++
-		case '>':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		case ';', '{':
-			return -1
-		}
-	}
-	return -1
+	return i
 }
 
 // lexicalAPIStep is the step of a call of a launch or preload API n with
@@ -614,18 +595,7 @@ func ownLexicalStep(a *knowledge.Additions, body []byte, pos int, n string, args
 // qualifiedAt returns the name n at pos with the qualifier written before
 // it (gpu::launch_on), without blanks.
 func qualifiedAt(b []byte, pos int, n string) string {
-	i := pos
-	for i >= 2 && b[i-1] == ':' && b[i-2] == ':' {
-		j := i - 2
-		for j > 0 && isIdentByte(b[j-1]) {
-			j--
-		}
-		if j == i-2 {
-			break
-		}
-		i = j
-	}
-	return strings.TrimPrefix(string(b[i:pos]), "::") + n
+	return strings.TrimPrefix(string(b[qualifierStart(b, pos):pos]), "::") + n
 }
 
 // ownClockReads counts the calls of the additions' clocks in body.

@@ -100,31 +100,21 @@ func (p *Project) resolveMethod(name, class string, arity int, fromFile string) 
 	}
 	var pf *ProjectFunction
 	cands := p.visibleDefinitions(name, fromFile)
-	level, seen := []string{class}, map[string]bool{class: true}
-	for depth := 0; depth < maxBaseDepth && len(level) > 0; depth++ {
+	seen := classLevels(class, p.bases, maxBaseDepth, func(_ int, level []string) bool {
 		var found []*ProjectFunction
 		for _, c := range cands {
-			if slices.Contains(level, c.Summary.Class) && (arity < 0 || c.Summary.Arity < 0 || c.Summary.Arity == arity) {
+			if slices.Contains(level, c.Summary.Class) && arityFits(c, arity) {
 				found = append(found, c)
 			}
 		}
 		if len(found) > 0 {
 			pf = p.agreeing(found)
-			break
+			return true
 		}
-		var next []string
-		for _, c := range level {
-			for _, b := range p.bases[c] {
-				if !seen[b] {
-					seen[b] = true
-					next = append(next, b)
-				}
-			}
-		}
-		level = next
-	}
+		return false
+	})
 	if pf == nil && !definedAlong(cands, seen) {
-		pf = p.overrideOf(name, class, arity, cands)
+		pf = p.overrideOf(class, arity, cands)
 	}
 	p.resolved.Store(key, pf)
 	return pf
@@ -149,27 +139,17 @@ func definedAlong(cands []*ProjectFunction, classes map[string]bool) bool {
 // loading the same kernels); to the union of their launches when each
 // launches kernels of its own (whichever runs loads one of them); to
 // nothing when one launches none (a host implementation beside the GPU's).
-func (p *Project) overrideOf(name, class string, arity int, cands []*ProjectFunction) *ProjectFunction {
+func (p *Project) overrideOf(class string, arity int, cands []*ProjectFunction) *ProjectFunction {
 	p.indexDerived()
-	level, seen := []string{class}, map[string]bool{class: true}
 	var found []*ProjectFunction
-	for depth := 0; depth < maxBaseDepth && len(level) > 0; depth++ {
-		var next []string
-		for _, c := range level {
-			for _, d := range p.derived[c] {
-				if !seen[d] {
-					seen[d] = true
-					next = append(next, d)
-				}
-			}
-		}
+	classLevels(class, p.derived, maxBaseDepth+1, func(depth int, level []string) bool {
 		for _, c := range cands {
-			if slices.Contains(next, c.Summary.Class) && (arity < 0 || c.Summary.Arity < 0 || c.Summary.Arity == arity) {
+			if depth > 0 && slices.Contains(level, c.Summary.Class) && arityFits(c, arity) {
 				found = append(found, c)
 			}
 		}
-		level = next
-	}
+		return false
+	})
 	if len(found) == 0 {
 		return nil
 	}
@@ -1110,28 +1090,42 @@ func (p *Project) indexDerived() {
 // classSpelled reports whether spelled holds for class or a class derived
 // from it (under mu).
 func (p *Project) classSpelled(class string, spelled func(string) bool) bool {
-	if spelled(class) {
-		return true
-	}
 	p.indexDerived()
+	found := false
+	classLevels(class, p.derived, maxBaseDepth+1, func(_ int, level []string) bool {
+		found = slices.ContainsFunc(level, spelled)
+		return found
+	})
+	return found
+}
+
+// classLevels calls visit with class (depth 0), then with the classes one
+// edge of edges away (its bases, or the classes derived from it), then two,
+// each class once, for at most levels depths, until visit returns true. It
+// returns the classes reached, visited or next to be.
+func classLevels(class string, edges map[string][]string, levels int, visit func(depth int, level []string) bool) map[string]bool {
 	level, seen := []string{class}, map[string]bool{class: true}
-	for depth := 0; depth < maxBaseDepth && len(level) > 0; depth++ {
+	for depth := 0; depth < levels && len(level) > 0; depth++ {
+		if visit(depth, level) {
+			break
+		}
 		var next []string
 		for _, c := range level {
-			for _, d := range p.derived[c] {
-				if seen[d] {
-					continue
+			for _, e := range edges[c] {
+				if !seen[e] {
+					seen[e] = true
+					next = append(next, e)
 				}
-				if spelled(d) {
-					return true
-				}
-				seen[d] = true
-				next = append(next, d)
 			}
 		}
 		level = next
 	}
-	return false
+	return seen
+}
+
+// arityFits reports whether c may take arity arguments (-1: not known).
+func arityFits(c *ProjectFunction, arity int) bool {
+	return arity < 0 || c.Summary.Arity < 0 || c.Summary.Arity == arity
 }
 
 // ResolveStep resolves a call step of fn.

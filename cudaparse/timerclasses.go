@@ -220,7 +220,12 @@ var eventRecordLiterals = literalsOf([]string{"cudaEventRecord(", "cuEventRecord
 // that records events without reading a time orders streams; it is no
 // timer.
 func definesEventTimer(src []byte) bool {
-	return bytes.Contains(src, []byte("EventElapsedTime(")) && bytes.Contains(src, []byte("EventRecord"))
+	for _, lit := range knowledge.EventTimerSpellings {
+		if !bytes.Contains(src, []byte(lit)) {
+			return false
+		}
+	}
+	return true
 }
 
 // timerClassClockLiterals are the spellings of a host clock read, and of

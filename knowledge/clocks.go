@@ -12,6 +12,11 @@ var EventRecords = map[string]bool{
 	"cudaEventRecord": true, "cudaEventRecordWithFlags": true, "cuEventRecord": true, "cuEventRecordWithFlags": true,
 }
 
+// EventTimerSpellings are literals a timer class of CUDA events spells
+// all of: it records events and reads the time between them (a class that
+// only records orders streams).
+var EventTimerSpellings = []string{"EventElapsedTime(", "EventRecord"}
+
 // EventElapsed read the time between two recorded events.
 var EventElapsed = map[string]bool{"cudaEventElapsedTime": true, "cuEventElapsedTime": true}
 

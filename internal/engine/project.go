@@ -182,7 +182,7 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 	ff.candidate = ff.loadCandidate || ff.clockCandidate || ff.parsed
 	// A timer class of CUDA events is a clock too, for the files that
 	// declare its objects.
-	eventTimer := !ff.clockDefiner && text.Contains("EventElapsedTime") && text.Contains("EventRecord")
+	eventTimer := !ff.clockDefiner && !slices.ContainsFunc(knowledge.EventTimerSpellings, func(lit string) bool { return !text.Contains(lit) })
 	if !ff.parsed && (ff.loader || ff.clockDefiner || eventTimer || ff.loadCandidate || ff.clockCandidate) {
 		ff.scanned = true
 		switch {

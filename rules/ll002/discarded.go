@@ -130,7 +130,7 @@ func runningMinimumAt(n cudaparse.Node) bool {
 			continue // timer.seconds(): the call's value
 		case p.Is("argument_list"):
 			call := p.Parent()
-			name := plainCallee(call.ChildByField("function"))
+			name := call.ChildByField("function").Name()
 			if valueFunctions[name] && !minimumFunctions[name] {
 				p = call // duration_cast<...>(...).count() and the like: on from the call
 				continue
@@ -154,19 +154,6 @@ func runningMinimumAt(n cudaparse.Node) bool {
 		}
 	}
 	return false
-}
-
-// plainCallee returns a callee's last name without template arguments
-// (`duration` of `std::chrono::duration<double>`, `min` of `std::min`).
-func plainCallee(fn cudaparse.Node) string {
-	t := compact(fn.Text())
-	if i := strings.IndexByte(t, '<'); i >= 0 {
-		t = t[:i]
-	}
-	if i := strings.LastIndexAny(t, ":."); i >= 0 {
-		t = t[i+1:]
-	}
-	return t
 }
 
 // differenceOnly reports whether r runs from a host clock read that ends

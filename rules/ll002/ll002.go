@@ -426,30 +426,11 @@ func timedByTemplateFlag(fn *cudaparse.Function, r cudaparse.TimedRegion) bool {
 			continue
 		}
 		flag := strings.Trim(compact(p.ChildByField("condition").Text()), "()!")
-		if identRE.MatchString(flag) && identRE.FindString(flag) == flag && wordIn(params, flag) {
+		if identRE.FindString(flag) == flag && slices.Contains(identRE.FindAllString(params, -1), flag) {
 			return true
 		}
 	}
 	return false
-}
-
-// wordIn reports whether text holds word as a whole word.
-func wordIn(text, word string) bool {
-	for i := 0; ; {
-		k := strings.Index(text[i:], word)
-		if k < 0 {
-			return false
-		}
-		at, end := i+k, i+k+len(word)
-		if (at == 0 || !isWordByte(text[at-1])) && (end == len(text) || !isWordByte(text[end])) {
-			return true
-		}
-		i = at + 1
-	}
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // warmedByEarlierIteration reports whether the timer starts under a
