@@ -88,6 +88,15 @@ func eachLoopCallIn(src []byte, toks []token, visit func(name string) bool) bool
 	if n := len(toks); n > 0 && unterminated(src, toks[n-1]) {
 		return true
 	}
+	// Comments are dropped (in place: the write index never passes the
+	// read one), so that `while /* retry */ (...)` is a loop header.
+	code := toks[:0]
+	for _, t := range toks {
+		if t.kind != tokComment {
+			code = append(code, t)
+		}
+	}
+	toks = code
 	isPunct := func(k int, c byte) bool {
 		return k < len(toks) && toks[k].kind == tokPunct && src[toks[k].start] == c
 	}

@@ -23,6 +23,10 @@ func TestCallsInLoop(t *testing.T) {
 		{"void f() { while (more) try_alloc(); }", false},
 		{"void f() { for (auto &x : xs) { auto l = [&] { cudaMalloc(&x, n); }; l(); } }", true},
 		{"void f() { int cudaMalloc = 0; while (x) cudaMalloc++; }", false},
+		// Comments between a loop's keyword, header and body (found by FuzzRules).
+		{"void f() { while /* retry */ (cudaMalloc(&p, n) == 0); }", true},
+		{"void f() { for (;;) // until it fails\n { if (cudaMalloc(&p, n)) break; } }", true},
+		{"void f() { do /* grab */ cudaMalloc(&p, n); while (ok); }", true},
 	}
 	for _, c := range cases {
 		if got := CallsInLoop([]byte(c.src), names); got != c.want {
