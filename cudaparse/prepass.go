@@ -284,6 +284,7 @@ func neutralizeRound(src []byte, deadline time.Time, scratch *[]token) ([]byte, 
 	}
 	p.blanked = make([]bool, len(p.toks))
 	passes := []func(){
+		p.asciiIdentifiers,
 		p.discoverMacros,
 		p.resolveConditionals,
 		p.rewriteLaunches,
@@ -321,6 +322,27 @@ func neutralizeRound(src []byte, deadline time.Time, scratch *[]token) ([]byte, 
 		pass()
 	}
 	return p.out, p.rw, true
+}
+
+// asciiIdentifiers writes '_' for each byte above 0x7f in an identifier
+// or number. The lexers here take any such byte for part of a name, as a
+// UTF-8 letter would be; the grammar takes only letters, so a stray byte
+// (Latin-1, a broken encoding) split a name there and the parser saw
+// `do {...} while (...)` in `\xf9do {...} while (...)` where every
+// lexical view (prefilters, summaries of files not parsed) saw a name:
+// the views must agree (found by FuzzRules). Names keep their length, and
+// findings quote the original text.
+func (p *prepass) asciiIdentifiers() {
+	for _, t := range p.toks {
+		if t.kind != tokIdent && t.kind != tokNumber {
+			continue
+		}
+		for k := t.start; k < t.end; k++ {
+			if p.out[k] >= 0x80 {
+				p.out[k] = '_'
+			}
+		}
+	}
 }
 
 // rewriteLambdaMacros writes the capture a lambda macro opens in its place

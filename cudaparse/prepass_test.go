@@ -102,6 +102,8 @@ func TestNeutralizeRewrites(t *testing.T) {
 		{"for header untouched", "void f() {\n  for (i = 0; i < n; i++) g();\n}", "void f() {\n  for (i = 0; i < n; i++) g();\n}"},
 		{"asm constraint macro", `asm volatile("st.u32 [%0], %1;" :: PTR_CONSTRAINT(p), "r"(v) : "memory");`, `asm volatile("st.u32 [%0], %1;" :: "l"           (p), "r"(v) : "memory");`},
 		{"asm constraint macro of an output", `asm("ld %0;" : OUT_C(s.v));`, `asm("ld %0;" : "l"  (s_v));`},
+		{"stray byte in a name", "\xf9do { g(); } while (x);", "_do { g(); } while (x);"},
+		{"UTF-8 name, comment and string", "int \u00e9t\u00e9 = 1; // \u00e9\nauto s = \"\u00e9\";", "int __t__ = 1; // \u00e9\nauto s = \"\u00e9\";"},
 		{"stray semicolon after namespace", "namespace a {\nint x;\n}; // namespace a", "namespace a {\nint x;\n}  // namespace a"},
 	}
 	for _, tt := range tests {
