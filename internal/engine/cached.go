@@ -45,9 +45,9 @@ type cacheEntry struct {
 
 // cacheKey hashes everything a file's result depends on: the lazylint
 // binary, the settings, the options that change results, and the bytes.
-func cacheKey(binary []byte, s *Settings, opts *Options, src []byte, projectDigest [32]byte) cache.Key {
+func cacheKey(binary []byte, s *Settings, opts *Options, src []byte, projectDigest [32]byte, noSummary bool) cache.Key {
 	h := sha256.New()
-	fmt.Fprintf(h, "lazylint cache %d\n%x\nlow-confidence=%v unused=%v\nproject %x\n", cacheEntryVersion, binary, opts.LowConfidence, opts.ReportUnusedSuppressions, projectDigest)
+	fmt.Fprintf(h, "lazylint cache %d\n%x\nlow-confidence=%v unused=%v\nproject %x\nno-summary=%v\n", cacheEntryVersion, binary, opts.LowConfidence, opts.ReportUnusedSuppressions, projectDigest, noSummary)
 	h.Write(s.appendKey(nil))
 	fmt.Fprintf(h, "%d\n", len(src))
 	h.Write(src)

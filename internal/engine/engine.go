@@ -340,6 +340,9 @@ type projectInput struct {
 	unitDevice []cudaparse.DeviceSummary
 	keep       func(*cudaparse.File, *cudaparse.FileSummary)
 	parsed     *cudaparse.ParsedText
+	// noSummary: the project holds a parse's summary of the file already
+	// (a recheck), so none is made (it is not in a cache entry either).
+	noSummary bool
 }
 
 // checkText checks one C/C++/CUDA file's text (its project flags set)
@@ -355,14 +358,14 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts *Opt
 	cacheable := opts.Cache != nil && len(firing) > 0
 	if cacheable {
 		binary, _ := cache.BinaryHash()
-		key = cacheKey(binary, &s, opts, src, in.digest)
+		key = cacheKey(binary, &s, opts, src, in.digest, in.noSummary)
 		if data, ok := opts.Cache.Get(key); ok {
 			if r, sum, ok := decodeEntry(data, &s, shown); ok {
 				return r, fromCache, sum, answers
 			}
 		}
 	}
-	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: in.project, Macros: in.macros, Clocks: in.clocks, UnitDevice: in.unitDevice, Additions: s.Additions, keep: in.keep, parsed: in.parsed}
+	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: in.project, Macros: in.macros, Clocks: in.clocks, UnitDevice: in.unitDevice, Additions: s.Additions, keep: in.keep, parsed: in.parsed, noSummary: in.noSummary}
 	found, parsed, sum, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult
@@ -485,6 +488,7 @@ type Checker struct {
 	Additions *knowledge.Additions
 	keep      func(*cudaparse.File, *cudaparse.FileSummary)
 	parsed    *cudaparse.ParsedText
+	noSummary bool // as projectInput's
 }
 
 // Check checks one file's contents with a parser of its own.
@@ -526,7 +530,9 @@ func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte,
 		return nil, err != nil && !errors.Is(err, errNotParsed), nil, err
 	}
 	f.SetUnitDevice(c.UnitDevice)
-	sum = f.Summary()
+	if !c.noSummary {
+		sum = f.Summary()
+	}
 	if c.keep != nil {
 		c.keep(f, sum)
 	}
@@ -543,7 +549,7 @@ func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte,
 		}
 	}
 	SortFindings(findings)
-	if usesUnitDevice(findings) {
+	if sum != nil && usesUnitDevice(findings) {
 		// What the project step looks for in the files sharing its
 		// translation units.
 		sum.UnitWants = f.UnitWants()

@@ -1294,6 +1294,9 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 		macros:     spelledMacros(pr.visibleMacros(i), text),
 		unitDevice: pr.unitDevice[i],
 		clocks:     p.ClockFunctions(pr.calledNames(i), pr.shown[i]),
+		// Only a parse's summary replaces the one the project holds
+		// (rerunAll), and only one made from the text alone.
+		noSummary: pr.facts[i].summary != nil && !pr.facts[i].lexical,
 	}
 	// A clock macro of a header counts as a clock for the prefilters.
 	text.SetProjectFacts(pr.callsLoaderElsewhere(p, i), len(in.clocks) > 0 || cudaparse.SpellsClockMacro(in.macros))
