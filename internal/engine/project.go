@@ -1282,7 +1282,7 @@ func (pr *projectRun) digest(p *cudaparse.Project, i int) [32]byte {
 
 // rerun checks file i again with the project's facts. The project is
 // shared by the workers, so its memoized answers are computed under mu.
-func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudaparse.Project, digest [32]byte, i int) (FileResult, checked, *cudaparse.FileSummary, bool) {
+func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudaparse.Project, digest [32]byte, i int, keep bool) (FileResult, checked, *cudaparse.FileSummary, bool) {
 	src, err := ReadSource(pr.sources[i])
 	if err != nil {
 		return FileResult{}, skipped, nil, false // vanished since: keep the first result
@@ -1304,6 +1304,11 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudap
 	// header macros rename its calls (they are applied while parsing).
 	if f := pr.kept.take(i); f != nil && len(in.macros) == 0 {
 		in.parsed = f
+	}
+	if keep && pr.facts[i].lexical {
+		// A parse's summary replaces the one from the text, and the
+		// caller round checks most such files again with it.
+		in.keep = func(f *cudaparse.File, _ *cudaparse.FileSummary) { pr.kept.keep(i, f) }
 	}
 	s := pr.settings(pr.absPath(i))
 	// Another file's timer class it declares objects of times as a
@@ -1581,7 +1586,7 @@ func spelledMacros(t cudaparse.MacroTable, text *rule.Text) cudaparse.MacroTable
 // at a time). It returns how many it checked. checkedWith holds the digest
 // (digest) each file was last checked with; a file whose digest is the
 // same is not checked again.
-func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith map[int][32]byte, done func(i int, out FileResult, how checked)) int {
+func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith map[int][32]byte, keep bool, done func(i int, out FileResult, how checked)) int {
 	// A file checked with the same facts before (the caller round's
 	// project adds facts to the first one's) would get the same result.
 	var digests [][32]byte
@@ -1599,7 +1604,7 @@ func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith 
 	var mu sync.Mutex
 	onPool(len(indices), pr.workers, func(w *worker, k int) {
 		i := indices[k]
-		out, how, sum, ok := pr.rerun(&w.parser, &w.text, p, digests[k], i)
+		out, how, sum, ok := pr.rerun(&w.parser, &w.text, p, digests[k], i, keep)
 		if !ok {
 			return
 		}
@@ -2015,9 +2020,13 @@ func newFileKeeper(budget int) *fileKeeper {
 // offer keeps the parse of f (not its facts: the check again builds
 // them anew) when the budget allows.
 func (k *fileKeeper) offer(i int, f *cudaparse.File, sum *cudaparse.FileSummary) {
-	if !timedCallsOut(sum) {
-		return
+	if timedCallsOut(sum) {
+		k.keep(i, f)
 	}
+}
+
+// keep keeps the parse of f when the budget allows.
+func (k *fileKeeper) keep(i int, f *cudaparse.File) {
 	size := f.MemoryBytes()
 	k.mu.Lock()
 	defer k.mu.Unlock()

@@ -122,7 +122,7 @@ func TestProjectFileVanishes(t *testing.T) {
 	if err := os.Remove(sources[0]); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, ok := pr.rerun(new(*cudaparse.Parser), new(rule.Text), project, [32]byte{}, 0); ok {
+	if _, _, _, ok := pr.rerun(new(*cudaparse.Parser), new(rule.Text), project, [32]byte{}, 0, false); ok {
 		t.Error("a vanished file was checked again")
 	}
 }

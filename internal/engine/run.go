@@ -262,7 +262,7 @@ func (r *run) projectStep() {
 		}
 		pr.prepareUnits(again, r.current())
 		opts.trace(r.start, "select", "%d files to check again", len(again))
-		ran := pr.rerunAll(project, again, checkedWith, func(i int, out FileResult, how checked) {
+		ran := pr.rerunAll(project, again, checkedWith, round == 0, func(i int, out FileResult, how checked) {
 			if how == parsedIt && r.results[i].how == skipped {
 				r.results[i].how = parsedIt
 			}
