@@ -253,6 +253,24 @@ func takenOnFirstIteration(ifStmt, branch Node) bool {
 	if side != "consequence" && side != "alternative" {
 		return false
 	}
+	f := ifStmt.f
+	key := ifStmt.i * 2
+	if side == "alternative" {
+		key++
+	}
+	if taken, ok := f.firstIteration[key]; ok {
+		return taken
+	}
+	if f.firstIteration == nil {
+		f.firstIteration = map[int32]bool{}
+	}
+	taken := takenFirst(ifStmt, side)
+	f.firstIteration[key] = taken
+	return taken
+}
+
+// takenFirst is takenOnFirstIteration for the branch side of ifStmt.
+func takenFirst(ifStmt Node, side string) bool {
 	it, ok := firstIterationCandidate(ifStmt)
 	if !ok {
 		return false
@@ -306,16 +324,29 @@ func sameCaseElsewhere(caseStmt, use Node) bool {
 // whose branch is the child `branch`: a warm-up and a measurement, or an
 // initialization and a query, under one flag.
 func SameBranchElsewhere(ifStmt, branch, use Node) bool {
-	cond := compactSpace(ifStmt.ChildByField("condition").Text())
 	side := branch.Field() // "consequence" or "alternative"
 	from := use
 	for p := use.Parent(); p.Valid(); from, p = p, p.Parent() {
 		if p.Is("if_statement") && p != ifStmt && from.Field() == side &&
-			compactSpace(p.ChildByField("condition").Text()) == cond {
+			conditionText(p) == conditionText(ifStmt) {
 			return true
 		}
 	}
 	return false
+}
+
+// conditionText returns the condition of if statement n without spaces.
+func conditionText(n Node) string {
+	f := n.f
+	if t, ok := f.conditions[n.i]; ok {
+		return t
+	}
+	if f.conditions == nil {
+		f.conditions = map[int32]string{}
+	}
+	t := compactSpace(n.ChildByField("condition").Text())
+	f.conditions[n.i] = t
+	return t
 }
 
 func (f *File) defsOf(fn *Function) *functionDefs {

@@ -206,6 +206,11 @@ type File struct {
 	errorNodes []int32
 	funcOf     map[int32]*Function
 	defsCache  map[*Function]*functionDefs
+	// conditions memoizes the compacted text of if statements'
+	// conditions, and firstIteration takenOnFirstIteration's answers by
+	// statement and branch: the summary asks both for each pair of steps.
+	conditions     map[int32]string
+	firstIteration map[int32]bool
 	// fileDefsByName indexes file-scope definitions by name (built on
 	// first use).
 	fileDefsByName map[string][]Def
