@@ -28,6 +28,7 @@ func LexicalSummary(path string, src []byte, want map[string]bool, additions *kn
 	var classes []classBody
 	lexedClasses := false
 	var hostOnly []Range // spans built only without a GPU, read once
+	var clocks [][]byte  // the host clock literals the file spells, found once
 	scannedBuilds := false
 	EachName(src, func(name []byte, def bool) {
 		if !def || want != nil && !want[string(name)] {
@@ -72,7 +73,10 @@ func LexicalSummary(path string, src []byte, want map[string]bool, additions *kn
 		}
 		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions, path, hostOnly), src[open:start])
 		clockReads := 0
-		for _, spelling := range hostClockLiterals {
+		if clocks == nil {
+			clocks = spelledIn(src, hostClockLiterals)
+		}
+		for _, spelling := range clocks {
 			clockReads += bytes.Count(body, spelling)
 		}
 		clockReads += ownClockReads(body, additions)
@@ -81,6 +85,17 @@ func LexicalSummary(path string, src []byte, want map[string]bool, additions *kn
 		s.Functions = append(s.Functions, fs)
 	})
 	return s
+}
+
+// spelledIn returns the literals src contains (a non-nil slice).
+func spelledIn(src []byte, lits [][]byte) [][]byte {
+	out := [][]byte{}
+	for _, l := range lits {
+		if bytes.Contains(src, l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // lexicalSteps lists what a function body launches, preloads and calls.

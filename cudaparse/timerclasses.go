@@ -175,6 +175,19 @@ var hostClockCallLengths = func() []int {
 	return out
 }()
 
+// hostClockCallEnds holds the last two bytes of each of
+// knowledge.HostClockCalls' names: most parentheses follow other names,
+// and are passed over without a lookup per length.
+var hostClockCallEnds = func() *[1 << 16]bool {
+	var ends [1 << 16]bool
+	for name := range knowledge.HostClockCalls {
+		if len(name) >= 2 {
+			ends[int(name[len(name)-2])<<8|int(name[len(name)-1])] = true
+		}
+	}
+	return &ends
+}()
+
 // containsHostClockCall reports whether src holds a host clock's name
 // followed by "(" (what a bytes.Contains of each "name(" of
 // HostClockSpellings finds, a name ending a longer identifier included),
@@ -187,6 +200,9 @@ func containsHostClockCall(src []byte) bool {
 		}
 		at := i + k
 		i = at + 1
+		if at < 2 || !hostClockCallEnds[int(src[at-2])<<8|int(src[at-1])] {
+			continue
+		}
 		for _, n := range hostClockCallLengths {
 			if n <= at && knowledge.HostClockCalls[string(src[at-n:at])] {
 				return true

@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/lazylint/lazylint/knowledge"
@@ -94,5 +95,27 @@ func TestProjectTimerClasses(t *testing.T) {
 	}
 	if got := p.DeclaredTimers("base/clocker.h", []byte("Clocker tim;")); got != nil {
 		t.Errorf("the defining file: got %+v, want none", got)
+	}
+}
+
+// containsHostClockCall answers what a search for each "name(" of
+// knowledge.HostClockCalls answers, a name ending a longer one included.
+func TestContainsHostClockCall(t *testing.T) {
+	spelled := func(src string) bool {
+		for name := range knowledge.HostClockCalls {
+			if strings.Contains(src, name+"(") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, src := range []string{
+		"", "(", "x(", "clock(", "f(clock ()", "t0 = clock();", "my_gettimeofday(&tv, 0);",
+		"double s = omp_get_wtime();", "MPI_Wtime()", "clock64()", "seconds", "time(NULL)",
+		"sdkStartTimer(&t); g(); sdkStopTimer(&t);", "__rdtsc()", "a(b(c(d(e(wall_time(",
+	} {
+		if got, want := containsHostClockCall([]byte(src)), spelled(src); got != want {
+			t.Errorf("containsHostClockCall(%q) = %v, want %v", src, got, want)
+		}
 	}
 }
