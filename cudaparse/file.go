@@ -210,6 +210,8 @@ type File struct {
 	// conditions, and firstIteration takenOnFirstIteration's answers by
 	// statement and branch: the summary asks both for each pair of steps.
 	conditions     map[int32]string
+	timerDecls     map[*Function][]*Call // timerDeclarations' answers
+	timedRegions   map[*Function][]TimedRegion
 	firstIteration map[int32]bool
 	// fileDefsByName indexes file-scope definitions by name (built on
 	// first use).
@@ -979,7 +981,10 @@ func DeclaredName(d Node) string { return declaredName(d) }
 
 // SetProjectClocks sets the functions of other files that read a host
 // clock (Parser.ProjectClocks), for a file parsed before they were known.
-func (f *File) SetProjectClocks(clocks map[string]bool) { f.projectClocks = clocks }
+func (f *File) SetProjectClocks(clocks map[string]bool) {
+	f.projectClocks = clocks
+	f.timedRegions = nil // they depend on the clocks
+}
 
 // MemoryBytes is about what the parsed file holds in memory: its source
 // and its nodes.

@@ -33,7 +33,8 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 	if definesEventTimer(src) {
 		lits = append(slices.Clip(lits), eventRecordLiterals...)
 	}
-	sc := &classScan{src: src, lits: lits}
+	// Each definition is searched for the literals the file spells only.
+	sc := &classScan{src: src, lits: spelledIn(src, lits)}
 	var ms []*classMethod
 	eachDefinition(src, func(name, body []byte) {
 		if m := sc.method(name, body); m != nil {
@@ -505,7 +506,8 @@ func (p *Project) DeclaredTimers(path string, src []byte) []knowledge.TimerClass
 	var out []knowledge.TimerClass
 	for _, name := range p.TimerClassNames() {
 		pt := p.timers[name]
-		if containsString(pt.files, path) || !declaresObjectOf(src, name) && !callsStaticReader(src, name, pt.class.Reads) {
+		if containsString(pt.files, path) || !bytes.Contains(src, []byte(name)) ||
+			!declaresObjectOf(src, name) && !callsStaticReader(src, name, pt.class.Reads) {
 			continue
 		}
 		c := pt.class

@@ -246,6 +246,20 @@ func (f *File) mayDeclareTimers(fn *Function) bool {
 }
 
 func (f *File) timerDeclarations(fn *Function) []*Call {
+	// Asked by the summary and by TimedRegions of the same functions.
+	if out, ok := f.timerDecls[fn]; ok {
+		return out
+	}
+	out := f.findTimerDeclarations(fn)
+	if f.timerDecls == nil {
+		f.timerDecls = map[*Function][]*Call{}
+	}
+	f.timerDecls[fn] = out
+	return out
+}
+
+// findTimerDeclarations is timerDeclarations without the memo.
+func (f *File) findTimerDeclarations(fn *Function) []*Call {
 	var out []*Call
 	fn.Body.Descendants(func(n Node) bool {
 		if n.Is("lambda_expression") {

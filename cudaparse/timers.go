@@ -81,17 +81,30 @@ func regionBetween(start, stop *Call, kind ClockKind, fn *Function) TimedRegion 
 // the records that a cudaEventElapsedTime(&ms, a, b) of the same function
 // compares. Host regions are between consecutive clock reads.
 // A loop over a benchmark state (`for (auto _ : state)`) is timed as a whole.
+//
+// The answer is memoized per function (the rules ask it of every function,
+// some of them twice); callers must not change it.
 func (f *File) TimedRegions(fn *Function) []TimedRegion {
+	if out, ok := f.timedRegions[fn]; ok {
+		return out
+	}
+	out := f.findTimedRegions(fn)
+	if f.timedRegions == nil {
+		f.timedRegions = map[*Function][]TimedRegion{}
+	}
+	f.timedRegions[fn] = out
+	return out
+}
+
+// findTimedRegions is TimedRegions without the memo.
+func (f *File) findTimedRegions(fn *Function) []TimedRegion {
 	var events, host []*Call
 	var elapsed []*Call
 	var measured []TimedRegion
 	macroRecords := map[*Call]bool{}
 	macroElapsed := false
 	macroEvents := map[string]bool{} // the events macros' elapsed-time calls compare
-	for _, c := range f.Calls {
-		if c.Func != fn {
-			continue
-		}
+	for _, c := range f.CallsIn(fn) {
 		if cm, ok := f.clockMacroOf(c); ok {
 			macroElapsed = macroElapsed || cm.elapsed
 			for _, ev := range cm.elapsedEvents {

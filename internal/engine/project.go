@@ -204,7 +204,9 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		}
 	}
 	ff.filter = text.NameFilter()
-	ff.classes = cudaparse.ScanClassBases(text.Src)
+	if text.ContainsAny("class", "struct") { // the text's index answers most files without a scan
+		ff.classes = cudaparse.ScanClassBases(text.Src)
+	}
 	if text.Contains("#") {
 		macros, includes := cudaparse.ScanDirectives(text.Src)
 		ff.includes = includes

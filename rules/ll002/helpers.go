@@ -24,18 +24,19 @@ type timingHelper struct {
 func (a *analysis) timingHelpers() map[string]timingHelper {
 	out := map[string]timingHelper{}
 	for _, fn := range a.file.Functions {
-		if fn.Space&cudaparse.SpaceHost == 0 {
+		if fn.Space&cudaparse.SpaceHost == 0 || len(fn.Params) == 0 {
 			continue
 		}
 		regions := a.file.TimedRegions(fn)
 		if len(regions) == 0 {
 			continue
 		}
+		calls := a.file.CallsIn(fn)
 		for _, prm := range fn.Params {
 			var timed *cudaparse.TimedRegion
 			warm := false
-			for _, c := range a.file.Calls {
-				if c.Func != fn || !callsParameter(c, prm.Name) {
+			for _, c := range calls {
+				if !callsParameter(c, prm.Name) {
 					continue
 				}
 				for i := range regions {
