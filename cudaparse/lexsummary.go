@@ -22,7 +22,13 @@ import (
 // want is nil) from their text alone, with the team's additions to the
 // tables (nil: none).
 func LexicalSummary(path string, src []byte, want map[string]bool, additions *knowledge.Additions) *FileSummary {
-	s := &FileSummary{Path: path, Timers: TimerClasses(src, additions)}
+	return LexicalSummaryWithTimers(path, src, want, additions, TimerClasses(src, additions))
+}
+
+// LexicalSummaryWithTimers is LexicalSummary for a caller that knows the
+// file's timer classes already (what TimerClasses(src, additions) returns).
+func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, additions *knowledge.Additions, timers []knowledge.TimerClass) *FileSummary {
+	s := &FileSummary{Path: path, Timers: timers}
 	lines := NewLineIndex(src)
 	mayHoldClasses := bytes.Contains(src, []byte("class")) || bytes.Contains(src, []byte("struct"))
 	var classes []classBody

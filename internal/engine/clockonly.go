@@ -121,7 +121,7 @@ func (pr *projectRun) clockHelpers() []string {
 		if err != nil || binaryError(src) != nil {
 			return
 		}
-		sum := cudaparse.LexicalSummary(pr.shown[i], src, nil, pr.settings(pr.absPath(i)).Additions)
+		sum := pr.lexicalSummary(i, src, pr.settings(pr.absPath(i)).Additions)
 		verdict := map[string]bool{}
 		for _, fn := range sum.Functions {
 			ok := fn.ReadsClock && !fn.Timed && !fn.Member && !fn.Local && fn.EndLine-fn.Line <= maxClockHelperLines

@@ -61,9 +61,13 @@ type fileFacts struct {
 	// host clock read (clockDefines); the names it calls (calls, for
 	// candidates only).
 	defines, clockDefines, calls []nameID
-	// timerClasses are the timer classes the file defines
-	// (cudaparse.TimerClassNames), for a file that spells a clock.
+	// timerClasses are the names of the timer classes the file defines
+	// (cudaparse.TimerClasses: timers), for a file that spells a clock;
+	// timersKnown: timers holds them (none for a file that spells none),
+	// so that a summary of the text need not look for them again.
 	timerClasses []nameID
+	timers       []knowledge.TimerClass
+	timersKnown  bool
 	scanned      bool
 	// loader: the file spells a launch or a preload: it may define a
 	// function that loads kernels; clockDefiner: it spells a host clock
@@ -199,9 +203,19 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		if ff.clockDefiner {
 			ff.clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(hostClockLiterals, ownClocks))))
 		}
+	}
+	if !ff.parsed {
+		ff.timers = nil
 		if ff.clockDefiner || eventTimer {
-			ff.timerClasses = names.intern(cudaparse.TimerClassNames(text.Src, s.Additions))
+			// Without either, the file can define no timer class.
+			ff.timers = cudaparse.TimerClasses(text.Src, s.Additions)
+			var classes []string
+			for _, t := range ff.timers {
+				classes = append(classes, t.Class)
+			}
+			ff.timerClasses = names.intern(classes)
 		}
+		ff.timersKnown = true
 	}
 	ff.filter = text.NameFilter()
 	if text.ContainsAny("class", "struct") { // the text's index answers most files without a scan
@@ -1032,9 +1046,18 @@ func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i i
 	}
 	additions := pr.settings(pr.abs[i]).Additions
 	if !parse {
-		return cudaparse.LexicalSummary(pr.shown[i], src, nil, additions), false
+		return pr.lexicalSummary(i, src, additions), false
 	}
 	return parsedSummary(parser, &pr.opts, binary, pr.shown[i], src, additions)
+}
+
+// lexicalSummary summarizes file i from its text src, with the timer
+// classes its scan found when it was scanned.
+func (pr *projectRun) lexicalSummary(i int, src []byte, additions *knowledge.Additions) *cudaparse.FileSummary {
+	if ff := &pr.facts[i]; ff.timersKnown {
+		return cudaparse.LexicalSummaryWithTimers(pr.shown[i], src, nil, additions, ff.timers)
+	}
+	return cudaparse.LexicalSummary(pr.shown[i], src, nil, additions)
 }
 
 // parsedSummary returns the summary of a file's parse, through the cache
