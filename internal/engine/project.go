@@ -1091,20 +1091,32 @@ func parsedSummary(parser **cudaparse.Parser, opts *Options, binary []byte, show
 // recheck lists the files whose result can change with the project's
 // facts, and sets on each text what its prefilters should know.
 func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int {
-	var out []int
+	var candidates []int
 	for i := range pr.facts {
-		ff := &pr.facts[i]
-		if !ff.candidate {
-			continue
+		if pr.facts[i].candidate {
+			candidates = append(candidates, i)
 		}
-		if pr.timedCallsLoader(p, i) || usesCallerFacts(results[i].Findings) && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
-			usesProjectPreloads(results[i].Findings) && p.PreloadsEveryKernel(pr.shown[i]) ||
-			usesUnitDevice(results[i].Findings) ||
-			pr.mayTimeLoads(p, i) && (len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0) {
+	}
+	// Asked on the workers (each question takes the locks of what it
+	// memoizes, and some read the file), gathered in order.
+	again := make([]bool, len(candidates))
+	onPool(len(candidates), pr.workers, func(_ *worker, k int) { again[k] = pr.needsRecheck(p, results, candidates[k]) })
+	var out []int
+	for k, i := range candidates {
+		if again[k] {
 			out = append(out, i)
 		}
 	}
 	return out
+}
+
+// needsRecheck reports whether candidate file i may get other findings
+// with the project's facts.
+func (pr *projectRun) needsRecheck(p *cudaparse.Project, results []FileResult, i int) bool {
+	return pr.timedCallsLoader(p, i) || usesCallerFacts(results[i].Findings) && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
+		usesProjectPreloads(results[i].Findings) && p.PreloadsEveryKernel(pr.shown[i]) ||
+		usesUnitDevice(results[i].Findings) ||
+		pr.mayTimeLoads(p, i) && (len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0)
 }
 
 // mayTimeLoads reports whether file i can time a kernel load once another
@@ -1614,10 +1626,15 @@ func spelledMacros(t cudaparse.MacroTable, text *rule.Text) cudaparse.MacroTable
 func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith map[int][32]byte, keep bool, done func(i int, out FileResult, how checked)) int {
 	// A file checked with the same facts before (the caller round's
 	// project adds facts to the first one's) would get the same result.
+	// The digests are computed on the workers (the project's memos are
+	// under its lock; formatting and hashing are not), then compared in
+	// order.
+	all := make([][32]byte, len(indices))
+	onPool(len(indices), pr.workers, func(_ *worker, k int) { all[k] = pr.digest(p, indices[k]) })
 	var digests [][32]byte
 	kept := indices[:0:0]
-	for _, i := range indices {
-		d := pr.digest(p, i)
+	for k, i := range indices {
+		d := all[k]
 		if last, ok := checkedWith[i]; ok && last == d {
 			continue
 		}
