@@ -83,7 +83,21 @@ var TimerFunction = regexp.MustCompile(`^(?i:(start|stop|begin|end)_?timer|timer
 
 // IsClockName reports whether a free function of the name reads a host
 // clock by its name alone.
-func IsClockName(name string) bool { return HostClockCalls[name] || TimerFunction.MatchString(name) }
+func IsClockName(name string) bool { return HostClockCalls[name] || isTimerFunction(name) }
+
+// isTimerFunction is TimerFunction.MatchString, the regular expression
+// asked only of names of its lengths (8 to 11 bytes) that start or end
+// with "timer" in any case: IsClockName is asked of every called name of
+// every macro body.
+func isTimerFunction(name string) bool {
+	if n := len(name); n < 8 || n > 11 {
+		return false
+	}
+	if !strings.EqualFold(name[:5], "timer") && !strings.EqualFold(name[len(name)-5:], "timer") {
+		return false
+	}
+	return TimerFunction.MatchString(name)
+}
 
 // HostClockSpellings are literals a call that reads a host clock contains:
 // a call of one of HostClockCalls (its name and the parenthesis, so that
