@@ -122,7 +122,6 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 			i = pos + len(spelling)
 		}
 	}
-	var libraryKey string // set by libraryKeyAt for the case that uses it
 	EachName(body, func(name []byte, def bool) {
 		if def {
 			return
@@ -130,6 +129,10 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 		n := string(name)
 		pos := cap(body) - cap(name)
 		args := callArguments(body, pos+len(name))
+		libraryKey := ""
+		if libraryLaunchName(n) && !inRanges(hostOnly, offset+pos) {
+			libraryKey = lexicalLibraryLaunch(body, pos, n, path, line(pos))
+		}
 		switch {
 		case IsDeviceSwitch(n):
 			steps = append(steps, SummaryStep{Kind: StepDeviceSwitch, Line: line(pos)})
@@ -138,7 +141,7 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 				st.Line = line(pos)
 				steps = append(steps, st)
 			}
-		case libraryLaunchName(n) && !inRanges(hostOnly, offset+pos) && libraryKeyAt(body, pos, n, path, line(pos), &libraryKey):
+		case libraryKey != "":
 			steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{libraryKey}, Line: line(pos)})
 		case isCUDAName(n) || n == "dim3":
 		case additions != nil && ownLexicalStep(additions, body, pos, n, args, &steps, line(pos)):
@@ -174,13 +177,6 @@ func libraryLaunchName(n string) bool {
 		}
 	}
 	return false
-}
-
-// libraryKeyAt sets *key to lexicalLibraryLaunch's answer and reports
-// whether there is one.
-func libraryKeyAt(body []byte, pos int, n, path string, line int, key *string) bool {
-	*key = lexicalLibraryLaunch(body, pos, n, path, line)
-	return *key != ""
 }
 
 // lexicalLibraryLaunch is File.libraryLaunch from the text: the key of the

@@ -179,7 +179,6 @@ func (f *File) Summary() *FileSummary {
 			fs.Class = methodClass(fn)
 		}
 		clockReads, anyClock := 0, 0
-		var libraryKey string // set by libraryKeyOf for the case that uses it
 		for _, c := range f.CallsIn(fn) {
 			switch ClockOf(c) {
 			case ClockHost:
@@ -188,10 +187,11 @@ func (f *File) Summary() *FileSummary {
 			case ClockEvent:
 				anyClock++
 			}
+			libraryKey := f.libraryLaunch(c)
 			switch {
 			case IsDeviceSwitch(c.Name):
 				steps = append(steps, placed{SummaryStep{Kind: StepDeviceSwitch}, c.Node})
-			case libraryKeyOf(f, c, &libraryKey):
+			case libraryKey != "":
 				steps = append(steps, placed{SummaryStep{Kind: StepLaunch, Keys: []string{libraryKey}}, c.Node})
 			case c.Name == "" || c.Name == fn.Name || isCUDAName(c.Name) || launchAt[c.Node.Start()]:
 			default:
@@ -340,13 +340,6 @@ func (f *File) libraryLaunch(c *Call) string {
 		return ""
 	}
 	return knowledge.LibraryLaunchKey(l, c.Name, f.Path, f.Position(c.Node.Start()).Line)
-}
-
-// libraryKeyOf sets *key to f.libraryLaunch(c) and reports whether there
-// is one.
-func libraryKeyOf(f *File, c *Call, key *string) bool {
-	*key = f.libraryLaunch(c)
-	return *key != ""
 }
 
 // isLambdaText reports whether an argument's text is a lambda (`[=]

@@ -128,15 +128,6 @@ func classReadsBesidesDestructor(src []byte, classes []classBody, class string, 
 	return false
 }
 
-// TimerClassNames returns the names of the classes TimerClasses finds.
-func TimerClassNames(src []byte, additions *knowledge.Additions) []string {
-	var out []string
-	for _, t := range TimerClasses(src, additions) {
-		out = append(out, t.Class)
-	}
-	return out
-}
-
 // classMethod is a definition of TimerClasses: its class ("" for a free
 // function), name and body, and whether it reads a clock.
 type classMethod struct {
