@@ -49,13 +49,13 @@ func touchesClock(body string, t MacroTable) bool {
 	return len(clockReadsIn(body, t, 0, &cm)) > 0 || cm.elapsed
 }
 
+// maxQualifierLen is how far before a name its qualifier is looked for.
+const maxQualifierLen = 64
+
 // clockReadsIn returns the offsets in body of the clock reads it spells:
 // the calls of knowledge's clock vocabulary and of clock macros of t
 // (through at most maxExpansionDepth macros). The kinds found are added to
 // into, when it is not nil.
-// maxQualifierLen is how far before a name its qualifier is looked for.
-const maxQualifierLen = 64
-
 func clockReadsIn(body string, t MacroTable, depth int, into ...*clockMacro) []int {
 	var at []int
 	each := func(f func(*clockMacro)) {

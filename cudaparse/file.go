@@ -210,9 +210,11 @@ type File struct {
 	// conditions, and firstIteration takenOnFirstIteration's answers by
 	// statement and branch: the summary asks both for each pair of steps.
 	conditions     map[int32]string
-	timerDecls     map[*Function][]*Call // timerDeclarations' answers
-	timedRegions   map[*Function][]TimedRegion
 	firstIteration map[int32]bool
+	// timerDecls and timedRegions memoize timerDeclarations and
+	// TimedRegions by function (the summary and several rules ask).
+	timerDecls   map[*Function][]*Call
+	timedRegions map[*Function][]TimedRegion
 	// fileDefsByName indexes file-scope definitions by name (built on
 	// first use).
 	fileDefsByName map[string][]Def

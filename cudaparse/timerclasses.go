@@ -220,7 +220,14 @@ func literalsOf(ss []string) [][]byte {
 
 // eventRecordLiterals are the event records a class's methods read the GPU's
 // clock with (definesEventTimer).
-var eventRecordLiterals = literalsOf([]string{"cudaEventRecord(", "cuEventRecord(", "cudaEventRecordWithFlags(", "cuEventRecordWithFlags("})
+var eventRecordLiterals = func() [][]byte {
+	var calls []string
+	for name := range knowledge.EventRecords {
+		calls = append(calls, name+"(")
+	}
+	sort.Strings(calls)
+	return literalsOf(calls)
+}()
 
 // definesEventTimer reports whether src may define a timer class of CUDA
 // events: one that records events and reads the time between them (a

@@ -218,10 +218,6 @@ func (f *File) readsClockDirectly(c *Call) bool {
 		knowledge.IsClockName(c.Name) || f.ownClock(c)
 }
 
-// timerDeclarations returns, as clock reads, the declarations in fn of
-// objects whose construction starts a clock: library timers, and classes of
-// the file whose constructor reads one. The Call has the class's name and
-// the declarator for node; it has no callee or arguments.
 // mayDeclareTimers reports whether fn's body may declare objects that
 // timerDeclarations finds: it spells a timer type's usual name, or a class
 // of the file whose constructor starts a clock, or timers are configured.
@@ -245,8 +241,12 @@ func (f *File) mayDeclareTimers(fn *Function) bool {
 	return false
 }
 
+// timerDeclarations returns, as clock reads, the declarations in fn of
+// objects whose construction starts a clock: library timers, and classes of
+// the file whose constructor reads one. The Call has the class's name and
+// the declarator for node; it has no callee or arguments.
+// Memoized: the summary and TimedRegions ask it of the same functions.
 func (f *File) timerDeclarations(fn *Function) []*Call {
-	// Asked by the summary and by TimedRegions of the same functions.
 	if out, ok := f.timerDecls[fn]; ok {
 		return out
 	}
