@@ -635,21 +635,36 @@ func (f *File) hostOnlyRanges() []Range {
 
 // hostOnlyRangesOf returns the spans of src that only a build without a
 // GPU compiles (InHostOnlyBuild): for a file parsed and for one summarized
-// from its text alike.
+// from its text alike. Under a test of a GPU macro, that is the first
+// branch of a negated test (`#ifndef AMREX_USE_GPU`) and the #else branch
+// of a plain one when no #elif came before it (with an #elif, which
+// branch a build takes is not known).
 func hostOnlyRangesOf(src []byte) []Range {
 	if !bytes.Contains(src, []byte("#if")) {
 		return nil
 	}
-	var sc conditionalScan
-	withTokens(src, func(toks []token) bool {
-		for _, t := range toks {
-			if t.kind == tokDirective {
-				sc.directive(strings.TrimSpace(string(src[t.start:t.end])), int(t.start), int(t.end))
+	return withTokens(src, func(toks []token) []Range {
+		var out []Range
+		text := func(k int) string { return strings.TrimSpace(string(src[toks[k].start:toks[k].end])) }
+		for _, dirs := range conditionalGroups(src, toks) {
+			m := gpuCondition.FindStringSubmatch(text(dirs[0]))
+			if len(m) != 4 || !gpuMacro.MatchString(m[3]) {
+				continue
+			}
+			hostFirst := m[1] == "ifndef" || m[2] == "!"
+			elif := false
+			for k := 1; k < len(dirs); k++ {
+				// The branch between directives k-1 and k.
+				inElse := directiveName([]byte(text(dirs[k-1]))) == "else"
+				if !elif && (k == 1 && hostFirst || inElse && !hostFirst) {
+					out = append(out, Range{int(toks[dirs[k-1]].end), int(toks[dirs[k]].start)})
+				}
+				name := directiveName([]byte(text(dirs[k])))
+				elif = elif || name != "else" && name != "endif"
 			}
 		}
-		return true
+		return out
 	})
-	return sc.hostOnly
 }
 
 // inRanges reports whether offset at lies in one of rs.
@@ -660,45 +675,4 @@ func inRanges(rs []Range, at int) bool {
 		}
 	}
 	return false
-}
-
-// conditionalScan follows a file's conditional groups, directive by
-// directive, and collects the branches only a build without a GPU takes.
-type conditionalScan struct {
-	stack    []*conditionalGroup
-	hostOnly []Range
-}
-
-// conditionalGroup is an #if group being read.
-type conditionalGroup struct {
-	gpu, hostFirst bool // the test names a GPU macro; negated, its first branch is the host's
-	elif           bool // an #elif came: which branch a build takes is not known
-	inElse         bool // the branch now read follows the #else
-	first          bool // the branch now read is the first
-	from           int  // where the branch now read starts
-}
-
-func (sc *conditionalScan) directive(d string, start, end int) {
-	name := directiveName([]byte(d))
-	switch name {
-	case "if", "ifdef", "ifndef":
-		g := &conditionalGroup{from: end, first: true}
-		if m := gpuCondition.FindStringSubmatch(d); len(m) == 4 && gpuMacro.MatchString(m[3]) {
-			g.gpu, g.hostFirst = true, m[1] == "ifndef" || m[2] == "!"
-		}
-		sc.stack = append(sc.stack, g)
-	case "elif", "else", "elifdef", "elifndef", "endif":
-		if len(sc.stack) == 0 {
-			return
-		}
-		g := sc.stack[len(sc.stack)-1]
-		if g.gpu && !g.elif && (g.first && g.hostFirst || g.inElse && !g.hostFirst) {
-			sc.hostOnly = append(sc.hostOnly, Range{g.from, start})
-		}
-		g.first, g.inElse, g.from = false, name == "else", end
-		g.elif = g.elif || name != "else" && name != "endif"
-		if name == "endif" {
-			sc.stack = sc.stack[:len(sc.stack)-1]
-		}
-	}
 }

@@ -16,74 +16,83 @@ import (
 // branches and its directive lines are blanked. Rules then see one
 // consistent variant of the code; docs/parsing.md says what that costs.
 func (p *prepass) resolveConditionals() {
-	type group struct{ dirs []int } // token indexes: #if, #elif/#else..., #endif
-	var stack []*group
-	var groups []*group
 	depthAt := make([]int, len(p.toks)) // bracket depth before each token
 	depth := 0
 	for i, t := range p.toks {
 		depthAt[i] = depth
-		switch t.kind {
-		case tokPunct:
+		if t.kind == tokPunct {
 			switch p.src[t.start] {
 			case '(', '[', '{':
 				depth++
 			case ')', ']', '}':
 				depth--
 			}
-		case tokDirective:
-			switch directiveName(p.src[t.start:t.end]) {
-			case "if", "ifdef", "ifndef":
-				g := &group{dirs: []int{i}}
-				stack = append(stack, g)
-				groups = append(groups, g)
-			case "elif", "else", "elifdef", "elifndef":
-				if len(stack) > 0 {
-					stack[len(stack)-1].dirs = append(stack[len(stack)-1].dirs, i)
-				}
-			case "endif":
-				if len(stack) > 0 {
-					g := stack[len(stack)-1]
-					g.dirs = append(g.dirs, i)
-					stack = stack[:len(stack)-1]
-				}
-			}
 		}
 	}
 	zero := p.zeroMacros()
-	for _, g := range groups {
-		for _, d := range g.dirs {
+	for _, dirs := range conditionalGroups(p.src, p.toks) {
+		for _, d := range dirs {
 			p.simplifyCondition(d)
 		}
-		last := g.dirs[len(g.dirs)-1]
-		if len(g.dirs) < 2 || directiveName(p.text(last)) != "endif" || p.blanked[g.dirs[0]] {
+		last := dirs[len(dirs)-1]
+		if len(dirs) < 2 || directiveName(p.text(last)) != "endif" || p.blanked[dirs[0]] {
 			continue // unterminated, or inside a branch already blanked
 		}
-		if isIfZero(p.text(g.dirs[0]), zero) {
-			p.blankBetween(g.dirs[0], g.dirs[1])
+		if isIfZero(p.text(dirs[0]), zero) {
+			p.blankBetween(dirs[0], dirs[1])
 			continue
 		}
 		// Branches compiled for AMD GPUs only are not CUDA code: blanked
 		// like #if 0 (the group is left as it is otherwise).
 		amd := false
-		for k := 0; k+1 < len(g.dirs); k++ {
-			d := p.text(g.dirs[k])
-			if amdOnlyCondition.Match(d) || k == 1 && directiveName(d) == "else" && notAMDCondition.Match(p.text(g.dirs[0])) {
-				p.blankBetween(g.dirs[k], g.dirs[k+1])
+		for k := 0; k+1 < len(dirs); k++ {
+			d := p.text(dirs[k])
+			if amdOnlyCondition.Match(d) || k == 1 && directiveName(d) == "else" && notAMDCondition.Match(p.text(dirs[0])) {
+				p.blankBetween(dirs[k], dirs[k+1])
 				amd = true
 			}
 		}
 		if amd {
 			continue
 		}
-		if p.groupParses(g.dirs, depthAt) {
+		if p.groupParses(dirs, depthAt) {
 			continue
 		}
 		// Flatten: keep the first branch, blank the rest and the directives.
-		p.blankTokens(g.dirs[0], g.dirs[0])
-		p.blankBetween(g.dirs[1]-1, last+1)
-		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[g.dirs[0]].start), int(p.toks[g.dirs[0]].end)})
+		p.blankTokens(dirs[0], dirs[0])
+		p.blankBetween(dirs[1]-1, last+1)
+		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[dirs[0]].start), int(p.toks[dirs[0]].end)})
 	}
+}
+
+// conditionalGroups returns the file's #if groups, in the order of their
+// #if: each as the indexes in toks of its directives (#if, #elif and
+// #else, #endif when the group has one).
+func conditionalGroups(src []byte, toks []token) [][]int {
+	var groups [][]int
+	var open []int // indexes in groups of the groups not closed yet
+	for i, t := range toks {
+		if t.kind != tokDirective {
+			continue
+		}
+		switch directiveName(src[t.start:t.end]) {
+		case "if", "ifdef", "ifndef":
+			open = append(open, len(groups))
+			groups = append(groups, []int{i})
+		case "elif", "else", "elifdef", "elifndef":
+			if len(open) > 0 {
+				g := open[len(open)-1]
+				groups[g] = append(groups[g], i)
+			}
+		case "endif":
+			if len(open) > 0 {
+				g := open[len(open)-1]
+				groups[g] = append(groups[g], i)
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	return groups
 }
 
 // zeroMacros returns the names the file defines as 0 (or false) and
