@@ -554,21 +554,11 @@ func (pr *projectRun) definersOf(wanted map[string][]int, near bool, inHeaders m
 	bySet := map[string]fileSet{}
 	for _, name := range names {
 		nearToo := near && len(pr.definedBy[name]) == 0
-		key := fmt.Sprint(nearToo, wanted[name])
-		if set, ok := bySet[key]; ok {
-			among[name] = set
-			continue
+		setsOf := []func(int) fileSet{pr.includedSources}
+		if nearToo {
+			setsOf = append(setsOf, pr.nearSources, pr.sourcesBesideHeaders)
 		}
-		set := newFileSet()
-		for _, from := range wanted[name] {
-			set.union(pr.includedSources(from))
-			if nearToo {
-				set.union(pr.nearSources(from))
-				set.union(pr.sourcesBesideHeaders(from))
-			}
-		}
-		among[name] = set
-		bySet[key] = set
+		among[name] = unionOnce(bySet, fmt.Sprint(nearToo, wanted[name]), wanted[name], setsOf...)
 	}
 	found := pr.filesNaming(names, true, 2*maxCallerFiles, among)
 	// Files summarized already (for another name) are not searched again:
@@ -639,22 +629,29 @@ func (pr *projectRun) inIncludedHeaders(wanted map[string][]int, found map[strin
 		if !only[name] || len(pr.definedBy[name]) > 0 || len(found[name]) > 0 {
 			continue
 		}
-		key := fmt.Sprint(wanted[name])
-		set, ok := bySet[key]
-		if !ok {
-			set = newFileSet()
-			for _, from := range wanted[name] {
-				set.union(pr.includedHeaders(from))
-			}
-			bySet[key] = set
-		}
 		names = append(names, name)
-		headers[name] = set
+		headers[name] = unionOnce(bySet, fmt.Sprint(wanted[name]), wanted[name], pr.includedHeaders)
 	}
 	if len(names) == 0 {
 		return nil
 	}
 	return pr.filesNaming(names, true, 2*maxCallerFiles, headers)
+}
+
+// unionOnce returns the union of setsOf each of files, memoized in memo
+// under key (which names the files and the sets).
+func unionOnce(memo map[string]fileSet, key string, files []int, setsOf ...func(int) fileSet) fileSet {
+	if set, ok := memo[key]; ok {
+		return set
+	}
+	set := newFileSet()
+	for _, from := range files {
+		for _, of := range setsOf {
+			set.union(of(from))
+		}
+	}
+	memo[key] = set
+	return set
 }
 
 // headerDefiners is definedBy for the wanted names, and the included
