@@ -444,6 +444,9 @@ func (f *File) ManualTime(fn *Function) bool {
 	if fn.Body.Valid() && bytes.Contains(f.Src[fn.Body.Start():fn.Body.End()], []byte("SetIterationTime(")) {
 		return true
 	}
+	if !bytes.Contains(f.Src, []byte("UseManualTime")) {
+		return false // most files: no expression to compile
+	}
 	re := regexp.MustCompile(`BENCHMARK\w*\(\s*` + regexp.QuoteMeta(fn.Name) + `\b[^;]*->\s*UseManualTime\s*\(`)
 	return re.Match(f.Src)
 }
