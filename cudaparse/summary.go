@@ -207,7 +207,7 @@ func (f *File) Summary() *FileSummary {
 		// with two reads measures something itself; calling it is not
 		// reading a clock.
 		fs.ReadsClock = clockReads == 1
-		if anyClock < 2 && f.mayDeclareTimers(fn) {
+		if anyClock < 2 {
 			// A timer object started by its construction measures from
 			// its declaration: to a read (`Kokkos::Timer t; ...
 			// t.seconds()`) or to its scope's end (a scope timer).

@@ -245,8 +245,12 @@ func (f *File) mayDeclareTimers(fn *Function) bool {
 // objects whose construction starts a clock: library timers, and classes of
 // the file whose constructor reads one. The Call has the class's name and
 // the declarator for node; it has no callee or arguments.
-// Memoized: the summary and TimedRegions ask it of the same functions.
+// Memoized: the summary and TimedRegions ask it of the same functions; a
+// body that mayDeclareTimers says declares none is not walked.
 func (f *File) timerDeclarations(fn *Function) []*Call {
+	if !f.mayDeclareTimers(fn) {
+		return nil
+	}
 	if out, ok := f.timerDecls[fn]; ok {
 		return out
 	}
