@@ -447,15 +447,87 @@ func (f *File) ManualTime(fn *Function) bool {
 	if !bytes.Contains(f.Src, []byte("UseManualTime")) {
 		return false // most files: no expression to compile
 	}
-	re := regexp.MustCompile(`BENCHMARK\w*\(\s*` + regexp.QuoteMeta(fn.Name) + `\b[^;]*->\s*UseManualTime\s*\(`)
-	return re.Match(f.Src)
+	return registeredWith(f.Src, fn.Name, "UseManualTime")
 }
 
 // FixedIterations reports whether the file registers the Google Benchmark
 // function name with a fixed iteration count (`BENCHMARK(fn)->Iterations(n)`).
 func (f *File) FixedIterations(name string) bool {
-	re := regexp.MustCompile(`BENCHMARK\w*\(\s*` + regexp.QuoteMeta(name) + `\b[^;]*->\s*Iterations\s*\(`)
-	return re.Match(f.Src)
+	return registeredWith(f.Src, name, "Iterations")
+}
+
+// registeredWith reports whether src registers the benchmark function
+// name with the builder call method: `BENCHMARK(name)->method(`, any
+// BENCHMARK_* macro, anything but a `;` between the macro and the call.
+// It scans rather than compiling an expression: names are the source's
+// own bytes, which need not be valid UTF-8 (a regular expression built
+// from one fails to compile), and a compile per asked function was most
+// of the cost.
+func registeredWith(src []byte, name, method string) bool {
+	if name == "" {
+		return false
+	}
+	macro := []byte("BENCHMARK")
+	for from := 0; ; {
+		at := bytes.Index(src[from:], macro)
+		if at < 0 {
+			return false
+		}
+		i := from + at + len(macro)
+		from = i
+		for i < len(src) && isIdentByte(src[i]) {
+			i++
+		}
+		if i >= len(src) || src[i] != '(' {
+			continue
+		}
+		i = skipSpaceBytes(src, i+1)
+		if !bytes.HasPrefix(src[i:], []byte(name)) {
+			continue
+		}
+		i += len(name)
+		if i < len(src) && isIdentByte(src[i]) {
+			continue // a longer name: BENCHMARK(run_all) for run
+		}
+		end := bytes.IndexByte(src[i:], ';')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += i
+		}
+		if callsBuilder(src[i:end], method) {
+			return true
+		}
+	}
+}
+
+// callsBuilder reports whether text holds `->method(`, spaces allowed
+// around the name.
+func callsBuilder(text []byte, method string) bool {
+	for {
+		at := bytes.Index(text, []byte("->"))
+		if at < 0 {
+			return false
+		}
+		text = text[at+2:]
+		rest := text[skipSpaceBytes(text, 0):]
+		if !bytes.HasPrefix(rest, []byte(method)) {
+			continue
+		}
+		rest = rest[len(method):]
+		if rest = rest[skipSpaceBytes(rest, 0):]; len(rest) > 0 && rest[0] == '(' {
+			return true
+		}
+	}
+}
+
+// skipSpaceBytes returns the index of the first byte at or after i that is
+// not white space (as \s: space, tab, newline, carriage return, form feed).
+func skipSpaceBytes(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r' || b[i] == '\f') {
+		i++
+	}
+	return i
 }
 
 // clockHelpers returns the file's own timestamp helpers, found once: host
