@@ -215,6 +215,11 @@ func (f *File) Summary() *FileSummary {
 		}
 		fs.Timed = anyClock >= 2 || len(f.benchmarkLoops(fn)) > 0
 		if len(steps) == 0 && !fs.Entry && !fs.ReadsClock {
+			// A function that does nothing a caller needs is still the
+			// file's own: a call from the file (or from one including it)
+			// reaches it, not another file's function of the name (a CPU
+			// reference's scale_forward, not the CUDA version's beside it).
+			s.Functions = append(s.Functions, fs)
 			continue
 		}
 		for i := 1; i < len(steps); i++ {
