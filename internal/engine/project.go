@@ -250,6 +250,8 @@ type projectRun struct {
 	clockDefinedBy map[string][]int
 	asked          map[int]bool
 	callerParses   int
+	fileNames      []fileNames // by file: the names it spells, once read for a search
+	callerBudget   int         // parses the caller search may make: grows with the names looked for
 	// includes are the resolved #includes of each file; visible the
 	// macros each file sees through them (under macroMu).
 	includes [][]int
@@ -1498,9 +1500,11 @@ func callsAny(fn *cudaparse.FunctionSummary, names map[string]bool) bool {
 // maxCallerFiles is not searched for (a helper named run or init is called
 // from everywhere, and a warm-up in every caller is then unlikely); its
 // known callers alone decide. At most maxCallerParses files are parsed for
-// callers in a run, and two more for each name looked for: a fixed budget
-// made the result depend on the tree's size (a tree of 670 timed
-// functions, each warmed up by its one caller, kept 270 of their findings).
+// callers in a run, and two more for each name looked for in any round of
+// the search: a fixed budget made the result depend on the tree's size (a
+// tree of 670 timed functions, each warmed up by its one caller, kept 270
+// of their findings), and so did a budget of one round's names set against
+// the parses of every round (a third round's callers went unsearched).
 const (
 	maxCallerFiles  = 16
 	maxCallerParses = 64
@@ -1510,7 +1514,10 @@ const (
 // names, by their name filters, then their text: a call of the name.
 func (pr *projectRun) callerFiles(names []string) []int {
 	callsOf := pr.filesNaming(names, false, 2*maxCallerFiles, nil)
-	budget := maxCallerParses + 2*len(names)
+	if pr.callerBudget == 0 {
+		pr.callerBudget = maxCallerParses
+	}
+	pr.callerBudget += 2 * len(names)
 	var out []int
 	picked := map[int]bool{}
 	for _, name := range names {
@@ -1518,7 +1525,7 @@ func (pr *projectRun) callerFiles(names []string) []int {
 			continue
 		}
 		for _, i := range callsOf[name] {
-			if !picked[i] && pr.callerParses < budget {
+			if !picked[i] && pr.callerParses < pr.callerBudget {
 				picked[i] = true
 				pr.callerParses++
 				out = append(out, i)
@@ -1530,19 +1537,29 @@ func (pr *projectRun) callerFiles(names []string) []int {
 }
 
 // filesNaming returns, by name, the files not yet summarized whose text
-// calls (def false) or defines (def true) each name: those the name
+// calls (def false) or defines (def true) each name, at most limit files
+// a name (a name more files spell is not looked for): those the name
 // filters admit (among the files of among[name] when among is set, all
-// files otherwise), read and scanned on the workers. A name more than limit files may spell is not
-// looked for.
+// files otherwise), read and scanned on the workers, each file once a
+// run. The limit counts the files that spell the name, never those whose
+// filter merely admits it: a filter answers by three-byte sequences, and
+// in a large tree of similar names (kernel_g0190, kernel_g0191, ...) it
+// admitted a name for more files than the limit, so that the name was not
+// looked for at all and the findings depended on the tree's size.
+// A caller summarized from its text alone counts as not summarized: that
+// summary knows no order of calls, so not what the caller runs before the
+// call.
 func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map[string]fileSet) map[string][]int {
 	probes := make([]rule.NameProbe, len(names))
 	for k, name := range names {
 		probes[k] = rule.NewNameProbe(name)
 	}
 	byName := map[string][]int{}
+	admitted := map[int]bool{}
 	mayName := func(i, k int) {
 		if ff := &pr.facts[i]; ff.summary == nil && ff.filter != nil && ff.filter.MayContainProbe(probes[k]) {
 			byName[names[k]] = append(byName[names[k]], i)
+			admitted[i] = true
 		}
 	}
 	if among == nil {
@@ -1558,39 +1575,84 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 			among[name].each(func(i int) { mayName(i, k) })
 		}
 	}
-	want := map[string]bool{}
-	files := map[int]bool{}
-	for _, name := range names {
-		if len(byName[name]) <= limit {
-			want[name] = true
-			for _, i := range byName[name] {
-				files[i] = true
+	if def {
+		// Definers keep the filters' bound for now: looked for exactly,
+		// they exposed two weaknesses of resolution that made false
+		// findings (a summary from text does not list the file's own
+		// definition of a called name, so another file's was taken;
+		// Kokkos' nested team-level parallel_for inside a device lambda
+		// resolved to the host overload).
+		for _, name := range names {
+			if len(byName[name]) > limit {
+				delete(byName, name)
+			}
+		}
+		admitted = map[int]bool{}
+		for _, files := range byName {
+			for _, i := range files {
+				admitted[i] = true
 			}
 		}
 	}
-	// Read and scan the files on the workers; gather in file order.
-	order := sortedInts(files)
-	found := make([][]string, len(order))
-	onPool(len(order), pr.workers, func(_ *worker, k int) {
-		src, err := ReadSource(pr.sources[order[k]])
-		if err != nil {
-			return
-		}
-		seen := map[string]bool{}
-		cudaparse.EachName(src, func(name []byte, isDef bool) {
-			if isDef == def && want[string(name)] && !seen[string(name)] {
-				seen[string(name)] = true
-				found[k] = append(found[k], string(name))
-			}
-		})
-	})
+	pr.readNames(sortedInts(admitted))
 	out := map[string][]int{}
-	for k, i := range order {
-		for _, name := range found[k] {
-			out[name] = append(out[name], i)
+	for _, name := range names {
+		id, ok := pr.names.lookup(name)
+		if !ok || len(byName[name]) == 0 {
+			continue
+		}
+		var spelling []int
+		for _, i := range byName[name] {
+			if pr.fileNames[i].has(id, def) {
+				spelling = append(spelling, i)
+			}
+		}
+		if len(spelling) > 0 && len(spelling) <= limit {
+			out[name] = spelling
 		}
 	}
 	return out
+}
+
+// fileNames are the names a file defines as functions and calls, interned
+// and sorted, as filesNaming read them.
+type fileNames struct {
+	read           bool
+	defines, calls []nameID
+}
+
+// has reports whether the file defines (def) or calls the name.
+func (fn *fileNames) has(id nameID, def bool) bool {
+	ids := fn.calls
+	if def {
+		ids = fn.defines
+	}
+	_, found := slices.BinarySearch(ids, id)
+	return found
+}
+
+// readNames reads and scans, on the workers, the files at the indices not
+// read before.
+func (pr *projectRun) readNames(indices []int) {
+	if pr.fileNames == nil {
+		pr.fileNames = make([]fileNames, len(pr.facts))
+	}
+	var todo []int
+	for _, i := range indices {
+		if !pr.fileNames[i].read {
+			todo = append(todo, i)
+		}
+	}
+	onPool(len(todo), pr.workers, func(_ *worker, k int) {
+		i := todo[k]
+		fn := fileNames{read: true}
+		if src, err := ReadSource(pr.sources[i]); err == nil {
+			fn.defines, fn.calls = pr.names.scan(src)
+			slices.Sort(fn.defines)
+			slices.Sort(fn.calls)
+		}
+		pr.fileNames[i] = fn // each worker its own index
+	})
 }
 
 func sortedInts(m map[int]bool) []int {
@@ -1892,34 +1954,36 @@ type interner struct {
 func newInterner() *interner { return &interner{ids: map[string]nameID{}} }
 
 // scan returns the interned names src defines as functions and calls,
-// each once.
+// each once. The text is scanned before the lock is taken: workers scan
+// at once, and only interning is shared.
 func (in *interner) scan(src []byte) (defines, calls []nameID) {
-	seen := map[nameID]uint8{}
-	in.mu.Lock()
-	defer in.mu.Unlock()
+	seen := map[string]uint8{}
+	var defNames, callNames []string
 	cudaparse.EachName(src, func(name []byte, def bool) {
-		id, ok := in.ids[string(name)]
-		if !ok {
-			id = nameID(len(in.names))
-			s := string(name)
-			in.ids[s] = id
-			in.names = append(in.names, s)
-		}
 		bit := uint8(1)
 		if def {
 			bit = 2
 		}
-		if seen[id]&bit != 0 {
+		if seen[string(name)]&bit != 0 {
 			return
 		}
-		seen[id] |= bit
+		s := string(name)
+		seen[s] |= bit
 		if def {
-			defines = append(defines, id)
+			defNames = append(defNames, s)
 		} else {
-			calls = append(calls, id)
+			callNames = append(callNames, s)
 		}
 	})
-	return defines, calls
+	return in.intern(defNames), in.intern(callNames)
+}
+
+// lookup returns the name's ID, if any file interned it.
+func (in *interner) lookup(name string) (nameID, bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	id, ok := in.ids[name]
+	return id, ok
 }
 
 func (in *interner) name(id nameID) string {
