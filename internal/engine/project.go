@@ -1508,6 +1508,12 @@ func callsAny(fn *cudaparse.FunctionSummary, names map[string]bool) bool {
 const (
 	maxCallerFiles  = 16
 	maxCallerParses = 64
+	// maxCallerAdmits bounds the files whose name filters admit a name
+	// looked for as a callee: the filters answer by three-byte
+	// sequences, so in a tree of names alike but for their digits a name
+	// few files call is admitted by many more (up to 116 files of the
+	// generated 334-group monorepo's 3,677).
+	maxCallerAdmits = 16 * maxCallerFiles
 )
 
 // callerFiles returns the files not yet summarized that call one of the
@@ -1541,14 +1547,13 @@ func (pr *projectRun) callerFiles(names []string) []int {
 // a name (a name more files spell is not looked for): those the name
 // filters admit (among the files of among[name] when among is set, all
 // files otherwise), read and scanned on the workers, each file once a
-// run. The limit counts the files that spell the name, never those whose
-// filter merely admits it: a filter answers by three-byte sequences, and
-// in a large tree of similar names (kernel_g0190, kernel_g0191, ...) it
-// admitted a name for more files than the limit, so that the name was not
-// looked for at all and the findings depended on the tree's size.
-// A caller summarized from its text alone counts as not summarized: that
-// summary knows no order of calls, so not what the caller runs before the
-// call.
+// run. For callees the limit counts the files that spell the name, not
+// those whose filter merely admits it: a filter answers by three-byte
+// sequences, and in a large tree of names alike but for their digits
+// (time_g0190, time_g0191, ...) it admitted a name few files call for more
+// files than the limit, so that its callers were not searched and the
+// findings depended on the tree's size. Definers are still bounded by
+// their admissions (limit for both).
 func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map[string]fileSet) map[string][]int {
 	probes := make([]rule.NameProbe, len(names))
 	for k, name := range names {
@@ -1575,23 +1580,23 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 			among[name].each(func(i int) { mayName(i, k) })
 		}
 	}
-	if def {
-		// Definers keep the filters' bound for now: looked for exactly,
-		// they exposed two weaknesses of resolution that made false
-		// findings (a summary from text does not list the file's own
-		// definition of a called name, so another file's was taken;
-		// Kokkos' nested team-level parallel_for inside a device lambda
-		// resolved to the host overload).
-		for _, name := range names {
-			if len(byName[name]) > limit {
-				delete(byName, name)
-			}
+	// A name more files' filters admit than that is not looked for:
+	// reading them all would read most of the tree for a common name
+	// (unbounded, the 13-project tree's caller search read 10,491
+	// files; bounded so, 2,248).
+	admitLimit := limit // definers: see above
+	if !def {
+		admitLimit = maxCallerAdmits
+	}
+	for _, name := range names {
+		if len(byName[name]) > admitLimit {
+			delete(byName, name)
 		}
-		admitted = map[int]bool{}
-		for _, files := range byName {
-			for _, i := range files {
-				admitted[i] = true
-			}
+	}
+	admitted = map[int]bool{}
+	for _, files := range byName {
+		for _, i := range files {
+			admitted[i] = true
 		}
 	}
 	pr.readNames(sortedInts(admitted))
