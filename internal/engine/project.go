@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -950,27 +951,30 @@ func (pr *projectRun) includeClosure(i int) fileSet {
 	if len(w.seen) == 0 {
 		w.seen = make([]uint64, (len(pr.includes)+63)/64)
 	}
-	w.members = w.members[:0]
 	frontier := w.frontier[:0]
 	frontier = append(frontier, pr.includes[i]...)
 	next := w.next[:0]
+	lo, hi := len(w.seen), -1 // the words marked
 	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
 		next = next[:0]
 		for _, j := range frontier {
 			if w.seen[j/64]&(1<<(j%64)) == 0 {
 				w.seen[j/64] |= 1 << (j % 64)
-				w.members = append(w.members, j)
+				lo, hi = min(lo, j/64), max(hi, j/64)
 				next = append(next, pr.includes[j]...)
 			}
 		}
 		frontier, next = next, frontier
 	}
 	w.frontier, w.next = frontier[:0], next[:0]
-	slices.Sort(w.members)
+	// The marks, read in order and cleared: the set is built sorted
+	// without sorting.
 	c := newFileSet()
-	for _, j := range w.members {
-		w.seen[j/64] &^= 1 << (j % 64)
-		c.add(j) // in order: appends
+	for k := lo; k <= hi; k++ {
+		for word := w.seen[k]; word != 0; word &= word - 1 {
+			c.add(k*64 + bits.TrailingZeros64(word)) // in order: appends
+		}
+		w.seen[k] = 0
 	}
 	c.words = slices.Clip(c.words)
 	if pr.closures == nil {
@@ -982,12 +986,12 @@ func (pr *projectRun) includeClosure(i int) fileSet {
 
 // closureWalk is includeClosure's scratch memory (under visMu).
 type closureWalk struct {
-	seen                    []uint64
-	members, frontier, next []int
+	seen           []uint64
+	frontier, next []int
 }
 
 // summaryVersion changes when FileSummary's meaning does.
-const summaryVersion = 2
+const summaryVersion = 3 // 3: a parsed summary lists every host function (2cd0641)
 
 func summaryKey(binary, src []byte, additions *knowledge.Additions) cache.Key {
 	h := sha256.New()
