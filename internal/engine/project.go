@@ -1556,19 +1556,18 @@ func (pr *projectRun) callerFiles(names []string) []int {
 // sequences, and in a large tree of names alike but for their digits
 // (time_g0190, time_g0191, ...) it admitted a name few files call for more
 // files than the limit, so that its callers were not searched and the
-// findings depended on the tree's size. Definers are still bounded by
-// their admissions (limit for both).
+// findings depended on the tree's size; a callee is not looked for only
+// when more than maxCallerAdmits files' filters admit it. Definers are
+// still bounded by their admissions: more than limit, and not looked for.
 func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map[string]fileSet) map[string][]int {
 	probes := make([]rule.NameProbe, len(names))
 	for k, name := range names {
 		probes[k] = rule.NewNameProbe(name)
 	}
 	byName := map[string][]int{}
-	admitted := map[int]bool{}
 	mayName := func(i, k int) {
 		if ff := &pr.facts[i]; ff.summary == nil && ff.filter != nil && ff.filter.MayContainProbe(probes[k]) {
 			byName[names[k]] = append(byName[names[k]], i)
-			admitted[i] = true
 		}
 	}
 	if among == nil {
@@ -1588,7 +1587,7 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 	// reading them all would read most of the tree for a common name
 	// (unbounded, the 13-project tree's caller search read 10,491
 	// files; bounded so, 2,248).
-	admitLimit := limit // definers: see above
+	admitLimit := limit
 	if !def {
 		admitLimit = maxCallerAdmits
 	}
@@ -1597,7 +1596,7 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 			delete(byName, name)
 		}
 	}
-	admitted = map[int]bool{}
+	admitted := map[int]bool{}
 	for _, files := range byName {
 		for _, i := range files {
 			admitted[i] = true
