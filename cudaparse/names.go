@@ -307,3 +307,33 @@ func afterTemplateArguments(src []byte, lt int) int {
 	}
 	return lt
 }
+
+// CalledAsFunction reports whether src spells name other than as a member
+// of an object (after `.` or `->`): a call of a free or qualified function
+// (name(, ns::name(), or a declaration. Comments and strings are not told
+// apart from code: when unsure, it says yes.
+func CalledAsFunction(src []byte, name string) bool {
+	if name == "" {
+		return false
+	}
+	word := []byte(name)
+	for from := 0; ; {
+		k := bytes.Index(src[from:], word)
+		if k < 0 {
+			return false
+		}
+		at := from + k
+		from = at + len(word)
+		if at > 0 && isIdentByte(src[at-1]) || from < len(src) && isIdentByte(src[from]) {
+			continue // part of a longer name
+		}
+		j := at - 1
+		for j >= 0 && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r') {
+			j--
+		}
+		if j >= 0 && src[j] == '.' || j >= 1 && src[j] == '>' && src[j-1] == '-' {
+			continue // a member: x.name, p->name
+		}
+		return true
+	}
+}

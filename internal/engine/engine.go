@@ -308,7 +308,7 @@ func CheckSource(opts Options, path string, src []byte) FileResult {
 	text := rule.NewText(src)
 	var digest [32]byte
 	if opts.Project != nil && !opts.NoProject {
-		text.SetProjectFacts(callsProjectLoader(opts.Project, shown, cudaparse.ScanNames(src).Calls, spelledIn(src)), false)
+		text.SetProjectFacts(callsProjectLoader(opts.Project, shown, cudaparse.ScanNames(src).Calls, spelledIn(src), nil), false)
 		digest = opts.Project.FileDigest(shown)
 	}
 	out, _, _, _ := checkText(&parser, text, settingsFor(abs), &opts, shown, &projectInput{project: opts.Project, digest: digest})

@@ -1232,7 +1232,25 @@ func (pr *projectRun) calledNames(i int) []string {
 // callsLoaderElsewhere reports whether file i calls a function that
 // another file defines and that launches or preloads kernels.
 func (pr *projectRun) callsLoaderElsewhere(p *cudaparse.Project, i int) bool {
-	return callsProjectLoader(p, pr.shown[i], pr.calledNames(i), pr.spells(i))
+	names := pr.calledNames(i)
+	var asFunction func(string) bool
+	if pr.facts[i].summary == nil && len(names) > 0 {
+		// Names from the text alone: a name only ever called as a member
+		// (x.size(), q->insert(k)) reaches its object's class's method,
+		// which MethodLoads asks about, not a free function of the name
+		// (a parse tells the two apart the same way). Read only when a
+		// name may reach a loader.
+		var src []byte
+		read := false
+		asFunction = func(name string) bool {
+			if !read {
+				src, _ = ReadSource(pr.sources[i])
+				read = true
+			}
+			return src == nil || cudaparse.CalledAsFunction(src, name)
+		}
+	}
+	return callsProjectLoader(p, pr.shown[i], names, pr.spells(i), asFunction)
 }
 
 // spelledIn returns whether src may declare a variable of a class.
@@ -1261,16 +1279,25 @@ func (pr *projectRun) spells(i int) func(string) bool {
 
 // callsProjectLoader reports whether a file calling names calls a function
 // another file defines and that launches or preloads kernels.
-func callsProjectLoader(p *cudaparse.Project, path string, names []string, spelled func(string) bool) bool {
+// A name the file calls only as a member (asFunction says no; nil: every
+// name may be a function's) counts through MethodLoads alone.
+func callsProjectLoader(p *cudaparse.Project, path string, names []string, spelled func(string) bool, asFunction func(string) bool) bool {
 	for _, name := range names {
 		if !p.SeesLoader(name, path) {
 			continue
 		}
-		if pf := p.Resolve(name, "", -1, path); pf != nil && pf.File != path && !p.Kernels(pf).Empty() || p.MethodLoads(name, path, spelled) {
+		function := asFunction == nil || asFunction(name)
+		if function && loadsElsewhere(p, p.Resolve(name, "", -1, path), path) || p.MethodLoads(name, path, spelled) {
 			return true
 		}
 	}
 	return false
+}
+
+// loadsElsewhere reports whether pf is a function of another file than
+// path that launches or preloads kernels.
+func loadsElsewhere(p *cudaparse.Project, pf *cudaparse.ProjectFunction, path string) bool {
+	return pf != nil && pf.File != path && !p.Kernels(pf).Empty()
 }
 
 // hasLoadingCallers reports whether a function of file i has callers that
@@ -1931,7 +1958,7 @@ func ProjectAffects(p *cudaparse.Project, path string, src []byte) bool {
 	if p == nil {
 		return false
 	}
-	if callsProjectLoader(p, path, cudaparse.ScanNames(src).Calls, spelledIn(src)) {
+	if callsProjectLoader(p, path, cudaparse.ScanNames(src).Calls, spelledIn(src), nil) {
 		return true
 	}
 	return p.HasEntryFacts(path)
