@@ -82,7 +82,10 @@ func (sc *classScan) method(name, body []byte) *classMethod {
 	if destructor {
 		qualifierAt = at - 1
 	}
-	class := classQualifierBefore(src, qualifierAt)
+	// The class an out-of-line definition names before its name: Timer of
+	// `double Timer::Elapsed()`, of a::Timer::Elapsed, and of a template's
+	// or a partial specialization's `Timer<DEVICE, P>::start()`.
+	class := classBefore(src, qualifierAt)
 	if class == "" && !qualifiedBefore(src, qualifierAt) {
 		class = enclosingClass(sc.bodies(), at)
 	}
@@ -363,24 +366,6 @@ func spellsLaunch(body []byte) bool {
 	return false
 }
 
-// classQualifierBefore returns the class an out-of-line definition names
-// before its name (Timer of `double Timer::Elapsed()`, the last component
-// of a::Timer::Elapsed), or "".
-func classQualifierBefore(src []byte, at int) string {
-	if !qualifiedBefore(src, at) {
-		return ""
-	}
-	end := at - 2
-	start := end
-	for start > 0 && isIdentByte(src[start-1]) {
-		start--
-	}
-	if start == end || !isIdentStart(src[start]) {
-		return ""
-	}
-	return string(src[start:end])
-}
-
 // classBody is the braces of a class or struct definition.
 type classBody struct {
 	name       string
@@ -541,7 +526,13 @@ func callsStaticReader(src []byte, class string, reads []string) bool {
 func declaresObjectOf(src []byte, class string) bool {
 	found := false
 	eachWord(src, []byte(class), func(_, i int) bool {
-		j := skipSpaces(src, i)
+		// `Timer<DEVICE> t;`: an instantiation of a class template (or of
+		// a specialization) is an object of the class as well.
+		j, ok := skipTemplateArgs(src, skipSpaces(src, i))
+		if !ok {
+			return true
+		}
+		j = skipSpaces(src, j)
 		start := j
 		for j < len(src) && isIdentByte(src[j]) {
 			j++

@@ -366,7 +366,10 @@ func (a *analysis) summarize(fn *cudaparse.Function, depth int) *summary {
 		return s
 	}
 	for _, l := range a.file.Launches {
-		if l.Func != fn {
+		// A driver-API launch of a CUfunction handle loads nothing: the
+		// handle was loaded when it was obtained (as in uses, and in the
+		// project's summaries).
+		if l.Func != fn || !a.file.LaunchMayLoad(l) {
 			continue
 		}
 		if i, ok := a.file.KernelParam(fn, l); ok {
