@@ -2035,7 +2035,12 @@ func (in *interner) name(id nameID) string {
 func (pr *projectRun) timedCallsLoader(p *cudaparse.Project, i int) bool {
 	sum := pr.facts[i].summary
 	if sum == nil {
-		return pr.callsLoaderElsewhere(p, i)
+		// A file not parsed times a loader of another file only if it
+		// reads a clock itself (loadCandidate: its names are those it
+		// calls between two reads); one that would measure only with
+		// another file's clock or timer class is chosen when it calls
+		// or declares one (needsRecheck).
+		return pr.facts[i].loadCandidate && pr.callsLoaderElsewhere(p, i)
 	}
 	found := false
 	eachOutCall(sum, func(fn *cudaparse.FunctionSummary) bool { return fn.Timed }, func(fn *cudaparse.FunctionSummary, st *cudaparse.SummaryStep) bool {
