@@ -1119,7 +1119,9 @@ func (pr *projectRun) needsRecheck(p *cudaparse.Project, results []FileResult, i
 	return pr.timedCallsLoader(p, i) || usesCallerFacts(results[i].Findings) && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
 		usesProjectPreloads(results[i].Findings) && p.PreloadsEveryKernel(pr.shown[i]) ||
 		usesUnitDevice(results[i].Findings) ||
-		pr.mayTimeLoads(p, i) && (len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0)
+		// Another file's clock or timer class first: the cheaper
+		// question, and most files have none.
+		(len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0) && pr.mayTimeLoads(p, i)
 }
 
 // mayTimeLoads reports whether file i can time a kernel load once another
