@@ -1634,13 +1634,13 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 	pr.readNames(sortedInts(admitted))
 	out := map[string][]int{}
 	for _, name := range names {
-		id, ok := pr.names.lookup(name)
-		if !ok || len(byName[name]) == 0 {
+		if len(byName[name]) == 0 {
 			continue
 		}
 		var spelling []int
+		h := nameHash([]byte(name))
 		for _, i := range byName[name] {
-			if pr.fileNames[i].has(id, def) {
+			if pr.fileNames[i].has(h, def) {
 				spelling = append(spelling, i)
 			}
 		}
@@ -1651,21 +1651,34 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 	return out
 }
 
-// fileNames are the names a file defines as functions and calls, interned
-// and sorted, as filesNaming read them.
+// fileNames are the names a file defines as functions and calls, as
+// filesNaming read them: sorted 64-bit hashes of the names (FNV-1a), with
+// no strings kept or interned. A collision could only make a file look
+// like it spells a name, which the summaries read after it correct.
 type fileNames struct {
 	read           bool
-	defines, calls []nameID
+	defines, calls []uint64
 }
 
-// has reports whether the file defines (def) or calls the name.
-func (fn *fileNames) has(id nameID, def bool) bool {
-	ids := fn.calls
+// has reports whether the file defines (def) or calls the name whose
+// nameHash is h.
+func (fn *fileNames) has(h uint64, def bool) bool {
+	hashes := fn.calls
 	if def {
-		ids = fn.defines
+		hashes = fn.defines
 	}
-	_, found := slices.BinarySearch(ids, id)
+	_, found := slices.BinarySearch(hashes, h)
 	return found
+}
+
+// nameHash is FNV-1a over a name's bytes: the same in every run.
+func nameHash(name []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range name {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
 }
 
 // readNames reads and scans, on the workers, the files at the indices not
@@ -1684,9 +1697,16 @@ func (pr *projectRun) readNames(indices []int) {
 		i := todo[k]
 		fn := fileNames{read: true}
 		if src, err := ReadSource(pr.sources[i]); err == nil {
-			fn.defines, fn.calls = pr.names.scan(src)
+			cudaparse.EachName(src, func(name []byte, def bool) {
+				if def {
+					fn.defines = append(fn.defines, nameHash(name))
+				} else {
+					fn.calls = append(fn.calls, nameHash(name))
+				}
+			})
 			slices.Sort(fn.defines)
 			slices.Sort(fn.calls)
+			fn.defines, fn.calls = slices.Clip(slices.Compact(fn.defines)), slices.Clip(slices.Compact(fn.calls))
 		}
 		pr.fileNames[i] = fn // each worker its own index
 	})
@@ -2013,14 +2033,6 @@ func (in *interner) scan(src []byte) (defines, calls []nameID) {
 		}
 	})
 	return in.intern(defNames), in.intern(callNames)
-}
-
-// lookup returns the name's ID, if any file interned it.
-func (in *interner) lookup(name string) (nameID, bool) {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	id, ok := in.ids[name]
-	return id, ok
 }
 
 func (in *interner) name(id nameID) string {
