@@ -93,17 +93,6 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 	return s
 }
 
-// spelledIn returns the literals src contains (a non-nil slice).
-func spelledIn(src []byte, lits [][]byte) [][]byte {
-	out := [][]byte{}
-	for _, l := range lits {
-		if bytes.Contains(src, l) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 // lexicalSteps lists what a function body launches, preloads and calls.
 func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledge.Additions, path string, hostOnly []Range) []SummaryStep {
 	var steps []SummaryStep
@@ -643,4 +632,39 @@ func nextIs(b []byte, pos int, c byte) bool {
 		pos++
 	}
 	return pos < len(b) && b[pos] == c
+}
+
+// spelledIn returns the literals src contains (a non-nil slice), in the
+// order of lits. One pass over src, each position whose two bytes begin
+// a literal compared with those literals: a search per literal read a
+// file forty times (2.6x the time on CUB's headers).
+func spelledIn(src []byte, lits [][]byte) [][]byte {
+	var first [1024]uint64 // bit set of the literals' first two bytes
+	for _, l := range lits {
+		if len(l) >= 2 {
+			k := uint16(l[0])<<8 | uint16(l[1])
+			first[k>>6] |= 1 << (k & 63)
+		}
+	}
+	found := make([]bool, len(lits))
+	left := len(lits)
+	for i := 0; i+1 < len(src) && left > 0; i++ {
+		k := uint16(src[i])<<8 | uint16(src[i+1])
+		if first[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
+		for j, l := range lits {
+			if !found[j] && len(l) >= 2 && l[0] == src[i] && l[1] == src[i+1] && bytes.HasPrefix(src[i:], l) {
+				found[j] = true
+				left--
+			}
+		}
+	}
+	out := [][]byte{}
+	for j, l := range lits {
+		if found[j] || len(l) < 2 && bytes.Contains(src, l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
