@@ -487,10 +487,16 @@ func (p *Project) DeclaredTimers(path string, src []byte) []knowledge.TimerClass
 		return nil
 	}
 	var out []knowledge.TimerClass
-	for _, name := range p.TimerClassNames() {
+	names := p.TimerClassNames()
+	lits := make([][]byte, len(names))
+	for k, name := range names {
+		lits[k] = []byte(name)
+	}
+	// The names the file spells, in one pass (in the order of names).
+	for _, lit := range spelledIn(src, lits) {
+		name := string(lit)
 		pt := p.timers[name]
-		if containsString(pt.files, path) || !bytes.Contains(src, []byte(name)) ||
-			!declaresObjectOf(src, name) && !callsStaticReader(src, name, pt.class.Reads) {
+		if containsString(pt.files, path) || !declaresObjectOf(src, name) && !callsStaticReader(src, name, pt.class.Reads) {
 			continue
 		}
 		c := pt.class
