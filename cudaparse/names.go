@@ -328,7 +328,7 @@ func CalledAsFunction(src []byte, name string) bool {
 			continue // part of a longer name
 		}
 		j := at - 1
-		for j >= 0 && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r') {
+		for j >= 0 && isBlank(src[j]) {
 			j--
 		}
 		if j >= 0 && src[j] == '.' || j >= 1 && src[j] == '>' && src[j-1] == '-' {

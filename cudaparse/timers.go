@@ -481,7 +481,7 @@ func registeredWith(src []byte, name, method string) bool {
 		if i >= len(src) || src[i] != '(' {
 			continue
 		}
-		i = skipSpaceBytes(src, i+1)
+		i = skipSpaces(src, i+1)
 		if !bytes.HasPrefix(src[i:], []byte(name)) {
 			continue
 		}
@@ -510,24 +510,15 @@ func callsBuilder(text []byte, method string) bool {
 			return false
 		}
 		text = text[at+2:]
-		rest := text[skipSpaceBytes(text, 0):]
+		rest := text[skipSpaces(text, 0):]
 		if !bytes.HasPrefix(rest, []byte(method)) {
 			continue
 		}
 		rest = rest[len(method):]
-		if rest = rest[skipSpaceBytes(rest, 0):]; len(rest) > 0 && rest[0] == '(' {
+		if rest = rest[skipSpaces(rest, 0):]; len(rest) > 0 && rest[0] == '(' {
 			return true
 		}
 	}
-}
-
-// skipSpaceBytes returns the index of the first byte at or after i that is
-// not white space (as \s: space, tab, newline, carriage return, form feed).
-func skipSpaceBytes(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r' || b[i] == '\f') {
-		i++
-	}
-	return i
 }
 
 // clockHelpers returns the file's own timestamp helpers, found once: host
