@@ -316,24 +316,15 @@ func CalledAsFunction(src []byte, name string) bool {
 	if name == "" {
 		return false
 	}
-	word := []byte(name)
-	for from := 0; ; {
-		k := bytes.Index(src[from:], word)
-		if k < 0 {
-			return false
-		}
-		at := from + k
-		from = at + len(word)
-		if at > 0 && isIdentByte(src[at-1]) || from < len(src) && isIdentByte(src[from]) {
-			continue // part of a longer name
-		}
+	found := false
+	eachWord(src, []byte(name), func(at, _ int) bool {
 		j := at - 1
 		for j >= 0 && isBlank(src[j]) {
 			j--
 		}
-		if j >= 0 && src[j] == '.' || j >= 1 && src[j] == '>' && src[j-1] == '-' {
-			continue // a member: x.name, p->name
-		}
-		return true
-	}
+		// Not a member: x.name, p->name.
+		found = !(j >= 0 && src[j] == '.' || j >= 1 && src[j] == '>' && src[j-1] == '-')
+		return !found
+	})
+	return found
 }

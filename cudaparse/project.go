@@ -59,6 +59,10 @@ type Project struct {
 	// timers are the timer classes the files define, by class
 	// (timerclasses.go).
 	timers map[string]*projectTimer
+	// timerNames are the timers' names, sorted, and timerLits the same as
+	// bytes (indexTimers, once the files are added).
+	timerNames []string
+	timerLits  [][]byte
 	// bases are the base classes of the project's classes (SetClassBases);
 	// derived the reverse, built when first needed (under mu).
 	bases, derived map[string][]string
@@ -406,6 +410,7 @@ func NewProject(files []*FileSummary) *Project {
 			p.byName[fn.Name] = append(p.byName[fn.Name], &ProjectFunction{File: fsum.Path, Summary: fn})
 		}
 	}
+	p.indexTimers()
 	return p
 }
 

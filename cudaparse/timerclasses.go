@@ -464,17 +464,23 @@ func (p *Project) addTimers(fsum *FileSummary) {
 	}
 }
 
-// TimerClassNames returns the names of the project's timer classes.
+// TimerClassNames returns the names of the project's timer classes,
+// sorted (the project's own slice: not to be changed).
 func (p *Project) TimerClassNames() []string {
 	if p == nil {
 		return nil
 	}
-	out := make([]string, 0, len(p.timers))
+	return p.timerNames
+}
+
+// indexTimers sorts the timer classes' names once the files are added.
+func (p *Project) indexTimers() {
+	p.timerNames = make([]string, 0, len(p.timers))
 	for name := range p.timers {
-		out = append(out, name)
+		p.timerNames = append(p.timerNames, name)
 	}
-	sort.Strings(out)
-	return out
+	sort.Strings(p.timerNames)
+	p.timerLits = literalsOf(p.timerNames)
 }
 
 // DeclaredTimers returns the timer classes of other files of the project
@@ -487,13 +493,8 @@ func (p *Project) DeclaredTimers(path string, src []byte) []knowledge.TimerClass
 		return nil
 	}
 	var out []knowledge.TimerClass
-	names := p.TimerClassNames()
-	lits := make([][]byte, len(names))
-	for k, name := range names {
-		lits[k] = []byte(name)
-	}
-	// The names the file spells, in one pass (in the order of names).
-	for _, lit := range spelledIn(src, lits) {
+	// The names the file spells, in one pass (in the order of the names).
+	for _, lit := range spelledIn(src, p.timerLits) {
 		name := string(lit)
 		pt := p.timers[name]
 		if containsString(pt.files, path) || !declaresObjectOf(src, name) && !callsStaticReader(src, name, pt.class.Reads) {

@@ -445,7 +445,7 @@ func (f *File) ManualTime(fn *Function) bool {
 		return true
 	}
 	if !bytes.Contains(f.Src, []byte("UseManualTime")) {
-		return false // most files: no expression to compile
+		return false // most files: no registration to scan for
 	}
 	return registeredWith(f.Src, fn.Name, "UseManualTime")
 }

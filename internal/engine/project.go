@@ -62,14 +62,13 @@ type fileFacts struct {
 	// host clock read (clockDefines); the names it calls (calls, for
 	// candidates only).
 	defines, clockDefines, calls []nameID
-	// timerClasses are the names of the timer classes the file defines
-	// (cudaparse.TimerClasses: timers), for a file that spells a clock;
-	// timersKnown: timers holds them (none for a file that spells none),
-	// so that a summary of the text need not look for them again.
-	timerClasses []nameID
-	timers       []knowledge.TimerClass
-	timersKnown  bool
-	scanned      bool
+	// timers are the timer classes the file defines (cudaparse.TimerClasses),
+	// for a file that spells a clock; timersKnown: timers holds them (none
+	// for a file that spells none), so that a summary of the text need not
+	// look for them again.
+	timers      []knowledge.TimerClass
+	timersKnown bool
+	scanned     bool
 	// loader: the file spells a launch or a preload: it may define a
 	// function that loads kernels; clockDefiner: it spells a host clock
 	// read: it may define a timer helper.
@@ -210,11 +209,6 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		if ff.clockDefiner || eventTimer {
 			// Without either, the file can define no timer class.
 			ff.timers = cudaparse.TimerClasses(text.Src, s.Additions)
-			var classes []string
-			for _, t := range ff.timers {
-				classes = append(classes, t.Class)
-			}
-			ff.timerClasses = names.intern(classes)
 		}
 		ff.timersKnown = true
 	}
@@ -1133,18 +1127,18 @@ func (pr *projectRun) mayTimeLoads(p *cudaparse.Project, i int) bool {
 }
 
 // timerDefiners returns the files not summarized yet that define a timer
-// class (fileFacts.timerClasses) whose name a candidate file may spell:
-// their summaries lend the class to the project.
+// class (fileFacts.timers) whose name a candidate file may spell: their
+// summaries lend the class to the project.
 func (pr *projectRun) timerDefiners() []int {
 	var out []int
 	for i := range pr.facts {
 		ff := &pr.facts[i]
-		if len(ff.timerClasses) == 0 || ff.summary != nil {
+		if len(ff.timers) == 0 || ff.summary != nil {
 			continue
 		}
 	search:
-		for _, id := range ff.timerClasses {
-			probe := rule.NewNameProbe(pr.names.name(id))
+		for _, t := range ff.timers {
+			probe := rule.NewNameProbe(t.Class)
 			for j := range pr.facts {
 				if j != i && pr.facts[j].candidate && pr.facts[j].filter != nil && pr.facts[j].filter.MayContainProbe(probe) {
 					if !pr.requested(i) {
@@ -1235,24 +1229,33 @@ func (pr *projectRun) calledNames(i int) []string {
 // another file defines and that launches or preloads kernels.
 func (pr *projectRun) callsLoaderElsewhere(p *cudaparse.Project, i int) bool {
 	names := pr.calledNames(i)
+	source := pr.lazySource(i)
 	var asFunction func(string) bool
 	if pr.facts[i].summary == nil && len(names) > 0 {
 		// Names from the text alone: a name only ever called as a member
 		// (x.size(), q->insert(k)) reaches its object's class's method,
 		// which MethodLoads asks about, not a free function of the name
-		// (a parse tells the two apart the same way). Read only when a
-		// name may reach a loader.
-		var src []byte
-		read := false
+		// (a parse tells the two apart the same way).
 		asFunction = func(name string) bool {
-			if !read {
-				src, _ = ReadSource(pr.sources[i])
-				read = true
-			}
+			src := source()
 			return src == nil || cudaparse.CalledAsFunction(src, name)
 		}
 	}
-	return callsProjectLoader(p, pr.shown[i], names, pr.spells(i), asFunction)
+	return callsProjectLoader(p, pr.shown[i], names, pr.spells(i, source), asFunction)
+}
+
+// lazySource returns a reader of file i's text that reads it once, when
+// first asked (nil when it cannot be read).
+func (pr *projectRun) lazySource(i int) func() []byte {
+	var src []byte
+	read := false
+	return func() []byte {
+		if !read {
+			src, _ = ReadSource(pr.sources[i])
+			read = true
+		}
+		return src
+	}
 }
 
 // spelledIn returns whether src may declare a variable of a class.
@@ -1261,21 +1264,15 @@ func spelledIn(src []byte) func(string) bool {
 }
 
 // spells returns whether file i may declare a variable of a class: its
-// name filter may hold the class's name, and its text declares one
-// (cudaparse.DeclaresVariableOf; the text read once, when first needed).
-func (pr *projectRun) spells(i int) func(string) bool {
+// name filter may hold the class's name, and its text (from source, read
+// when first needed) declares one (cudaparse.DeclaresVariableOf).
+func (pr *projectRun) spells(i int, source func() []byte) func(string) bool {
 	filter := pr.facts[i].filter
-	var src []byte
-	read := false
 	return func(class string) bool {
 		if filter != nil && !filter.MayContain(class) {
 			return false
 		}
-		if !read {
-			src, _ = ReadSource(pr.sources[i])
-			read = true
-		}
-		return cudaparse.DeclaresVariableOf(src, class)
+		return cudaparse.DeclaresVariableOf(source(), class)
 	}
 }
 
@@ -2057,6 +2054,7 @@ func (pr *projectRun) timedCallsLoader(p *cudaparse.Project, i int) bool {
 		return pr.facts[i].loadCandidate && pr.callsLoaderElsewhere(p, i)
 	}
 	found := false
+	spelled := pr.spells(i, pr.lazySource(i)) // the text read once, if a method call asks
 	eachOutCall(sum, func(fn *cudaparse.FunctionSummary) bool { return fn.Timed }, func(fn *cudaparse.FunctionSummary, st *cudaparse.SummaryStep) bool {
 		if !p.DefinesLoader(st.Callee) {
 			return true
@@ -2069,7 +2067,7 @@ func (pr *projectRun) timedCallsLoader(p *cudaparse.Project, i int) bool {
 		found = callee != nil && callee.File != sum.Path && !p.Kernels(callee).Empty() ||
 			// obj.f() read from the text, its object's class unknown
 			// until a parse: a method f of some class that loads.
-			st.Method && st.Qualifier == "" && p.MethodLoads(st.Callee, sum.Path, pr.spells(i))
+			st.Method && st.Qualifier == "" && p.MethodLoads(st.Callee, sum.Path, spelled)
 		return !found
 	})
 	return found
