@@ -267,7 +267,7 @@ func (f *File) ErrorRanges() []Range {
 
 // NodesOfKind returns all nodes of the given kinds, in source order.
 func (f *File) NodesOfKind(kinds ...string) []Node {
-	g := grammar()
+	g := grammar
 	var out []Node
 	for i := range f.nodes {
 		k := g.symbol(f.nodes[i].symbol)
@@ -398,7 +398,7 @@ type Variable struct {
 }
 
 func (f *File) buildFacts() {
-	g := grammar()
+	g := grammar
 	f.funcOf = map[int32]*Function{}
 	launchOpen := map[int]*LaunchSyntax{}
 	for k := range f.Rewrites.Launches {
@@ -495,7 +495,7 @@ func (f *File) buildFacts() {
 // function. The use is found by its name, not as a call: `LAUNCH(float,
 // p);` parses as a declaration when an argument is a type.
 func (f *File) addMacroLaunches(macros map[string]launchMacro) {
-	g := grammar()
+	g := grammar
 	for i := int32(0); i < int32(len(f.nodes)); i++ {
 		if k := g.symbol(f.nodes[i].symbol); k != "identifier" && k != "type_identifier" {
 			continue

@@ -24,7 +24,7 @@ func (n Node) Kind() string {
 	if n.f == nil {
 		return ""
 	}
-	return grammar().symbol(n.raw().symbol)
+	return grammar.symbol(n.raw().symbol)
 }
 
 // Is reports whether n is of one of the given kinds.
@@ -87,7 +87,7 @@ func (n Node) Field() string {
 	if n.f == nil {
 		return ""
 	}
-	return grammar().fields[n.raw().field]
+	return grammar.fields[n.raw().field]
 }
 
 // Children are n's children in order: its named children, and the
@@ -124,7 +124,7 @@ func (n Node) ChildByField(field string) Node {
 	if n.f == nil {
 		return Node{}
 	}
-	id, ok := grammar().fieldIDs[field]
+	id, ok := grammar.fieldIDs[field]
 	if !ok {
 		return Node{}
 	}
@@ -141,7 +141,7 @@ func (n Node) ChildrenByField(field string) []Node {
 	if n.f == nil {
 		return nil
 	}
-	id, ok := grammar().fieldIDs[field]
+	id, ok := grammar.fieldIDs[field]
 	if !ok {
 		return nil
 	}

@@ -192,7 +192,6 @@ import "C"
 import (
 	"bytes"
 	"errors"
-	"sync"
 	"time"
 	"unsafe"
 
@@ -222,8 +221,13 @@ func init() {
 	}
 }
 
-// grammar holds the C++ grammar's symbol and field names, read once.
-var grammar = sync.OnceValue(func() *grammarNames {
+// grammar holds the C++ grammar's symbol and field names, read when the
+// package loads (well under a millisecond): a node's kind is asked millions
+// of times a run, and a sync.OnceValue's check on each was a measurable
+// share of the rules' time.
+var grammar = loadGrammar()
+
+func loadGrammar() *grammarNames {
 	lang := C.tree_sitter_cpp()
 	g := &grammarNames{}
 	nsym := int(C.ts_language_symbol_count(lang))
@@ -240,7 +244,7 @@ var grammar = sync.OnceValue(func() *grammarNames {
 		g.fieldIDs[name] = uint16(i)
 	}
 	return g
-})
+}
 
 type grammarNames struct {
 	symbols  []string

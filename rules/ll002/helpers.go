@@ -27,11 +27,16 @@ func (a *analysis) timingHelpers() map[string]timingHelper {
 		if fn.Space&cudaparse.SpaceHost == 0 || len(fn.Params) == 0 {
 			continue
 		}
+		// A helper runs a parameter: most functions call none, and their
+		// timed regions (the costlier question) are not needed.
+		calls := a.file.CallsIn(fn)
+		if !callsAnyParameter(calls, fn.Params) {
+			continue
+		}
 		regions := a.file.TimedRegions(fn)
 		if len(regions) == 0 {
 			continue
 		}
-		calls := a.file.CallsIn(fn)
 		for _, prm := range fn.Params {
 			var timed *cudaparse.TimedRegion
 			warm := false
@@ -54,6 +59,18 @@ func (a *analysis) timingHelpers() map[string]timingHelper {
 		}
 	}
 	return out
+}
+
+// callsAnyParameter reports whether one of calls runs one of params.
+func callsAnyParameter(calls []*cudaparse.Call, params []cudaparse.Param) bool {
+	for _, c := range calls {
+		for _, prm := range params {
+			if callsParameter(c, prm.Name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // callsParameter reports whether c runs the parameter name: name(),
