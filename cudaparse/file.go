@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"bytes"
+	"errors"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -64,8 +65,28 @@ type Parser struct {
 	// the same file, reuses what the edit left alone: an editor's checks.
 	// The facts are the same as from a fresh parse.
 	Incremental bool
+	// DeviceCodeOnly stops a parse after the pre-pass, with
+	// ErrNoDeviceCode, when the file declares nothing __device__ or
+	// __global__: no function of it would be device code (the pre-pass's
+	// qualifiers are where a function's execution space comes from).
+	DeviceCodeOnly bool
 
 	tokens []token // the pre-pass's token memory, reused from file to file
+}
+
+// ErrNoDeviceCode is Parse's answer, with Parser.DeviceCodeOnly, for a
+// file that declares no device code.
+var ErrNoDeviceCode = errors.New("no device code")
+
+// declaresDeviceCode reports whether qualifiers hold one that makes a
+// function device code (spaceOf).
+func declaresDeviceCode(qualifiers []Qualifier) bool {
+	for _, q := range qualifiers {
+		if q.Kind == QualDevice || q.Kind == QualGlobal {
+			return true
+		}
+	}
+	return false
 }
 
 // NewParser returns a parser for C, C++ and CUDA.
@@ -96,6 +117,9 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 		var ok bool
 		if text, f.Rewrites, ok = neutralizeBy(src, start.Add(limit), &p.tokens); !ok {
 			return nil, ErrParseLimit
+		}
+		if p.DeviceCodeOnly && !declaresDeviceCode(f.Rewrites.Qualifiers) {
+			return nil, ErrNoDeviceCode
 		}
 	}
 	p.tp.keep = p.Incremental

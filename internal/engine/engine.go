@@ -526,7 +526,10 @@ func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte,
 	var f *cudaparse.File
 	if c.parsed != nil {
 		f = c.parsed.File(c.Clocks, c.Additions)
-	} else if f, err = c.parse(parser, path, src); f == nil {
+	} else if f, err = c.parse(parser, path, src, deviceCodeOnly(rules)); f == nil {
+		if errors.Is(err, cudaparse.ErrNoDeviceCode) {
+			return nil, false, nil, nil // as if no prefilter had admitted it
+		}
 		return nil, err != nil && !errors.Is(err, errNotParsed), nil, err
 	}
 	f.SetUnitDevice(c.UnitDevice)
@@ -557,6 +560,17 @@ func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte,
 	return findings, true, sum, err
 }
 
+// deviceCodeOnly reports whether every rule reports only in device code
+// (rule.Rule.DeviceCodeOnly): then a file without any is not parsed.
+func deviceCodeOnly(rules []*rule.Rule) bool {
+	for _, r := range rules {
+		if !r.DeviceCodeOnly {
+			return false
+		}
+	}
+	return len(rules) > 0
+}
+
 // errNotParsed marks a file refused before its parse (binary, too large).
 var errNotParsed = errors.New("not parsed")
 
@@ -571,7 +585,7 @@ func binaryError(src []byte) error {
 // parse parses src with *parser, creating it on first need; files that are
 // binary or over the size bound are refused with an error that wraps
 // errNotParsed.
-func (c *Checker) parse(parser **cudaparse.Parser, path string, src []byte) (*cudaparse.File, error) {
+func (c *Checker) parse(parser **cudaparse.Parser, path string, src []byte, deviceCodeOnly bool) (*cudaparse.File, error) {
 	if err := binaryError(src); err != nil {
 		return nil, fmt.Errorf("%w%.0w", err, errNotParsed)
 	}
@@ -591,7 +605,11 @@ func (c *Checker) parse(parser **cudaparse.Parser, path string, src []byte) (*cu
 	(*parser).Macros = c.Macros
 	(*parser).ProjectClocks = c.Clocks
 	(*parser).Additions = c.Additions
+	(*parser).DeviceCodeOnly = deviceCodeOnly
 	f, err := (*parser).Parse(path, src)
+	if errors.Is(err, cudaparse.ErrNoDeviceCode) {
+		return nil, err
+	}
 	if err != nil {
 		if errors.Is(err, cudaparse.ErrParseLimit) {
 			return nil, fmt.Errorf("not checked: %w (%s); raise it with --parse-limit", err, (*parser).Limit)

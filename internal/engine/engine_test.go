@@ -113,3 +113,44 @@ func TestFilesThatVanishOrChangeDuringTheRun(t *testing.T) {
 		t.Errorf("findings %d, vanished %d, binary %d", len(res.Findings), vanished, binary)
 	}
 }
+
+// A rule that reports only in device code gets no parse of a file without
+// any: the file counts as not parsed and gives nothing, and a file with a
+// device function (spelled directly or through a qualifier macro the
+// pre-pass knows) is parsed and checked. A rule beside it that is not
+// device-only still has the host file parsed.
+func TestDeviceCodeOnlyRuleSkipsHostFiles(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"host.cpp":    "volatile int flag;\nvoid wait() { while (!flag) {} }\n",
+		"device.cu":   "__device__ void wait(volatile int *f) { while (!*f) {} }\n",
+		"macro.cuh":   "CUTLASS_DEVICE void wait(volatile int *f) { while (!*f) {} }\n",
+		"global.cu":   "__global__ void k() {}\n",
+		"variable.cu": "__device__ int counter;\nvoid host() {}\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	report := func(p *rule.Pass) {
+		for _, fn := range p.File.Functions {
+			p.Report(fn.Node, "function "+fn.Name)
+		}
+	}
+	deviceOnly := &rule.Rule{ID: "LL998", Name: "device-only", DeviceCodeOnly: true, Run: report}
+	res := Run(Options{Paths: []string{dir}, Rules: []*rule.Rule{deviceOnly}, BaseDir: dir, NoProject: true})
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, f.Path)
+	}
+	want := []string{"device.cu", "global.cu", "macro.cuh", "variable.cu"}
+	if fmt.Sprint(got) != fmt.Sprint(want) || res.Stats.Parsed != 4 || len(res.Errors) != 0 {
+		t.Errorf("device-only rule: findings in %v, %d parsed, errors %v; want findings in %v, 4 parsed", got, res.Stats.Parsed, res.Errors, want)
+	}
+	everywhere := &rule.Rule{ID: "LL997", Name: "everywhere", Run: func(*rule.Pass) {}}
+	res = Run(Options{Paths: []string{dir}, Rules: []*rule.Rule{deviceOnly, everywhere}, BaseDir: dir, NoProject: true})
+	if res.Stats.Parsed != 5 || len(res.Findings) != 5 {
+		t.Errorf("with a rule that is not device-only: %d parsed, %d findings; want 5 parsed, 5 findings (the host file's too)", res.Stats.Parsed, len(res.Findings))
+	}
+}

@@ -1072,7 +1072,7 @@ func parsedSummary(parser **cudaparse.Parser, opts *Options, binary []byte, show
 		}
 	}
 	c := &Checker{ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Additions: additions}
-	f, err := c.parse(parser, shown, src)
+	f, err := c.parse(parser, shown, src, false)
 	if err != nil || f == nil {
 		return nil, err == nil
 	}

@@ -171,7 +171,7 @@ func (pr *projectRun) deviceSummaries(parser **cudaparse.Parser, j int) (out []c
 		return nil
 	}
 	c := &Checker{ParseLimit: pr.opts.ParseLimit, MaxParseBytes: pr.opts.MaxParseBytes, Macros: pr.visibleMacros(j)}
-	f, err := c.parse(parser, pr.shown[j], src)
+	f, err := c.parse(parser, pr.shown[j], src, false)
 	if err != nil || f == nil {
 		return nil
 	}

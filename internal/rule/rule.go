@@ -99,6 +99,12 @@ type Rule struct {
 	// Prefilter, when set, decides instead of Triggers whether a file can
 	// give a finding: a cheap byte search, never a parse.
 	Prefilter func(*Text) bool
+	// DeviceCodeOnly says the rule reports only in functions declared
+	// __device__ or __global__ (directly or through a qualifier macro the
+	// pre-pass knows). A file whose pre-pass finds no such qualifier is
+	// not given to the parser for it: the pre-pass is a quarter of a
+	// parse, and most files with a spin-like read have no device code.
+	DeviceCodeOnly bool
 	// Requires are the kinds of project facts, beyond those every rule
 	// sees, that can remove the rule's findings: the engine computes them
 	// for a file only when a finding of a rule that requires them may

@@ -29,6 +29,8 @@ var Rule = &rule.Rule{
 	Summary:   "a kernel spins until another kernel, copy or the host releases it; a releaser that still has to load deadlocks",
 	Doc:       doc,
 	Prefilter: prefilter,
+	// A wait is a loop in a function declared __device__ or __global__.
+	DeviceCodeOnly: true,
 	// A library that preloads its kernel table at start-up (NCCL) has
 	// nothing left to load while its kernels wait on its proxy threads
 	// (ProjectPreloads). A wait released by the same kernel's code in
