@@ -94,7 +94,20 @@ func sameKernelName(a, b string) bool {
 	return strings.HasSuffix(a, "::"+b)
 }
 
-var symbolName = regexp.MustCompile(`^[A-Za-z_][\w:]*$`)
+// isSymbolName reports whether s is a name, qualified or not: a letter or
+// '_', then letters, digits, '_' and ':' (by hand, not by an expression:
+// kernel keys are split millions of times a run).
+func isSymbolName(s string) bool {
+	if s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z' || s[0] == '_') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == ':') {
+			return false
+		}
+	}
+	return true
+}
 
 // splitKernelKey splits `ns::k<float,4>` into ns::k and [float 4]; ok is
 // false for a key without an argument list (name is then the key when it
@@ -102,13 +115,13 @@ var symbolName = regexp.MustCompile(`^[A-Za-z_][\w:]*$`)
 func splitKernelKey(key string) (name string, args []string, ok bool) {
 	i := strings.IndexByte(key, '<')
 	if i < 0 || !strings.HasSuffix(key, ">") {
-		if symbolName.MatchString(key) {
+		if isSymbolName(key) {
 			return key, nil, false
 		}
 		return "", nil, false
 	}
 	name = key[:i]
-	if !symbolName.MatchString(name) {
+	if !isSymbolName(name) {
 		return "", nil, false
 	}
 	return name, splitTopLevel(key[i+1 : len(key)-1]), true

@@ -128,7 +128,7 @@ func IsDeviceSwitch(name string) bool { return knowledge.IsDeviceSwitch(name) }
 // isCUDAName reports whether a callee is a CUDA API (or one of its
 // error-checking wrappers): those are not project functions.
 func isCUDAName(name string) bool {
-	return RuntimeAPI.MatchString(name) || DriverAPI.MatchString(name)
+	return IsRuntimeAPI(name) || IsDriverAPI(name)
 }
 
 // Summary returns the file's exported facts: one summary per host function

@@ -273,7 +273,7 @@ func (a *analysis) scopeMayLoad(fn *cudaparse.Function, from, to int, name strin
 		}
 		q := cudaparse.CalleeQualifier(c)
 		own := c.Callee.Is("field_expression") && cudaparse.VarKey(c.Callee.ChildByField("argument")) == name
-		if !own && !cudaparse.RuntimeAPI.MatchString(c.Name) && !cudaparse.DriverAPI.MatchString(c.Name) &&
+		if !own && !cudaparse.IsRuntimeAPI(c.Name) && !cudaparse.IsDriverAPI(c.Name) &&
 			q != "std" && !strings.HasPrefix(q, "std::") && !cudaparse.TestAssertion.MatchString(c.Name) {
 			return true
 		}
@@ -326,7 +326,7 @@ func (a *analysis) programLoadsNothing() bool {
 		if !v {
 			break
 		}
-		cudaAPI := cudaparse.RuntimeAPI.MatchString(c.Name) || cudaparse.DriverAPI.MatchString(c.Name)
+		cudaAPI := cudaparse.IsRuntimeAPI(c.Name) || cudaparse.IsDriverAPI(c.Name)
 		v = !a.callLoads(c, map[*cudaparse.Function]bool{}) &&
 			(cudaAPI || !gpuLibraryName.MatchString(cudaparse.CalleeQualifier(c)+"::"+c.Name))
 	}

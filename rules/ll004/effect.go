@@ -137,7 +137,7 @@ var macroName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
 // work (getters, error strings, synchronization), error-check wrappers,
 // macros, logging and the standard library's cheap calls.
 func isNeutral(name string) bool {
-	return cudaparse.DriverAPI.MatchString(name) || cudaparse.RuntimeAPI.MatchString(name) ||
+	return cudaparse.IsDriverAPI(name) || cudaparse.IsRuntimeAPI(name) ||
 		strings.HasPrefix(name, "nvml") || cudaparse.CheckWrapper.MatchString(name) ||
 		macroName.MatchString(name) || cheapCall.MatchString(name) || loggingCall.MatchString(name)
 }

@@ -40,7 +40,7 @@ func (a *analysis) isInitializingAPI(name string) bool {
 		return true // even when the file defines it: a mock driver in a test
 	case a.file.Defines(name):
 		return false
-	case cudaparse.RuntimeAPI.MatchString(name):
+	case cudaparse.IsRuntimeAPI(name):
 		return !knowledge.ReportingAPIs[name] && !cudaparse.CheckWrapper.MatchString(name)
 	}
 	return cudaparse.LibraryInitializer.MatchString(name)

@@ -38,7 +38,7 @@ func (a *analysis) isCUDAAPI(name string) bool {
 	if a.file.Defines(name) || knowledge.ReportingAPIs[name] {
 		return false
 	}
-	if cudaparse.DriverAPI.MatchString(name) || cudaparse.RuntimeAPI.MatchString(name) {
+	if cudaparse.IsDriverAPI(name) || cudaparse.IsRuntimeAPI(name) {
 		return !cudaparse.CheckWrapper.MatchString(name)
 	}
 	return cudaparse.LibraryInitializer.MatchString(name)
