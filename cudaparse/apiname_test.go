@@ -49,3 +49,15 @@ func TestSymbolNameMatchesItsExpression(t *testing.T) {
 		}
 	}
 }
+
+// The byte classes answer as the comparisons they replaced, for every byte.
+func TestByteClasses(t *testing.T) {
+	for c := range 256 {
+		b := byte(c)
+		identStart := b == '_' || b == '$' || (b|0x20) >= 'a' && (b|0x20) <= 'z' || b >= 0x80
+		if isIdentStart(b) != identStart || isIdentByte(b) != (identStart || b >= '0' && b <= '9') ||
+			isSpace(b) != (b == ' ' || b == '\t' || b == '\r' || b == '\f' || b == '\v') {
+			t.Errorf("byte %#x: ident start %v, ident byte %v, space %v", b, isIdentStart(b), isIdentByte(b), isSpace(b))
+		}
+	}
+}

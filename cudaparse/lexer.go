@@ -28,13 +28,36 @@ type token struct {
 	lineStart bool
 }
 
-func isIdentStart(c byte) bool {
-	return c == '_' || c == '$' || (c|0x20) >= 'a' && (c|0x20) <= 'z' || c >= 0x80
-}
+// The lexers here (the pre-pass's, EachName's, the prefilters' scans) ask
+// these of nearly every byte they read: a table answers with one load
+// where the comparisons took several branches.
+func isIdentStart(c byte) bool { return byteClasses[c]&classIdentStart != 0 }
 
-func isIdentByte(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
+func isIdentByte(c byte) bool { return byteClasses[c]&classIdentByte != 0 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' }
+func isSpace(c byte) bool { return byteClasses[c]&classSpace != 0 }
+
+const (
+	classIdentStart = 1 << iota // a letter, '_', '$' or a byte above 0x7f
+	classIdentByte              // those and the digits
+	classSpace                  // blanks other than the newline
+)
+
+var byteClasses = func() (t [256]uint8) {
+	for c := range 256 {
+		b := byte(c)
+		if b == '_' || b == '$' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80 {
+			t[c] |= classIdentStart | classIdentByte
+		}
+		if b >= '0' && b <= '9' {
+			t[c] |= classIdentByte
+		}
+		if b == ' ' || b == '\t' || b == '\r' || b == '\f' || b == '\v' {
+			t[c] |= classSpace
+		}
+	}
+	return t
+}()
 
 // lex splits src into tokens. It never fails: unterminated comments, strings
 // and directives run to the end of the input.
