@@ -82,7 +82,9 @@ func eachLoopCall(src []byte, visit func(name string) bool) bool {
 }
 
 func eachLoopCallIn(src []byte, toks []token, visit func(name string) bool) bool {
-	text := func(t token) string { return string(src[t.start:t.end]) }
+	// A token's text as bytes: compared with a keyword it is not copied
+	// (a string of every identifier of a file was a tenth of this scan).
+	text := func(t token) []byte { return src[t.start:t.end] }
 	// A comment or literal that never ends hides the rest of the file from
 	// the lexer, not from the parser, which recovers after it.
 	if n := len(toks); n > 0 && unterminated(src, toks[n-1]) {
@@ -100,7 +102,7 @@ func eachLoopCallIn(src []byte, toks []token, visit func(name string) bool) bool
 	isPunct := func(k int, c byte) bool {
 		return k < len(toks) && toks[k].kind == tokPunct && src[toks[k].start] == c
 	}
-	calls := func(k int) bool { return toks[k].kind == tokIdent && isPunct(k+1, '(') && visit(text(toks[k])) }
+	calls := func(k int) bool { return toks[k].kind == tokIdent && isPunct(k+1, '(') && visit(string(text(toks[k]))) }
 	// braces holds, for each open brace, whether it is in a loop.
 	var braces []bool
 	inLoop := func() bool { return len(braces) > 0 && braces[len(braces)-1] }
@@ -112,7 +114,7 @@ func eachLoopCallIn(src []byte, toks []token, visit func(name string) bool) bool
 		switch t.kind {
 		case tokIdent:
 			switch name := text(t); {
-			case name == "for" || name == "while":
+			case string(name) == "for" || string(name) == "while":
 				if !isPunct(k+1, '(') {
 					continue
 				}
@@ -124,13 +126,13 @@ func eachLoopCallIn(src []byte, toks []token, visit func(name string) bool) bool
 					}
 				}
 				k = enterLoopBody(isPunct, end, &braces, &stmtDepth)
-			case name == "do":
+			case string(name) == "do":
 				if !isPunct(k+1, '{') {
 					// A body without braces runs to its while: whatever a
 					// parser's recovery makes of a malformed one (`do ;
 					// err = f(0; while (...)`), the calls before it may
 					// be in the loop.
-					for j := k + 1; j < len(toks) && !(toks[j].kind == tokIdent && text(toks[j]) == "while"); j++ {
+					for j := k + 1; j < len(toks) && !(toks[j].kind == tokIdent && string(text(toks[j])) == "while"); j++ {
 						if calls(j) {
 							return true
 						}

@@ -138,14 +138,15 @@ func (p *prepass) rewriteQualifiers() {
 		if t.kind != tokIdent || p.blanked[i] {
 			continue
 		}
+		// w is looked up in maps as string(w), which copies nothing; a
+		// string of every identifier was a third of this pass.
 		w := p.text(i)
-		s := string(w)
-		if k, ok := cudaQualifiers[s]; ok {
+		if k, ok := cudaQualifiers[string(w)]; ok {
 			p.blankTokens(i, i)
 			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.start), End: int(t.end)})
 			continue
 		}
-		if cudaAttributeCalls[s] {
+		if cudaAttributeCalls[string(w)] {
 			if end, ok := p.balancedParensAcross(i + 1); ok {
 				p.blankRecorded(i, end)
 			}
@@ -155,17 +156,17 @@ func (p *prepass) rewriteQualifiers() {
 			p.blankRecorded(i, i)
 			continue
 		}
-		if !isMacroLikeName(w) || typeNames[s] {
+		if !isMacroLikeName(w) || typeNames[string(w)] {
 			continue
 		}
-		if k, ok := knownQualifierMacros[s]; ok && (!p.isPunct(i+1, '(') || p.afterLambdaIntroducer(i)) {
+		if k, ok := knownQualifierMacros[string(w)]; ok && (!p.isPunct(i+1, '(') || p.afterLambdaIntroducer(i)) {
 			p.blankTokens(i, i)
-			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.start), End: int(t.end), Macro: s})
+			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.start), End: int(t.end), Macro: string(w)})
 			continue
 		}
-		if k, ok := p.macros[s]; ok && (!p.isPunct(i+1, '(') || p.afterLambdaIntroducer(i)) {
+		if k, ok := p.macros[string(w)]; ok && (!p.isPunct(i+1, '(') || p.afterLambdaIntroducer(i)) {
 			p.blankTokens(i, i)
-			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.start), End: int(t.end), Macro: s})
+			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.start), End: int(t.end), Macro: string(w)})
 			continue
 		}
 		if p.isPragmaMacro(i) {
@@ -194,7 +195,7 @@ func (p *prepass) rewriteQualifiers() {
 		}
 		if p.isCallingConventionMacro(i) || p.isConditionMacro(i) {
 			p.blankTokens(i, i)
-			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: QualOther, Start: int(t.start), End: int(t.end), Macro: s})
+			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: QualOther, Start: int(t.start), End: int(t.end), Macro: string(w)})
 			continue
 		}
 		if !p.isPunct(i+1, '(') || p.afterLambdaIntroducer(i) {
@@ -511,8 +512,8 @@ func (p *prepass) classNames() map[int]string {
 		t := p.toks[i]
 		switch {
 		case t.kind == tokIdent:
-			s := string(p.text(i))
-			if (s == "struct" || s == "class" || s == "union") && !p.isPunct(i-1, '<') && !p.isPunct(i-1, ',') {
+			s := p.text(i) // compared as string(s): no copy
+			if (string(s) == "struct" || string(s) == "class" || string(s) == "union") && !p.isPunct(i-1, '<') && !p.isPunct(i-1, ',') {
 				// The class name is the last plain name before `{`, `:` or `;`.
 				pending = ""
 				for j := i + 1; j < len(p.toks) && j < i+64; j++ {
