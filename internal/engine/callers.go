@@ -1,0 +1,343 @@
+package engine
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/rule"
+)
+
+// findCallers runs the caller rounds: the functions that hold a finding in
+// results may be warmed up by their callers. Files that may call them (by
+// their name filters, then by their text) are summarized, with the files
+// that define what those callers call; then the callers of those callers,
+// up to maxLinkRounds. It reports whether it summarized any file.
+func (pr *projectRun) findCallers(results []FileResult) bool {
+	var holders []callerNode
+	for i := range results {
+		sum := pr.facts[i].summary
+		if sum == nil {
+			continue
+		}
+		for _, f := range results[i].Findings {
+			if !f.Rule.RequiresFact(rule.CallerLoads) {
+				continue
+			}
+			for _, fn := range sum.Functions {
+				if fn.Line <= f.Start.Line && f.Start.Line <= fn.EndLine && !fn.Entry {
+					holders = append(holders, callerNode{i, fn.Name})
+				}
+			}
+		}
+	}
+	added := false
+	searched := map[string]bool{}
+	for round := 0; round < maxLinkRounds; round++ {
+		targets := pr.callerTargets(holders)
+		var names []string
+		for name := range targets {
+			if !searched[name] {
+				searched[name] = true
+				names = append(names, name)
+			}
+		}
+		if len(names) == 0 {
+			break
+		}
+		sort.Strings(names)
+		todo := pr.callerFiles(names)
+		if len(todo) == 0 {
+			continue
+		}
+		pr.summarize(todo)
+		callers := map[string]bool{}
+		for _, i := range todo {
+			if sum := pr.facts[i].summary; sum != nil {
+				for k := range sum.Functions {
+					if callsAny(&sum.Functions[k], targets) {
+						callers[sum.Functions[k].Name] = true
+					}
+				}
+			}
+		}
+		pr.linkFrom(todo, callers)
+		added = true
+	}
+	return added
+}
+
+// callerNode is a function of a file, by name.
+type callerNode struct {
+	file int
+	name string
+}
+
+// callerTargets returns the names whose callers may decide the findings of
+// the holders: the holders', and up the calls the summaries know, their
+// callers' up to cudaparse.MaxCallerDepth (as far as the project's
+// LoadedOnEntry looks). Entry functions have no callers to look for. A name
+// that functions of more than maxCallerFiles files call (a run or test
+// helper) is followed up only through callers in its own file: the calls
+// of the others most likely reach another function of that name, and
+// following them pulls in most of a large project.
+func (pr *projectRun) callerTargets(holders []callerNode) map[string]bool {
+	callersOf := map[string][]callerNode{}
+	for i := range pr.facts {
+		sum := pr.facts[i].summary
+		if sum == nil {
+			continue
+		}
+		for k := range sum.Functions {
+			fn := &sum.Functions[k]
+			if fn.Entry {
+				continue
+			}
+			for _, st := range fn.Steps {
+				if st.Kind == cudaparse.StepCall && st.Callee != fn.Name {
+					callersOf[st.Callee] = append(callersOf[st.Callee], callerNode{i, fn.Name})
+				}
+			}
+		}
+	}
+	depth := map[callerNode]int{}
+	queue := make([]callerNode, 0, len(holders))
+	for _, h := range holders {
+		if _, ok := depth[h]; !ok {
+			depth[h] = 0
+			queue = append(queue, h)
+		}
+	}
+	// Breadth first: every node gets its least depth, whatever the order.
+	for len(queue) > 0 {
+		node := queue[0]
+		queue = queue[1:]
+		if depth[node] >= cudaparse.MaxCallerDepth {
+			continue
+		}
+		refs := callersOf[node.name]
+		generic := calledFromFiles(refs) > maxCallerFiles
+		for _, ref := range refs {
+			if _, ok := depth[ref]; ok || generic && ref.file != node.file {
+				continue
+			}
+			depth[ref] = depth[node] + 1
+			queue = append(queue, ref)
+		}
+	}
+	targets := map[string]bool{}
+	for node := range depth {
+		targets[node.name] = true
+	}
+	return targets
+}
+
+// calledFromFiles counts the files of the callers.
+func calledFromFiles(refs []callerNode) int {
+	files := map[int]bool{}
+	for _, r := range refs {
+		files[r.file] = true
+	}
+	return len(files)
+}
+
+func callsAny(fn *cudaparse.FunctionSummary, names map[string]bool) bool {
+	for _, st := range fn.Steps {
+		if st.Kind == cudaparse.StepCall && names[st.Callee] {
+			return true
+		}
+	}
+	return false
+}
+
+// Bounds of the caller search. A function called from more files than
+// maxCallerFiles is not searched for (a helper named run or init is called
+// from everywhere, and a warm-up in every caller is then unlikely); its
+// known callers alone decide. At most maxCallerParses files are parsed for
+// callers in a run, and two more for each name looked for in any round of
+// the search: a fixed budget made the result depend on the tree's size (a
+// tree of 670 timed functions, each warmed up by its one caller, kept 270
+// of their findings), and so did a budget of one round's names set against
+// the parses of every round (a third round's callers went unsearched).
+const (
+	maxCallerFiles  = 16
+	maxCallerParses = 64
+	// maxCallerAdmits bounds the files whose name filters admit a name
+	// looked for as a callee: the filters answer by three-byte
+	// sequences, so in a tree of names alike but for their digits a name
+	// few files call is admitted by many more (up to 116 files of the
+	// generated 334-group monorepo's 3,677).
+	maxCallerAdmits = 16 * maxCallerFiles
+)
+
+// callerFiles returns the files not yet summarized that call one of the
+// names, by their name filters, then their text: a call of the name.
+func (pr *projectRun) callerFiles(names []string) []int {
+	callsOf := pr.filesNaming(names, false, 2*maxCallerFiles, nil)
+	if pr.callerBudget == 0 {
+		pr.callerBudget = maxCallerParses
+	}
+	pr.callerBudget += 2 * len(names)
+	var out []int
+	picked := map[int]bool{}
+	for _, name := range names {
+		if len(callsOf[name]) > maxCallerFiles {
+			continue
+		}
+		for _, i := range callsOf[name] {
+			if !picked[i] && pr.callerParses < pr.callerBudget {
+				picked[i] = true
+				pr.callerParses++
+				out = append(out, i)
+			}
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// filesNaming returns, by name, the files not yet summarized whose text
+// calls (def false) or defines (def true) each name, at most limit files
+// a name (a name more files spell is not looked for): those the name
+// filters admit (among the files of among[name] when among is set, all
+// files otherwise), read and scanned on the workers, each file once a
+// run. For callees the limit counts the files that spell the name, not
+// those whose filter merely admits it: a filter answers by three-byte
+// sequences, and in a large tree of names alike but for their digits
+// (time_g0190, time_g0191, ...) it admitted a name few files call for more
+// files than the limit, so that its callers were not searched and the
+// findings depended on the tree's size; a callee is not looked for only
+// when more than maxCallerAdmits files' filters admit it. Definers are
+// still bounded by their admissions: more than limit, and not looked for.
+func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map[string]fileSet) map[string][]int {
+	probes := make([]rule.NameProbe, len(names))
+	for k, name := range names {
+		probes[k] = rule.NewNameProbe(name)
+	}
+	byName := map[string][]int{}
+	mayName := func(i, k int) {
+		if ff := &pr.facts[i]; ff.summary == nil && ff.filter != nil && ff.filter.MayContainProbe(probes[k]) {
+			byName[names[k]] = append(byName[names[k]], i)
+		}
+	}
+	if among == nil {
+		// Every file for every name: one filter at a time, while it is
+		// in the cache.
+		for i := range pr.facts {
+			for k := range names {
+				mayName(i, k)
+			}
+		}
+	} else {
+		for k, name := range names {
+			among[name].each(func(i int) { mayName(i, k) })
+		}
+	}
+	// A name more files' filters admit than that is not looked for:
+	// reading them all would read most of the tree for a common name
+	// (unbounded, the 13-project tree's caller search read 10,491
+	// files; bounded so, 2,248).
+	admitLimit := limit
+	if !def {
+		admitLimit = maxCallerAdmits
+	}
+	for _, name := range names {
+		if len(byName[name]) > admitLimit {
+			delete(byName, name)
+		}
+	}
+	admitted := map[int]bool{}
+	for _, files := range byName {
+		for _, i := range files {
+			admitted[i] = true
+		}
+	}
+	pr.readNames(sortedInts(admitted))
+	out := map[string][]int{}
+	for _, name := range names {
+		if len(byName[name]) == 0 {
+			continue
+		}
+		var spelling []int
+		h := nameHash([]byte(name))
+		for _, i := range byName[name] {
+			if pr.fileNames[i].has(h, def) {
+				spelling = append(spelling, i)
+			}
+		}
+		if len(spelling) > 0 && len(spelling) <= limit {
+			out[name] = spelling
+		}
+	}
+	return out
+}
+
+// fileNames are the names a file defines as functions and calls, as
+// filesNaming read them: sorted 64-bit hashes of the names (FNV-1a), with
+// no strings kept or interned. A collision could only make a file look
+// like it spells a name, which the summaries read after it correct.
+type fileNames struct {
+	read           bool
+	defines, calls []uint64
+}
+
+// has reports whether the file defines (def) or calls the name whose
+// nameHash is h.
+func (fn *fileNames) has(h uint64, def bool) bool {
+	hashes := fn.calls
+	if def {
+		hashes = fn.defines
+	}
+	_, found := slices.BinarySearch(hashes, h)
+	return found
+}
+
+// nameHash is FNV-1a over a name's bytes: the same in every run.
+func nameHash(name []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range name {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// readNames reads and scans, on the workers, the files at the indices not
+// read before.
+func (pr *projectRun) readNames(indices []int) {
+	if pr.fileNames == nil {
+		pr.fileNames = make([]fileNames, len(pr.facts))
+	}
+	var todo []int
+	for _, i := range indices {
+		if !pr.fileNames[i].read {
+			todo = append(todo, i)
+		}
+	}
+	onPool(len(todo), pr.workers, func(_ *worker, k int) {
+		i := todo[k]
+		fn := fileNames{read: true}
+		if src, err := ReadSource(pr.sources[i]); err == nil {
+			cudaparse.EachName(src, func(name []byte, def bool) {
+				if def {
+					fn.defines = append(fn.defines, nameHash(name))
+				} else {
+					fn.calls = append(fn.calls, nameHash(name))
+				}
+			})
+			slices.Sort(fn.defines)
+			slices.Sort(fn.calls)
+			fn.defines, fn.calls = slices.Clip(slices.Compact(fn.defines)), slices.Clip(slices.Compact(fn.calls))
+		}
+		pr.fileNames[i] = fn // each worker its own index
+	})
+}
+
+func sortedInts(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}

@@ -1,0 +1,380 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/lazylint/lazylint/cudaparse"
+)
+
+// link runs step 2 and returns the linked project. What is looked for is
+// driven by demand: the calls made by functions that measure (Timed), and
+// what the functions they reach call in turn; never every call of a file,
+// which on a template library pulls in most of its headers.
+//
+// wantPreloads asks for the files that may preload the project's kernel
+// table too (a finding of a rule that such a preload silences exists).
+func (pr *projectRun) link(wantPreloads bool) *cudaparse.Project {
+	pr.definedBy = map[string][]int{}
+	pr.clockDefinedBy = map[string][]int{}
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if ff.summary != nil || !ff.scanned {
+			continue
+		}
+		for _, id := range ff.defines {
+			name := pr.names.name(id)
+			pr.definedBy[name] = append(pr.definedBy[name], i)
+		}
+		for _, id := range ff.clockDefines {
+			name := pr.names.name(id)
+			pr.clockDefinedBy[name] = append(pr.clockDefinedBy[name], i)
+		}
+	}
+	pr.addClockOnlyCandidates()
+	// What the files that may time a launcher of another file call, and
+	// the timer helpers the files that launch may call.
+	loadWanted := map[string][]int{} // name -> the files calling it
+	clockWanted := map[string]bool{}
+	var candidates []int
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if ff.summary != nil {
+			// A parsed file may time with a helper of another file: then
+			// none of its functions looks like it measures yet.
+			for _, name := range pr.calledNames(i) {
+				clockWanted[name] = true
+			}
+			continue
+		}
+		if !ff.scanned {
+			continue
+		}
+		if ff.clockCandidate && !ff.loadCandidate {
+			// A file that measures with another file's clock may also
+			// time another file's launcher: what it calls between two
+			// calls of such a clock.
+			for _, name := range pr.timedByProjectClock(i) {
+				loadWanted[name] = append(loadWanted[name], i)
+			}
+		}
+		for _, id := range ff.calls {
+			if ff.loadCandidate {
+				name := pr.names.name(id)
+				loadWanted[name] = append(loadWanted[name], i)
+			}
+			if ff.clockCandidate {
+				clockWanted[pr.names.name(id)] = true
+			}
+		}
+	}
+	definers := pr.definersOf(loadWanted, true, nil)
+	for _, name := range sortedKeys(loadWanted) {
+		for _, i := range definers[name] {
+			if !pr.requested(i) {
+				candidates = append(candidates, i)
+			}
+		}
+	}
+
+	// Timer helpers the files that launch may call.
+	var clockTodo []int
+	for _, name := range sortedKeys(clockWanted) {
+		for _, i := range pr.clockDefinedBy[name] {
+			if !pr.requested(i) {
+				clockTodo = append(clockTodo, i)
+			}
+		}
+	}
+	clockTodo = append(clockTodo, pr.timerDefiners()...)
+	if wantPreloads {
+		for i := range pr.facts {
+			if pr.facts[i].preloader && !pr.requested(i) {
+				candidates = append(candidates, i)
+			}
+		}
+	}
+	pr.summarizeLexically(append(candidates, clockTodo...))
+	var from []int
+	for i := range pr.facts {
+		if pr.facts[i].summary != nil {
+			from = append(from, i)
+		}
+	}
+	pr.linkFrom(from, nil)
+	// What the functions the candidates call go on to call: the launch
+	// may be further on, in a file that the called one's file calls.
+	pr.linkFrom(candidates, setOf(sortedKeys(loadWanted)))
+	return pr.project()
+}
+
+// requested reports whether file i was asked for its summary already, and
+// marks it so.
+func (pr *projectRun) requested(i int) bool {
+	if pr.asked == nil {
+		pr.asked = map[int]bool{}
+	}
+	if pr.asked[i] || pr.facts[i].summary != nil {
+		return true
+	}
+	pr.asked[i] = true
+	return false
+}
+
+// linkFrom summarizes the files that spell a launch or preload and define
+// what the functions of the files at the indices call, where they matter:
+// functions that measure (Timed), or, when only is set, the functions of
+// those names. Then what the functions reached call, up to maxLinkRounds.
+func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
+	wanted := map[string][]int{} // name -> the files calling it
+	// byMethods are the wanted names that a class's method calls: only
+	// those are looked for in headers (a method calling an inline wrapper).
+	byMethods := map[string]bool{}
+	want := func(i int, fns map[string]bool) {
+		sum := pr.facts[i].summary
+		if sum == nil {
+			return
+		}
+		eachOutCall(sum, func(fn *cudaparse.FunctionSummary) bool {
+			return fns != nil && fns[fn.Name] || fns == nil && fn.Timed
+		}, func(fn *cudaparse.FunctionSummary, st *cudaparse.SummaryStep) bool {
+			wanted[st.Callee] = append(wanted[st.Callee], i)
+			if fn.Class != "" {
+				byMethods[st.Callee] = true
+			}
+			return true
+		})
+	}
+	for _, i := range from {
+		want(i, only)
+	}
+	followed := map[string]bool{} // names whose definers' calls were wanted
+	for round := 0; round < maxLinkRounds && len(wanted) > 0; round++ {
+		var todo, follow []int
+		var definers map[string][]int
+		if round == 0 {
+			definers = pr.definersOf(wanted, true, byMethods)
+		} else {
+			definers = pr.headerDefiners(wanted, byMethods)
+		}
+		for _, name := range sortedKeys(wanted) {
+			for _, i := range definers[name] {
+				if !pr.requested(i) {
+					todo = append(todo, i)
+				}
+				// A definer summarized before (for another name) still
+				// has to lend what this function calls.
+				if !slices.Contains(follow, i) {
+					follow = append(follow, i)
+				}
+			}
+		}
+		if len(follow) == 0 {
+			break
+		}
+		sort.Ints(todo)
+		pr.summarizeLexically(todo)
+		reached := map[string]bool{}
+		for name := range wanted {
+			if !followed[name] {
+				followed[name] = true
+				reached[name] = true
+			}
+		}
+		wanted = map[string][]int{}
+		sort.Ints(follow)
+		for _, i := range follow {
+			want(i, reached)
+		}
+	}
+}
+
+// timedByProjectClock returns what file i calls between two calls of a
+// function another file defines that reads a host clock (clockDefinedBy).
+func (pr *projectRun) timedByProjectClock(i int) []string {
+	var clocks [][]byte
+	for _, id := range pr.facts[i].calls {
+		if name := pr.names.name(id); len(pr.clockDefinedBy[name]) > 0 {
+			clocks = append(clocks, []byte(name+"("))
+		}
+	}
+	if len(clocks) == 0 {
+		return nil
+	}
+	src, err := ReadSource(pr.sources[i])
+	if err != nil {
+		return nil
+	}
+	return cudaparse.TimedCalls(src, clocks)
+}
+
+// definesFunction reports whether the summary has a function of the name.
+func definesFunction(sum *cudaparse.FileSummary, name string) bool {
+	for k := range sum.Functions {
+		if sum.Functions[k].Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// setOf returns the names as a set.
+func setOf(names []string) map[string]bool {
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = true
+	}
+	return out
+}
+
+// maxIncludedDefiners bounds definersOf: a name that more files of the
+// callers' includes may define is left to definedBy.
+const maxIncludedDefiners = 4
+
+// definersOf returns the files to summarize for what each name does, for
+// the files that call it (wanted: name -> calling files): the files that
+// spell a launch or preload in a function of the name (definedBy), and
+// the source files the callers include that define it, launch or not;
+// with near, for a name no file spelling a launch defines, also the
+// source files near the callers: a timed call may be two calls away from
+// a launch (a .c file's GICOV() calls a .cu file's GICOV_CUDA(), which
+// launches, and the .c file spells no launch). link asks it so of the
+// calls of the files that may time another file's launcher; asked of
+// every call of every measuring function, it summarized a third of a
+// large tree. The
+// definition a caller compiles with may launch nothing while a file
+// beside it has one of the same name that does: a test of a CPU
+// reference includes model.c, beside model.cu.
+func (pr *projectRun) definersOf(wanted map[string][]int, near bool, inHeaders map[string]bool) map[string][]int {
+	names := sortedKeys(wanted)
+	among := make(map[string]fileSet, len(names))
+	// Names called from the same files look among the same files: a file
+	// calling two hundred names asks once.
+	bySet := map[string]fileSet{}
+	for _, name := range names {
+		nearToo := near && len(pr.definedBy[name]) == 0
+		setsOf := []func(int) fileSet{pr.includedSources}
+		if nearToo {
+			setsOf = append(setsOf, pr.nearSources, pr.sourcesBesideHeaders)
+		}
+		among[name] = unionOnce(bySet, fmt.Sprint(nearToo, wanted[name]), wanted[name], setsOf...)
+	}
+	found := pr.filesNaming(names, true, 2*maxCallerFiles, among)
+	// Files summarized already (for another name) are not searched again:
+	// their summaries say what they define.
+	for _, name := range names {
+		among[name].each(func(j int) {
+			if sum := pr.facts[j].summary; sum != nil && definesFunction(sum, name) {
+				found[name] = append(found[name], j)
+			}
+		})
+	}
+	for name, files := range pr.inIncludedHeaders(wanted, found, inHeaders) {
+		found[name] = append(found[name], files...)
+	}
+	out := make(map[string][]int, len(names))
+	for _, name := range names {
+		files := append([]int{}, pr.definedBy[name]...)
+		if extra := found[name]; len(extra) <= maxIncludedDefiners {
+			for _, i := range extra {
+				if !slices.Contains(files, i) {
+					files = append(files, i)
+				}
+			}
+		}
+		out[name] = files
+	}
+	return out
+}
+
+// inIncludedHeaders looks for the names that no file defines with a
+// launch (definedBy) and that found has no definer of, among the headers
+// their callers include: an inline wrapper (`inline void cuda_max(float
+// *p) { cudaF_max(p); }`) before another file's launcher. Only such names
+// are looked for: a template library's headers define thousands of
+// functions.
+func (pr *projectRun) inIncludedHeaders(wanted map[string][]int, found map[string][]int, only map[string]bool) map[string][]int {
+	var names []string
+	headers := map[string]fileSet{}
+	bySet := map[string]fileSet{} // by the callers, as in definersOf
+	for _, name := range sortedKeys(wanted) {
+		if !only[name] || len(pr.definedBy[name]) > 0 || len(found[name]) > 0 {
+			continue
+		}
+		names = append(names, name)
+		headers[name] = unionOnce(bySet, fmt.Sprint(wanted[name]), wanted[name], pr.includedHeaders)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return pr.filesNaming(names, true, 2*maxCallerFiles, headers)
+}
+
+// unionOnce returns the union of setsOf each of files, memoized in memo
+// under key (which names the files and the sets).
+func unionOnce(memo map[string]fileSet, key string, files []int, setsOf ...func(int) fileSet) fileSet {
+	if set, ok := memo[key]; ok {
+		return set
+	}
+	set := newFileSet()
+	for _, from := range files {
+		for _, of := range setsOf {
+			set.union(of(from))
+		}
+	}
+	memo[key] = set
+	return set
+}
+
+// headerDefiners is definedBy for the wanted names, and the included
+// headers defining those that definedBy lacks (inIncludedHeaders).
+func (pr *projectRun) headerDefiners(wanted map[string][]int, inHeaders map[string]bool) map[string][]int {
+	out := map[string][]int{}
+	for name := range wanted {
+		if d := pr.definedBy[name]; len(d) > 0 {
+			out[name] = d
+		}
+	}
+	for name, files := range pr.inIncludedHeaders(wanted, nil, inHeaders) {
+		if len(files) <= maxIncludedDefiners {
+			out[name] = files
+		}
+	}
+	return out
+}
+
+// project links the summaries there are now, frozen for concurrent use.
+func (pr *projectRun) project() *cudaparse.Project {
+	var sums []*cudaparse.FileSummary
+	for i := range pr.facts {
+		if s := pr.facts[i].summary; s != nil {
+			sums = append(sums, s)
+		}
+	}
+	p := cudaparse.NewProject(sums)
+	p.SetClassBases(pr.classBases())
+	p.SetVisibility(pr.visibleFrom)
+	p.SetNearness(pr.nearFrom)
+	p.SetInclusion(pr.includedFrom)
+	p.SetIncluders(pr.includersOf)
+	p.Freeze()
+	return p
+}
+
+// classBases gathers the files' class hierarchies: each class's bases,
+// in the order of the files and of the bases (a class defined in several
+// files, under #if or as copies, has the bases of all).
+func (pr *projectRun) classBases() map[string][]string {
+	bases := map[string][]string{}
+	for i := range pr.facts {
+		for _, c := range pr.facts[i].classes {
+			for _, b := range c.Bases {
+				if b != c.Class && !slices.Contains(bases[c.Class], b) {
+					bases[c.Class] = append(bases[c.Class], b)
+				}
+			}
+		}
+	}
+	return bases
+}

@@ -1,0 +1,151 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/lazylint/lazylint/internal/cache"
+)
+
+const projectMemoVersion = 3
+
+// hashSources reads the checked files and the context files and puts the
+// fingerprint of each one's text in hashes (checked first, then context,
+// as in Run's sources). It returns the bytes of the checked files, and
+// false when one of them could not be read (its error must be reported,
+// and errors are not memoized).
+//
+// The fingerprint is xxHash's 64 bits, not SHA-256: it is all a warm run
+// computes over every byte of the tree, and SHA-256 made that run twice
+// as slow (bench/README.md). Two texts of one path with the same 64 bits
+// would reuse a memo: a chance of 2^-64 per change, which the per-file
+// cache (SHA-256) does not take.
+func hashSources(checked, context []string, hashes []uint64, workers int) (int64, bool) {
+	var bytesRead atomic.Int64
+	var failed atomic.Bool
+	onPool(len(checked)+len(context), workers, func(_ *worker, i int) {
+		path := ""
+		if i < len(checked) {
+			path = checked[i]
+		} else {
+			path = context[i-len(checked)]
+		}
+		src, err := ReadSource(path)
+		switch {
+		case err != nil && i < len(checked):
+			failed.Store(true)
+		case err == nil:
+			hashes[i] = xxhash.Sum64(src)
+			if i < len(checked) {
+				bytesRead.Add(int64(len(src)))
+			}
+		}
+	})
+	return bytesRead.Load(), !failed.Load()
+}
+
+func projectMemoKey(opts *Options, shown []string, hashes []uint64, settings func(string) Settings, sources []string) cache.Key {
+	h := sha256.New()
+	binary, _ := cache.BinaryHash()
+	fmt.Fprintf(h, "lazylint project memo %d\n%x\nlow-confidence=%v unused=%v\n", projectMemoVersion, binary, opts.LowConfidence, opts.ReportUnusedSuppressions)
+	fmt.Fprintf(h, "include %q\nmacros %v\nroot %q\n", opts.IncludeDirs, opts.GlobalMacros, opts.ProjectRoot)
+	var line []byte
+	for i := range shown {
+		s := settings(sources[i])
+		// Path, text and settings as the per-file key has them (rules,
+		// severities, options).
+		line = append(line[:0], shown[i]...)
+		line = append(line, ' ')
+		line = strconv.AppendUint(line, hashes[i], 16)
+		line = append(line, '\n')
+		line = s.appendKey(line)
+		h.Write(line)
+	}
+	var out cache.Key
+	h.Sum(out[:0])
+	return out
+}
+
+type memoFile struct {
+	Path  string
+	Entry json.RawMessage
+}
+
+// memoEntry is the outcome of a run with the project step: the results of
+// the files checked again (which replace their per-file results) and of
+// every other file with a finding or a suppressed one. When it is
+// Complete (no checked file had an error, and errors are never kept), it
+// is the whole run's outcome: a file it does not list has no findings.
+type memoEntry struct {
+	Version  int
+	Complete bool
+	// Checked is how many files some rule could fire on: the files a warm
+	// run without the memo takes from the cache.
+	Checked                                 int
+	Files                                   []memoFile
+	LinkParsed, Rechecked, ProjectFunctions int
+}
+
+func encodeMemo(results []sourceResult, rechecked map[int]bool, shown []string, stats *Stats) ([]byte, error) {
+	e := memoEntry{Version: projectMemoVersion, Complete: true, LinkParsed: stats.LinkParsed, Rechecked: stats.Rechecked, ProjectFunctions: stats.ProjectFunctions}
+	for i := range results {
+		r := &results[i]
+		if r.how != skipped {
+			e.Checked++
+		}
+		if r.Err != nil {
+			e.Complete = false
+			continue
+		}
+		if !rechecked[i] && len(r.Findings) == 0 && len(r.Suppressed) == 0 {
+			continue
+		}
+		data, err := encodeEntry(r.FileResult, nil)
+		if err != nil {
+			return nil, err
+		}
+		e.Files = append(e.Files, memoFile{Path: shown[i], Entry: data})
+	}
+	return json.Marshal(e)
+}
+
+// decodeMemo reads a memo back; nil when it cannot be read.
+func decodeMemo(data []byte) *memoEntry {
+	var e memoEntry
+	if err := json.Unmarshal(data, &e); err != nil || e.Version != projectMemoVersion {
+		return nil
+	}
+	return &e
+}
+
+// applyMemo puts a memo's results in place; false (and nothing changed)
+// when one cannot be read or names a file the run does not check.
+func applyMemo(e *memoEntry, results []sourceResult, shown []string, settings func(string) Settings, sources []string, stats *Stats) bool {
+	at := make(map[string]int, len(results))
+	for i := range results {
+		at[shown[i]] = i
+	}
+	decoded := map[int]FileResult{}
+	for _, f := range e.Files {
+		i, ok := at[f.Path]
+		if !ok {
+			return false
+		}
+		s := settings(sources[i])
+		r, _, ok := decodeEntry(f.Entry, &s, f.Path)
+		if !ok {
+			return false
+		}
+		decoded[i] = r
+	}
+	for i, r := range decoded {
+		results[i].FileResult = r
+	}
+	stats.LinkParsed, stats.Rechecked, stats.ProjectFunctions = e.LinkParsed, e.Rechecked, e.ProjectFunctions
+	return true
+}

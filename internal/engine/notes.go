@@ -1,0 +1,354 @@
+package engine
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/lazylint/lazylint/knowledge"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/rule"
+)
+
+// fileFacts is what step 1 notes about a source file for the project.
+type fileFacts struct {
+	summary *cudaparse.FileSummary
+	// summaryRef is the summary not decoded yet (see noteAll).
+	summaryRef *summaryRef
+	// lexical: summary was made from the text alone (LexicalSummary).
+	lexical bool
+	// The names a scan found (scanned set), interned: the functions the
+	// file defines whose body spells a launch or preload (defines), or a
+	// host clock read (clockDefines); the names it calls (calls, for
+	// candidates only).
+	defines, clockDefines, calls []nameID
+	// timers are the timer classes the file defines (cudaparse.TimerClasses),
+	// for a file that spells a clock; timersKnown: timers holds them (none
+	// for a file that spells none), so that a summary of the text need not
+	// look for them again.
+	timers      []knowledge.TimerClass
+	timersKnown bool
+	scanned     bool
+	// loader: the file spells a launch or a preload: it may define a
+	// function that loads kernels; clockDefiner: it spells a host clock
+	// read: it may define a timer helper.
+	loader, clockDefiner bool
+	// preloader: the file spells a preload API (cudaFuncGetAttributes):
+	// it may run a preload loop over the project's kernel table.
+	preloader bool
+	// candidate: a rule may fire on it with project facts that does not
+	// without them (or it was parsed); loadCandidate: once it is taken to
+	// call a launcher of another file; clockCandidate: a timer helper.
+	candidate, loadCandidate, clockCandidate bool
+	// answers are the prefilters' answers of the per-file check, kept until
+	// noteProjectFacts (which a memoized run calls later).
+	answers *prefilterAnswers
+	parsed  bool // phase 1 parsed it or took it from the cache
+	// filter answers whether the file may contain a name (for finding
+	// the callers of a function).
+	filter *rule.NameFilter
+	// macros are the file's call-renaming macros (cudaparse.Macro.Relevant),
+	// includes its #include directives.
+	macros   []cudaparse.Macro
+	includes []cudaparse.Include
+	// classes are the file's classes defined with base classes
+	// (cudaparse.ScanClassBases), for method calls on derived objects.
+	classes []cudaparse.ClassBases
+}
+
+// kernelLoadSpellings are literals every launch or preload contains;
+// preloadSpellings the calls that load a kernel without launching it;
+// hostClockSpellings mark a file that may read a host clock (and define a
+// timer helper); timerMethods a timer object's start or stop.
+var (
+	kernelLoadSpellings = knowledge.KernelLoadSpellings()
+	preloadSpellings    = knowledge.PreloadAPINames()
+	hostClockSpellings  = knowledge.HostClockSpellings()
+	timerMethods        = knowledge.TimerMethodSpellings()
+)
+
+// The same literals as bytes, for cudaparse.LoaderDefinitions.
+var (
+	kernelLoadLiterals = asBytes(kernelLoadSpellings)
+	hostClockLiterals  = asBytes(hostClockSpellings)
+	clockReadLiterals  = asBytes(append(append(append([]string{"EventRecord"}, hostClockSpellings...), timerMethods...), knowledge.TimerFunctionSpellings()...))
+)
+
+// presentLiterals returns the literals the text contains, which its index
+// tells for most in a few lookups: the scans that follow (each literal in
+// each function body, or over the whole file) look for those only.
+func presentLiterals(text *rule.Text, lits [][]byte) [][]byte {
+	var out [][]byte
+	for _, l := range lits {
+		if text.Contains(string(l)) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// withSpellings returns lits with more appended as bytes (lits itself
+// when there are none: the usual case, without a configuration's
+// additions).
+func withSpellings(lits [][]byte, more []string) [][]byte {
+	if len(more) == 0 {
+		return lits
+	}
+	return append(slices.Clip(lits), asBytes(more)...)
+}
+
+func asBytes(ss []string) [][]byte {
+	out := make([][]byte, len(ss))
+	for i, s := range ss {
+		out[i] = []byte(s)
+	}
+	return out
+}
+
+// readsClock reports whether the text spells a clock read: a host clock
+// call, a CUDA event record, or a timer object's start or stop. Stricter
+// than the prefilters' words ("clock" is in clock64, "Timer" in a type
+// name), it keeps the files parsed for the project few.
+func readsClock(text *rule.Text) bool {
+	return text.ContainsAny(hostClockSpellings...) || text.Contains("EventRecord") || text.ContainsAny(timerMethods...) ||
+		text.ContainsAny(timerFunctions...)
+}
+
+// timerFunctions are the spellings of timer functions (startTimer(),
+// timer_stop()): a file that times with one and calls another file's
+// launcher is a candidate too (it was not, and its findings were hidden).
+var timerFunctions = knowledge.TimerFunctionSpellings()
+
+// noteProjectFacts fills what step 1 notes about a file from its text (the
+// prefilters' view, without project facts) and its result; answers are the
+// prefilters' answers about the text (nil: not asked yet).
+func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, answers *prefilterAnswers, names *interner) {
+	ff.summary = sum
+	ff.parsed = how != skipped && sum != nil
+	// The team's own helpers and clocks (the configuration's) count as
+	// the tables' do.
+	ownLoads, ownClocks := s.Additions.LoadSpellings(), s.Additions.ClockSpellings()
+	ff.loader = text.ContainsAny(kernelLoadSpellings...) || text.ContainsAny(ownLoads...)
+	ff.preloader = ff.loader && text.ContainsAny(preloadSpellings...)
+	ff.clockDefiner = text.ContainsAny(hostClockSpellings...) || text.ContainsAny(ownClocks...)
+	text.SetAdditions(ownLoads, ownClocks) // what the answers were given (a memoized run reset the text)
+	if answers == nil {
+		answers = askPrefilters(s.Rules, text)
+	}
+	// Whether a rule would fire with the project's help: asked only of the
+	// prefilters that asked for a fact, which alone can answer otherwise.
+	if answers.askedLoader && (readsClock(text) || text.ContainsAny(ownClocks...)) {
+		ff.loadCandidate = answers.firesWith(text, true, false)
+	}
+	if answers.askedClock {
+		ff.clockCandidate = answers.firesWith(text, false, true)
+	}
+	ff.candidate = ff.loadCandidate || ff.clockCandidate || ff.parsed
+	// A timer class of CUDA events is a clock too, for the files that
+	// declare its objects.
+	eventTimer := !ff.clockDefiner && !slices.ContainsFunc(knowledge.EventTimerSpellings, func(lit string) bool { return !text.Contains(lit) })
+	if !ff.parsed && (ff.loader || ff.clockDefiner || eventTimer || ff.loadCandidate || ff.clockCandidate) {
+		ff.scanned = true
+		switch {
+		case ff.clockCandidate:
+			_, ff.calls = names.scan(text.Src)
+		case ff.loadCandidate:
+			// Only what the file's functions call between two clock
+			// reads can be a timed launch of another file.
+			ff.calls = names.intern(cudaparse.TimedCalls(text.Src, presentLiterals(text, withSpellings(clockReadLiterals, ownClocks))))
+		}
+		if ff.loader {
+			ff.defines = names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(kernelLoadLiterals, ownLoads))))
+		}
+		if ff.clockDefiner {
+			ff.clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(hostClockLiterals, ownClocks))))
+		}
+	}
+	if !ff.parsed {
+		ff.timers = nil
+		if ff.clockDefiner || eventTimer {
+			// Without either, the file can define no timer class.
+			ff.timers = cudaparse.TimerClasses(text.Src, s.Additions)
+		}
+		ff.timersKnown = true
+	}
+	ff.filter = text.NameFilter()
+	if text.ContainsAny("class", "struct") { // the text's index answers most files without a scan
+		ff.classes = cudaparse.ScanClassBases(text.Src)
+	}
+	if text.Contains("#") {
+		macros, includes := cudaparse.ScanDirectives(text.Src)
+		ff.includes = includes
+		ff.macros = cudaparse.SharedMacros(macros)
+	}
+}
+
+// nameID is an interned name: a project's files call and define the same
+// few thousand names, so each file keeps 4 bytes a name, not a string.
+type nameID uint32
+
+// interner hands out nameIDs; safe for concurrent use.
+type interner struct {
+	mu    sync.Mutex
+	ids   map[string]nameID
+	names []string
+}
+
+func newInterner() *interner { return &interner{ids: map[string]nameID{}} }
+
+// scan returns the interned names src defines as functions and calls,
+// each once. The text is scanned before the lock is taken: workers scan
+// at once, and only interning is shared.
+func (in *interner) scan(src []byte) (defines, calls []nameID) {
+	seen := map[string]uint8{}
+	var defNames, callNames []string
+	cudaparse.EachName(src, func(name []byte, def bool) {
+		bit := uint8(1)
+		if def {
+			bit = 2
+		}
+		if seen[string(name)]&bit != 0 {
+			return
+		}
+		s := string(name)
+		seen[s] |= bit
+		if def {
+			defNames = append(defNames, s)
+		} else {
+			callNames = append(callNames, s)
+		}
+	})
+	return in.intern(defNames), in.intern(callNames)
+}
+
+func (in *interner) name(id nameID) string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.names[id]
+}
+
+// intern returns the names' ids.
+func (in *interner) intern(names []string) []nameID {
+	if len(names) == 0 {
+		return nil
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	out := make([]nameID, len(names))
+	for k, name := range names {
+		id, ok := in.ids[name]
+		if !ok {
+			id = nameID(len(in.names))
+			in.ids[name] = id
+			in.names = append(in.names, name)
+		}
+		out[k] = id
+	}
+	return out
+}
+
+// keptParseBytes bounds the memory of the parsed files kept between the
+// per-file check and the project step.
+const keptParseBytes = 48 << 20
+
+// fileKeeper keeps parsed files that the project step is likely to check
+// again: those with a function that measures and calls a name the file
+// does not define. Safe for concurrent use.
+type fileKeeper struct {
+	mu     sync.Mutex
+	budget int
+	files  map[int]*cudaparse.ParsedText
+}
+
+func newFileKeeper(budget int) *fileKeeper {
+	return &fileKeeper{budget: budget, files: map[int]*cudaparse.ParsedText{}}
+}
+
+// offer keeps the parse of f (not its facts: the check again builds
+// them anew) when the budget allows.
+func (k *fileKeeper) offer(i int, f *cudaparse.File, sum *cudaparse.FileSummary) {
+	if timedCallsOut(sum) {
+		k.keep(i, f)
+	}
+}
+
+// keep keeps the parse of f when the budget allows.
+func (k *fileKeeper) keep(i int, f *cudaparse.File) {
+	size := f.MemoryBytes()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if size <= k.budget {
+		k.budget -= size
+		k.files[i] = f.Parsed()
+	}
+}
+
+// take returns the kept parse of file i, and forgets it.
+func (k *fileKeeper) take(i int) *cudaparse.ParsedText {
+	if k == nil {
+		return nil
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	t := k.files[i]
+	if t != nil {
+		delete(k.files, i)
+		k.budget += t.MemoryBytes()
+	}
+	return t
+}
+
+// timedCallsOut reports whether a function of the summary measures and
+// calls a name the file does not define.
+func timedCallsOut(sum *cudaparse.FileSummary) bool {
+	if sum == nil {
+		return false
+	}
+	defined := map[string]bool{}
+	for _, fn := range sum.Functions {
+		defined[fn.Name] = true
+	}
+	for _, fn := range sum.Functions {
+		if !fn.Timed {
+			continue
+		}
+		for _, st := range fn.Steps {
+			if st.Kind == cudaparse.StepCall && !defined[st.Callee] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// noteAll notes the text facts of every file (noteProjectFacts), reading
+// the files again: with a cache, phase 1 leaves this until the project's
+// memo has missed. Files that cannot be read now take no part.
+func (pr *projectRun) noteAll(checked int) {
+	onPool(len(pr.facts), pr.workers, func(w *worker, i int) {
+		src, err := ReadSource(pr.sources[i])
+		if err != nil || binaryError(src) != nil {
+			return
+		}
+		w.text.Reset(src)
+		ff := &pr.facts[i]
+		if ff.summary == nil {
+			ff.summary = ff.summaryRef.get()
+		}
+		ff.summaryRef = nil
+		how := skipped
+		if ff.parsed {
+			how = parsedIt
+		}
+		noteProjectFacts(ff, &w.text, pr.settings(pr.absPath(i)), ff.summary, how, ff.answers, pr.names)
+		ff.answers = nil
+		if i >= checked {
+			ff.candidate = false
+		}
+	})
+}
+
+// The project memo: with a cache, the outcome of the project step (the
+// results of the files checked again) is kept under a key made of this
+// binary, the options, and the path and bytes of every file. A warm run of
+// an unchanged project reads it back instead of linking.

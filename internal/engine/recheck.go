@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/rule"
+)
+
+// digest hashes the project facts file i's result may rest on: what every
+// definition of each name it calls does, and what is loaded on entry to
+// each function it defines.
+func (pr *projectRun) digest(p *cudaparse.Project, i int) [32]byte {
+	h := sha256.New()
+	for _, name := range pr.calledNames(i) {
+		for _, pf := range p.Reachable(name, pr.shown[i]) {
+			fmt.Fprintf(h, "%s %s:%d %v %v\n", name, pf.File, pf.Summary.Line, *p.Kernels(pf), pf.Summary.ReadsClock)
+		}
+	}
+	if sum := pr.facts[i].summary; sum != nil {
+		for _, fn := range sum.Functions {
+			if pf := p.Function(sum.Path, fn.Name, fn.Line); pf != nil {
+				fmt.Fprintf(h, "entry %s:%d %v\n", fn.Name, fn.Line, *p.LoadedOnEntry(pf))
+			}
+		}
+	}
+	fmt.Fprintf(h, "preloads every kernel %v\n", p.PreloadsEveryKernel(pr.shown[i]))
+	pr.hashUnit(h, i)
+	names := make([]string, 0, len(pr.visibleMacros(i)))
+	for name := range pr.visibleMacros(i) {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(h, "macro %v\n", pr.visibleMacros(i)[name])
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// rerun checks file i again with the project's facts. The project is
+// shared by the workers, so its memoized answers are computed under mu.
+func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudaparse.Project, digest [32]byte, i int, keep bool) (FileResult, checked, *cudaparse.FileSummary, bool) {
+	src, err := ReadSource(pr.sources[i])
+	if err != nil {
+		return FileResult{}, skipped, nil, false // vanished since: keep the first result
+	}
+	text.Reset(src)
+	in := projectInput{
+		project:    p,
+		digest:     digest,
+		macros:     spelledMacros(pr.visibleMacros(i), text),
+		unitDevice: pr.unitDevice[i],
+		clocks:     p.ClockFunctions(pr.calledNames(i), pr.shown[i]),
+		// Only a parse's summary replaces the one the project holds
+		// (rerunAll), and only one made from the text alone.
+		noSummary: pr.facts[i].summary != nil && !pr.facts[i].lexical,
+	}
+	// A clock macro of a header counts as a clock for the prefilters.
+	text.SetProjectFacts(pr.callsLoaderElsewhere(p, i), len(in.clocks) > 0 || cudaparse.SpellsClockMacro(in.macros))
+	// A file kept from the per-file check needs no second parse, unless
+	// header macros rename its calls (they are applied while parsing).
+	if f := pr.kept.take(i); f != nil && len(in.macros) == 0 {
+		in.parsed = f
+	}
+	if keep && pr.facts[i].lexical {
+		// A parse's summary replaces the one from the text, and the
+		// caller round checks most such files again with it.
+		in.keep = func(f *cudaparse.File, _ *cudaparse.FileSummary) { pr.kept.keep(i, f) }
+	}
+	s := pr.settings(pr.absPath(i))
+	// Another file's timer class it declares objects of times as a
+	// configured one would.
+	s.Additions = s.Additions.WithTimers(pr.declaredTimers(p, i, src))
+	out, how, ref, _ := checkText(parser, text, s, &pr.opts, pr.shown[i], &in)
+	return out, how, ref.get(), true
+}
+
+// spelledMacros returns the table when the text spells one of its names,
+// and nil otherwise: macros a file never names cannot change its parse,
+// and without them the parse of the per-file check is reused. (A header
+// macro used through another is found by the first name.)
+func spelledMacros(t cudaparse.MacroTable, text *rule.Text) cudaparse.MacroTable {
+	for name := range t {
+		if text.Contains(name) {
+			return t
+		}
+	}
+	return nil
+}
+
+// rerunAll checks the files at the indices again with the project's facts,
+// on the workers, and hands each new result to done (from one goroutine
+// at a time). It returns how many it checked. checkedWith holds the digest
+// (digest) each file was last checked with; a file whose digest is the
+// same is not checked again.
+func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith map[int][32]byte, keep bool, done func(i int, out FileResult, how checked)) int {
+	// A file checked with the same facts before (the caller round's
+	// project adds facts to the first one's) would get the same result.
+	// The digests are computed on the workers (the project's memos are
+	// under its lock; formatting and hashing are not), then compared in
+	// order.
+	all := make([][32]byte, len(indices))
+	onPool(len(indices), pr.workers, func(_ *worker, k int) { all[k] = pr.digest(p, indices[k]) })
+	var digests [][32]byte
+	kept := indices[:0:0]
+	for k, i := range indices {
+		d := all[k]
+		if last, ok := checkedWith[i]; ok && last == d {
+			continue
+		}
+		checkedWith[i] = d
+		kept = append(kept, i)
+		digests = append(digests, d)
+	}
+	indices = kept
+	var mu sync.Mutex
+	onPool(len(indices), pr.workers, func(w *worker, k int) {
+		i := indices[k]
+		out, how, sum, ok := pr.rerun(&w.parser, &w.text, p, digests[k], i, keep)
+		if !ok {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		// A parse's summary replaces one made from the text alone, which
+		// knows no order of calls.
+		if sum != nil && (pr.facts[i].summary == nil || pr.facts[i].lexical) {
+			sum.Path = pr.shown[i]
+			if pr.facts[i].lexical {
+				pr.upgraded++
+			}
+			pr.facts[i].summary, pr.facts[i].lexical = sum, false
+		}
+		done(i, out, how)
+	})
+	return len(indices)
+}
+
+// The include graph. `#include "x.h"` is looked for beside the includer,
+// then in the include folders (configuration, compile_commands.json), then
+// among the project's files by path suffix: of several, the one nearest
+// the includer. `#include <...>` is looked for the same way without the
+// first step; system headers are not in the project and are never read.

@@ -1,0 +1,357 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/lazylint/lazylint/knowledge"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/rule"
+)
+
+// recheck lists the files whose result can change with the project's
+// facts, and sets on each text what its prefilters should know.
+func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int {
+	var candidates []int
+	for i := range pr.facts {
+		if pr.facts[i].candidate {
+			candidates = append(candidates, i)
+		}
+	}
+	// Asked on the workers (each question takes the locks of what it
+	// memoizes, and some read the file), gathered in order.
+	again := make([]bool, len(candidates))
+	onPool(len(candidates), pr.workers, func(_ *worker, k int) { again[k] = pr.needsRecheck(p, results, candidates[k]) })
+	var out []int
+	for k, i := range candidates {
+		if again[k] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// needsRecheck reports whether candidate file i may get other findings
+// with the project's facts.
+func (pr *projectRun) needsRecheck(p *cudaparse.Project, results []FileResult, i int) bool {
+	return pr.timedCallsLoader(p, i) || usesCallerFacts(results[i].Findings) && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
+		usesProjectPreloads(results[i].Findings) && p.PreloadsEveryKernel(pr.shown[i]) ||
+		usesUnitDevice(results[i].Findings) ||
+		// Another file's clock or timer class first: the cheaper
+		// question, and most files have none.
+		(len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0) && pr.mayTimeLoads(p, i)
+}
+
+// mayTimeLoads reports whether file i can time a kernel load once another
+// file's clock or timer class is known: it spells a launch or preload, or
+// calls another file's function that loads (a clock alone times nothing
+// that loads).
+func (pr *projectRun) mayTimeLoads(p *cudaparse.Project, i int) bool {
+	return pr.facts[i].loader || pr.callsLoaderElsewhere(p, i)
+}
+
+// timerDefiners returns the files not summarized yet that define a timer
+// class (fileFacts.timers) whose name a candidate file may spell: their
+// summaries lend the class to the project.
+func (pr *projectRun) timerDefiners() []int {
+	var out []int
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if len(ff.timers) == 0 || ff.summary != nil {
+			continue
+		}
+	search:
+		for _, t := range ff.timers {
+			probe := rule.NewNameProbe(t.Class)
+			for j := range pr.facts {
+				if j != i && pr.facts[j].candidate && pr.facts[j].filter != nil && pr.facts[j].filter.MayContainProbe(probe) {
+					if !pr.requested(i) {
+						out = append(out, i)
+					}
+					break search
+				}
+			}
+		}
+	}
+	return out
+}
+
+// declaredTimers returns the timer classes of other files that file i
+// (its text src, read when nil) declares objects of.
+func (pr *projectRun) declaredTimers(p *cudaparse.Project, i int, src []byte) []knowledge.TimerClass {
+	names := p.TimerClassNames()
+	if len(names) == 0 || pr.facts[i].filter == nil {
+		return nil
+	}
+	// The same question is asked in the recheck's selection and again in
+	// the check, round after round, and each answer read the file: the
+	// answers are kept while the project's timer classes stay the same.
+	key := strings.Join(names, "\x00")
+	pr.timersMu.Lock()
+	if pr.timersKey != key {
+		pr.timersKey, pr.timersOf = key, map[int][]knowledge.TimerClass{}
+	}
+	got, ok := pr.timersOf[i]
+	pr.timersMu.Unlock()
+	if ok {
+		return got
+	}
+	got = pr.declaredTimersIn(p, i, names, src)
+	pr.timersMu.Lock()
+	if pr.timersKey == key {
+		pr.timersOf[i] = got
+	}
+	pr.timersMu.Unlock()
+	return got
+}
+
+// declaredTimersIn is declaredTimers without the memo.
+func (pr *projectRun) declaredTimersIn(p *cudaparse.Project, i int, names []string, src []byte) []knowledge.TimerClass {
+	may := false
+	for _, name := range names {
+		may = may || pr.facts[i].filter.MayContain(name)
+	}
+	if !may {
+		return nil
+	}
+	if src == nil {
+		var err error
+		if src, err = ReadSource(pr.sources[i]); err != nil {
+			return nil
+		}
+	}
+	return p.DeclaredTimers(pr.shown[i], src)
+}
+
+// calledNames are the names file i calls, from its summary or its scan.
+func (pr *projectRun) calledNames(i int) []string {
+	ff := &pr.facts[i]
+	if ff.summary == nil {
+		if ff.scanned {
+			out := make([]string, len(ff.calls))
+			for k, id := range ff.calls {
+				out[k] = pr.names.name(id)
+			}
+			return out
+		}
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, fn := range ff.summary.Functions {
+		for _, st := range fn.Steps {
+			if st.Kind == cudaparse.StepCall && !seen[st.Callee] {
+				seen[st.Callee] = true
+				out = append(out, st.Callee)
+			}
+		}
+	}
+	return out
+}
+
+// callsLoaderElsewhere reports whether file i calls a function that
+// another file defines and that launches or preloads kernels.
+func (pr *projectRun) callsLoaderElsewhere(p *cudaparse.Project, i int) bool {
+	names := pr.calledNames(i)
+	source := pr.lazySource(i)
+	var asFunction func(string) bool
+	if pr.facts[i].summary == nil && len(names) > 0 {
+		// Names from the text alone: a name only ever called as a member
+		// (x.size(), q->insert(k)) reaches its object's class's method,
+		// which MethodLoads asks about, not a free function of the name
+		// (a parse tells the two apart the same way).
+		asFunction = func(name string) bool {
+			src := source()
+			return src == nil || cudaparse.CalledAsFunction(src, name)
+		}
+	}
+	return callsProjectLoader(p, pr.shown[i], names, pr.spells(i, source), asFunction)
+}
+
+// lazySource returns a reader of file i's text that reads it once, when
+// first asked (nil when it cannot be read).
+func (pr *projectRun) lazySource(i int) func() []byte {
+	var src []byte
+	read := false
+	return func() []byte {
+		if !read {
+			src, _ = ReadSource(pr.sources[i])
+			read = true
+		}
+		return src
+	}
+}
+
+// spelledIn returns whether src may declare a variable of a class.
+func spelledIn(src []byte) func(string) bool {
+	return func(class string) bool { return cudaparse.DeclaresVariableOf(src, class) }
+}
+
+// spells returns whether file i may declare a variable of a class: its
+// name filter may hold the class's name, and its text (from source, read
+// when first needed) declares one (cudaparse.DeclaresVariableOf).
+func (pr *projectRun) spells(i int, source func() []byte) func(string) bool {
+	filter := pr.facts[i].filter
+	return func(class string) bool {
+		if filter != nil && !filter.MayContain(class) {
+			return false
+		}
+		return cudaparse.DeclaresVariableOf(source(), class)
+	}
+}
+
+// callsProjectLoader reports whether a file calling names calls a function
+// another file defines and that launches or preloads kernels.
+// A name the file calls only as a member (asFunction says no; nil: every
+// name may be a function's) counts through MethodLoads alone.
+func callsProjectLoader(p *cudaparse.Project, path string, names []string, spelled func(string) bool, asFunction func(string) bool) bool {
+	for _, name := range names {
+		if !p.SeesLoader(name, path) {
+			continue
+		}
+		function := asFunction == nil || asFunction(name)
+		if function && loadsElsewhere(p, p.Resolve(name, "", -1, path), path) || p.MethodLoads(name, path, spelled) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadsElsewhere reports whether pf is a function of another file than
+// path that launches or preloads kernels.
+func loadsElsewhere(p *cudaparse.Project, pf *cudaparse.ProjectFunction, path string) bool {
+	return pf != nil && pf.File != path && !p.Kernels(pf).Empty()
+}
+
+// hasLoadingCallers reports whether a function of file i has callers that
+// all load some kernel before calling it.
+func (pr *projectRun) hasLoadingCallers(p *cudaparse.Project, i int) bool {
+	sum := pr.facts[i].summary
+	if sum == nil {
+		return false
+	}
+	for _, fn := range sum.Functions {
+		if pf := p.Function(sum.Path, fn.Name, fn.Line); pf != nil && !p.LoadedOnEntry(pf).Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// callsHeaderMacro reports whether file i calls a renaming macro that a
+// header it includes defines.
+func (pr *projectRun) callsHeaderMacro(i int) bool {
+	if !pr.mayCallHeaderMacro(i) {
+		return false
+	}
+	t := pr.visibleMacros(i)
+	if len(t) == 0 {
+		return false
+	}
+	for _, name := range pr.calledNames(i) {
+		if len(t[name]) > 0 {
+			return true
+		}
+	}
+	// Device code is not summarized: a READ_ONCE of a header in a kernel
+	// shows only in the file's names.
+	if ff := &pr.facts[i]; ff.filter != nil {
+		for name := range t {
+			if _, ok := t.VolatileAccess(name); ok && ff.filter.MayContain(name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayCallHeaderMacro is callsHeaderMacro's question asked of every macro of
+// the project instead of those file i sees: false when the file names
+// none of them, without walking its include closure (hundreds of headers
+// for a file of a template library).
+func (pr *projectRun) mayCallHeaderMacro(i int) bool {
+	pr.macroMu.Lock()
+	if pr.macroNames == nil {
+		all := cudaparse.MacroTable{}
+		all.Add(pr.opts.GlobalMacros...)
+		for j := range pr.facts {
+			all.Add(pr.facts[j].macros...)
+		}
+		pr.macroNames = make(map[string]bool, len(all))
+		for name := range all {
+			pr.macroNames[name] = true
+		}
+		pr.volatileMacros = sortedKeys(all.VolatileAccessNames())
+	}
+	pr.macroMu.Unlock()
+	for _, name := range pr.calledNames(i) {
+		if pr.macroNames[name] {
+			return true
+		}
+	}
+	if ff := &pr.facts[i]; ff.filter != nil {
+		for _, name := range pr.volatileMacros {
+			if ff.filter.MayContain(name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// timedCallsLoader reports whether a function of file i that measures
+// (Timed), or a function of the file it calls, calls a function of another
+// file that launches or preloads kernels: what LL002 would see differently
+// with the project. A file without a summary (not parsed) is judged by the
+// names it calls.
+func (pr *projectRun) timedCallsLoader(p *cudaparse.Project, i int) bool {
+	sum := pr.facts[i].summary
+	if sum == nil {
+		// A file not parsed times a loader of another file only if it
+		// reads a clock itself (loadCandidate: its names are those it
+		// calls between two reads); one that would measure only with
+		// another file's clock or timer class is chosen when it calls
+		// or declares one (needsRecheck).
+		return pr.facts[i].loadCandidate && pr.callsLoaderElsewhere(p, i)
+	}
+	found := false
+	spelled := pr.spells(i, pr.lazySource(i)) // the text read once, if a method call asks
+	eachOutCall(sum, func(fn *cudaparse.FunctionSummary) bool { return fn.Timed }, func(fn *cudaparse.FunctionSummary, st *cudaparse.SummaryStep) bool {
+		if !p.DefinesLoader(st.Callee) {
+			return true
+		}
+		own := p.Function(sum.Path, fn.Name, fn.Line)
+		if own == nil {
+			return true
+		}
+		callee := p.ResolveStep(own, st)
+		found = callee != nil && callee.File != sum.Path && !p.Kernels(callee).Empty() ||
+			// obj.f() read from the text, its object's class unknown
+			// until a parse: a method f of some class that loads.
+			st.Method && st.Qualifier == "" && p.MethodLoads(st.Callee, sum.Path, spelled)
+		return !found
+	})
+	return found
+}
+
+// usesCallerFacts reports whether a finding comes from a rule that
+// consults what callers load (rule.CallerLoads).
+func usesCallerFacts(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Rule.RequiresFact(rule.CallerLoads) {
+			return true
+		}
+	}
+	return false
+}
+
+// usesProjectPreloads reports whether a finding comes from a rule that a
+// program-wide preload can silence (rule.ProjectPreloads).
+func usesProjectPreloads(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Rule.RequiresFact(rule.ProjectPreloads) {
+			return true
+		}
+	}
+	return false
+}
