@@ -24,6 +24,10 @@ type ClassBases struct {
 // for: a base list longer than this is not read.
 const classHeadWindow = 1024
 
+// MaxBaseDepth bounds the walk up a class hierarchy, in a file and
+// across a project.
+const MaxBaseDepth = 8
+
 // ScanClassBases returns the classes of src defined with a base list
 // (`class D : public B<T>, private C {`), from the text alone. A class
 // head is lexed only where the text spells `class` or `struct`, so a file
@@ -348,7 +352,7 @@ func (f *File) MethodCalled(c *Call, bases func(class string) []string) *Functio
 	})
 	own := f.classBases
 	level, seen := []string{class}, map[string]bool{class: true}
-	for depth := 0; depth < maxBaseDepth && len(level) > 0; depth++ {
+	for depth := 0; depth < MaxBaseDepth && len(level) > 0; depth++ {
 		var found *Function
 		for _, fn := range f.Functions {
 			if fn.Name == c.Name && fn.Space&SpaceHost != 0 && slices.Contains(level, methodClass(fn)) {

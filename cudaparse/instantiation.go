@@ -3,6 +3,7 @@ package cudaparse
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -243,6 +244,41 @@ func (f *File) writtenArgs(targs []Node, at Node) []string {
 		out = append(out, f.canonArg(a, at))
 	}
 	return out
+}
+
+// MergeKernelKeys merges the kernel keys several overloads launch or
+// preload, one list per overload, kernel by kernel: the same kernels,
+// with the template arguments they agree on and UnknownArg elsewhere.
+// It fails (false) when the overloads name other kernels.
+func MergeKernelKeys(lists [][]string) ([]string, bool) {
+	sorted := make([][]string, len(lists))
+	for i, l := range lists {
+		sorted[i] = slices.Sorted(slices.Values(l))
+		if len(sorted[i]) != len(sorted[0]) {
+			return nil, false
+		}
+	}
+	var out []string
+	for j, key := range sorted[0] {
+		name, args, ok := splitKernelKey(key)
+		if name == "" {
+			return nil, false
+		}
+		results := [][]string{args}
+		for _, l := range sorted[1:] {
+			n2, a2, ok2 := splitKernelKey(l[j])
+			if n2 != name || ok2 != ok {
+				return nil, false
+			}
+			results = append(results, a2)
+		}
+		if !ok {
+			out = append(out, name)
+			continue
+		}
+		out = append(out, name+"<"+strings.Join(mergeInstantiations(results), ",")+">")
+	}
+	return out, true
 }
 
 // mergeInstantiations merges the instantiations several overloads give:

@@ -1,6 +1,7 @@
 package cudaparse
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -186,5 +187,28 @@ func TestInstantiationNote(t *testing.T) {
 	}
 	if n := InstantiationNote("k<float,?>"); !strings.Contains(n, "any instantiation of k") {
 		t.Errorf("note %q", n)
+	}
+}
+
+// Overloads that launch the same kernels, instantiated differently, merge
+// kernel by kernel; overloads that launch other kernels do not merge.
+func TestMergeKernelKeys(t *testing.T) {
+	for _, tc := range []struct {
+		lists [][]string
+		want  []string
+		ok    bool
+	}{
+		{[][]string{{"k<int,4>", "fill"}, {"fill", "k<float,4>"}}, []string{"fill", "k<?,4>"}, true},
+		{[][]string{{"ns::k<int>"}, {"ns::k<int>"}}, []string{"ns::k<int>"}, true},
+		{[][]string{{"k<int>"}, {"k<int,2>"}}, []string{"k<?>"}, true},
+		{[][]string{{"k<int>"}, {"j<int>"}}, nil, false},
+		{[][]string{{"k<int>"}, {"k"}}, nil, false},
+		{[][]string{{"k<int>"}, {"k<int>", "j"}}, nil, false},
+		{[][]string{{"(*fp)"}, {"(*fp)"}}, nil, false},
+	} {
+		got, ok := MergeKernelKeys(tc.lists)
+		if ok != tc.ok || fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("MergeKernelKeys(%v) = %v, %v; want %v, %v", tc.lists, got, ok, tc.want, tc.ok)
+		}
 	}
 }

@@ -83,21 +83,6 @@ func TestDeclaresObjectOf(t *testing.T) {
 	}
 }
 
-func TestProjectTimerClasses(t *testing.T) {
-	p := NewProject([]*FileSummary{
-		{Path: "base/clocker.h", Timers: []knowledge.TimerClass{{Class: "Clocker", Reads: []string{"Elapsed"}, Constructor: true}}},
-		{Path: "base/clocker_win.h", Timers: []knowledge.TimerClass{{Class: "Clocker", Reads: []string{"Mark"}}}},
-	})
-	got := p.DeclaredTimers("bench/speed.cc", []byte("void f() { Clocker tim; g(); use(tim.Elapsed()); }"))
-	want := []knowledge.TimerClass{{Class: "Clocker", Reads: []string{"Elapsed", "Mark"}, Constructor: true}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %+v, want %+v", got, want)
-	}
-	if got := p.DeclaredTimers("base/clocker.h", []byte("Clocker tim;")); got != nil {
-		t.Errorf("the defining file: got %+v, want none", got)
-	}
-}
-
 // containsHostClockCall answers what a search for each "name(" of
 // knowledge.HostClockCalls answers, a name ending a longer one included.
 func TestContainsHostClockCall(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/cudaparse/link"
 	"github.com/lazylint/lazylint/internal/rule"
 )
 
@@ -75,7 +76,7 @@ type callerNode struct {
 
 // callerTargets returns the names whose callers may decide the findings of
 // the holders: the holders', and up the calls the summaries know, their
-// callers' up to cudaparse.MaxCallerDepth (as far as the project's
+// callers' up to link.MaxCallerDepth (as far as the project's
 // LoadedOnEntry looks). Entry functions have no callers to look for. A name
 // that functions of more than maxCallerFiles files call (a run or test
 // helper) is followed up only through callers in its own file: the calls
@@ -112,7 +113,7 @@ func (pr *projectRun) callerTargets(holders []callerNode) map[string]bool {
 	for len(queue) > 0 {
 		node := queue[0]
 		queue = queue[1:]
-		if depth[node] >= cudaparse.MaxCallerDepth {
+		if depth[node] >= link.MaxCallerDepth {
 			continue
 		}
 		refs := callersOf[node.name]

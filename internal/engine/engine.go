@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/cudaparse/link"
 	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/knowledge"
@@ -89,7 +90,7 @@ type Options struct {
 	NoProject bool
 	// Project, for CheckSource, is the project's linked facts (the
 	// language server keeps them); Run builds its own.
-	Project *cudaparse.Project
+	Project *link.Project
 	// Trace, when set, receives a line per phase of Run: its name, what
 	// it did and the time since the run began (for bench/).
 	Trace io.Writer
@@ -184,7 +185,7 @@ type Result struct {
 	ExcludedNamed []string
 	// Project is the project's linked facts (nil with NoProject): the
 	// language server keeps it for the files it checks one by one.
-	Project *cudaparse.Project
+	Project *link.Project
 }
 
 // DefaultMaxParseBytes is the largest file parsed by default. A check
@@ -333,7 +334,7 @@ const (
 // second parse); parsed, when set, is the file to check instead of parsing
 // it.
 type projectInput struct {
-	project    *cudaparse.Project
+	project    *link.Project
 	digest     [32]byte
 	macros     cudaparse.MacroTable
 	clocks     map[string]bool
@@ -474,7 +475,7 @@ type Checker struct {
 	ParseLimit    time.Duration
 	MaxParseBytes int64 // as Options.MaxParseBytes
 	// Project, when set, gives rules the facts of the project's other files.
-	Project *cudaparse.Project
+	Project *link.Project
 	// Macros are the renaming macros of the project headers the file
 	// includes.
 	Macros cudaparse.MacroTable
@@ -628,7 +629,7 @@ func (c *Checker) maxParseBytes() int64 {
 }
 
 // runRule runs one rule, turning a panic into an error for this file.
-func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string, project *cudaparse.Project) (out []rule.Finding, err error) {
+func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string, project *link.Project) (out []rule.Finding, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			out = nil

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/cudaparse/link"
 )
 
 // link runs step 2 and returns the linked project. What is looked for is
@@ -15,7 +16,7 @@ import (
 //
 // wantPreloads asks for the files that may preload the project's kernel
 // table too (a finding of a rule that such a preload silences exists).
-func (pr *projectRun) link(wantPreloads bool) *cudaparse.Project {
+func (pr *projectRun) link(wantPreloads bool) *link.Project {
 	pr.definedBy = map[string][]int{}
 	pr.clockDefinedBy = map[string][]int{}
 	for i := range pr.facts {
@@ -345,14 +346,14 @@ func (pr *projectRun) headerDefiners(wanted map[string][]int, inHeaders map[stri
 }
 
 // project links the summaries there are now, frozen for concurrent use.
-func (pr *projectRun) project() *cudaparse.Project {
+func (pr *projectRun) project() *link.Project {
 	var sums []*cudaparse.FileSummary
 	for i := range pr.facts {
 		if s := pr.facts[i].summary; s != nil {
 			sums = append(sums, s)
 		}
 	}
-	p := cudaparse.NewProject(sums)
+	p := link.NewProject(sums)
 	p.SetClassBases(pr.classBases())
 	p.SetVisibility(pr.visibleFrom)
 	p.SetNearness(pr.nearFrom)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lazylint/lazylint/cudaparse/link"
 	"github.com/lazylint/lazylint/knowledge"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -25,7 +26,7 @@ import (
 //     matters (in functions that measure) are summarized from their text
 //     (cudaparse.LexicalSummary), and what those call in turn, at most
 //     maxLinkRounds rounds. The summaries are linked into a
-//     cudaparse.Project; calls see only headers they include and files of
+//     link.Project; calls see only headers they include and files of
 //     their own program (visibleFrom).
 //  3. The files whose result can change with the project's facts are
 //     checked again with them: a function that measures calls a loader of
@@ -141,7 +142,7 @@ func contextFiles(root string, checked []string, exclude func(string, bool) bool
 // of the file at path (as the engine names it) with contents src: it calls
 // a function of another file that launches or preloads kernels, or one of
 // its functions has callers that load kernels before calling it.
-func ProjectAffects(p *cudaparse.Project, path string, src []byte) bool {
+func ProjectAffects(p *link.Project, path string, src []byte) bool {
 	if p == nil {
 		return false
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/cudaparse/link"
 	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/rules/ll001"
@@ -246,15 +247,15 @@ func TestCallerTargetsStopsAtGenericNames(t *testing.T) {
 func TestCallerTargetsStopsAtMaxDepth(t *testing.T) {
 	// A chain f1 -> f0 (holder) ... fN -> fN-1, longer than the project looks.
 	var chain []string
-	for k := 1; k <= cudaparse.MaxCallerDepth+3; k++ {
+	for k := 1; k <= link.MaxCallerDepth+3; k++ {
 		chain = append(chain, fmt.Sprintf("f%d->f%d", k, k-1))
 	}
 	pr := &projectRun{facts: callerSummaries([][]string{append([]string{"f0"}, chain...)})}
 	got := pr.callerTargets([]callerNode{{0, "f0"}})
-	if len(got) != cudaparse.MaxCallerDepth+1 {
-		t.Errorf("targets %v: want f0..f%d", sortedKeys(got), cudaparse.MaxCallerDepth)
+	if len(got) != link.MaxCallerDepth+1 {
+		t.Errorf("targets %v: want f0..f%d", sortedKeys(got), link.MaxCallerDepth)
 	}
-	if !got[fmt.Sprintf("f%d", cudaparse.MaxCallerDepth)] || got[fmt.Sprintf("f%d", cudaparse.MaxCallerDepth+1)] {
-		t.Errorf("targets %v: want f%d in, f%d out", sortedKeys(got), cudaparse.MaxCallerDepth, cudaparse.MaxCallerDepth+1)
+	if !got[fmt.Sprintf("f%d", link.MaxCallerDepth)] || got[fmt.Sprintf("f%d", link.MaxCallerDepth+1)] {
+		t.Errorf("targets %v: want f%d in, f%d out", sortedKeys(got), link.MaxCallerDepth, link.MaxCallerDepth+1)
 	}
 }

@@ -7,13 +7,14 @@ import (
 	"sync"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/cudaparse/link"
 	"github.com/lazylint/lazylint/internal/rule"
 )
 
 // digest hashes the project facts file i's result may rest on: what every
 // definition of each name it calls does, and what is loaded on entry to
 // each function it defines.
-func (pr *projectRun) digest(p *cudaparse.Project, i int) [32]byte {
+func (pr *projectRun) digest(p *link.Project, i int) [32]byte {
 	h := sha256.New()
 	for _, name := range pr.calledNames(i) {
 		for _, pf := range p.Reachable(name, pr.shown[i]) {
@@ -44,7 +45,7 @@ func (pr *projectRun) digest(p *cudaparse.Project, i int) [32]byte {
 
 // rerun checks file i again with the project's facts. The project is
 // shared by the workers, so its memoized answers are computed under mu.
-func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *cudaparse.Project, digest [32]byte, i int, keep bool) (FileResult, checked, *cudaparse.FileSummary, bool) {
+func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *link.Project, digest [32]byte, i int, keep bool) (FileResult, checked, *cudaparse.FileSummary, bool) {
 	src, err := ReadSource(pr.sources[i])
 	if err != nil {
 		return FileResult{}, skipped, nil, false // vanished since: keep the first result
@@ -98,7 +99,7 @@ func spelledMacros(t cudaparse.MacroTable, text *rule.Text) cudaparse.MacroTable
 // at a time). It returns how many it checked. checkedWith holds the digest
 // (digest) each file was last checked with; a file whose digest is the
 // same is not checked again.
-func (pr *projectRun) rerunAll(p *cudaparse.Project, indices []int, checkedWith map[int][32]byte, keep bool, done func(i int, out FileResult, how checked)) int {
+func (pr *projectRun) rerunAll(p *link.Project, indices []int, checkedWith map[int][32]byte, keep bool, done func(i int, out FileResult, how checked)) int {
 	// A file checked with the same facts before (the caller round's
 	// project adds facts to the first one's) would get the same result.
 	// The digests are computed on the workers (the project's memos are

@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/lazylint/lazylint/cudaparse/link"
 	"github.com/lazylint/lazylint/knowledge"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -11,7 +12,7 @@ import (
 
 // recheck lists the files whose result can change with the project's
 // facts, and sets on each text what its prefilters should know.
-func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int {
+func (pr *projectRun) recheck(p *link.Project, results []FileResult) []int {
 	var candidates []int
 	for i := range pr.facts {
 		if pr.facts[i].candidate {
@@ -33,7 +34,7 @@ func (pr *projectRun) recheck(p *cudaparse.Project, results []FileResult) []int 
 
 // needsRecheck reports whether candidate file i may get other findings
 // with the project's facts.
-func (pr *projectRun) needsRecheck(p *cudaparse.Project, results []FileResult, i int) bool {
+func (pr *projectRun) needsRecheck(p *link.Project, results []FileResult, i int) bool {
 	return pr.timedCallsLoader(p, i) || usesCallerFacts(results[i].Findings) && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
 		usesProjectPreloads(results[i].Findings) && p.PreloadsEveryKernel(pr.shown[i]) ||
 		usesUnitDevice(results[i].Findings) ||
@@ -46,7 +47,7 @@ func (pr *projectRun) needsRecheck(p *cudaparse.Project, results []FileResult, i
 // file's clock or timer class is known: it spells a launch or preload, or
 // calls another file's function that loads (a clock alone times nothing
 // that loads).
-func (pr *projectRun) mayTimeLoads(p *cudaparse.Project, i int) bool {
+func (pr *projectRun) mayTimeLoads(p *link.Project, i int) bool {
 	return pr.facts[i].loader || pr.callsLoaderElsewhere(p, i)
 }
 
@@ -78,7 +79,7 @@ func (pr *projectRun) timerDefiners() []int {
 
 // declaredTimers returns the timer classes of other files that file i
 // (its text src, read when nil) declares objects of.
-func (pr *projectRun) declaredTimers(p *cudaparse.Project, i int, src []byte) []knowledge.TimerClass {
+func (pr *projectRun) declaredTimers(p *link.Project, i int, src []byte) []knowledge.TimerClass {
 	names := p.TimerClassNames()
 	if len(names) == 0 || pr.facts[i].filter == nil {
 		return nil
@@ -106,7 +107,7 @@ func (pr *projectRun) declaredTimers(p *cudaparse.Project, i int, src []byte) []
 }
 
 // declaredTimersIn is declaredTimers without the memo.
-func (pr *projectRun) declaredTimersIn(p *cudaparse.Project, i int, names []string, src []byte) []knowledge.TimerClass {
+func (pr *projectRun) declaredTimersIn(p *link.Project, i int, names []string, src []byte) []knowledge.TimerClass {
 	may := false
 	for _, name := range names {
 		may = may || pr.facts[i].filter.MayContain(name)
@@ -151,7 +152,7 @@ func (pr *projectRun) calledNames(i int) []string {
 
 // callsLoaderElsewhere reports whether file i calls a function that
 // another file defines and that launches or preloads kernels.
-func (pr *projectRun) callsLoaderElsewhere(p *cudaparse.Project, i int) bool {
+func (pr *projectRun) callsLoaderElsewhere(p *link.Project, i int) bool {
 	names := pr.calledNames(i)
 	source := pr.lazySource(i)
 	var asFunction func(string) bool
@@ -204,7 +205,7 @@ func (pr *projectRun) spells(i int, source func() []byte) func(string) bool {
 // another file defines and that launches or preloads kernels.
 // A name the file calls only as a member (asFunction says no; nil: every
 // name may be a function's) counts through MethodLoads alone.
-func callsProjectLoader(p *cudaparse.Project, path string, names []string, spelled func(string) bool, asFunction func(string) bool) bool {
+func callsProjectLoader(p *link.Project, path string, names []string, spelled func(string) bool, asFunction func(string) bool) bool {
 	for _, name := range names {
 		if !p.SeesLoader(name, path) {
 			continue
@@ -219,13 +220,13 @@ func callsProjectLoader(p *cudaparse.Project, path string, names []string, spell
 
 // loadsElsewhere reports whether pf is a function of another file than
 // path that launches or preloads kernels.
-func loadsElsewhere(p *cudaparse.Project, pf *cudaparse.ProjectFunction, path string) bool {
+func loadsElsewhere(p *link.Project, pf *link.ProjectFunction, path string) bool {
 	return pf != nil && pf.File != path && !p.Kernels(pf).Empty()
 }
 
 // hasLoadingCallers reports whether a function of file i has callers that
 // all load some kernel before calling it.
-func (pr *projectRun) hasLoadingCallers(p *cudaparse.Project, i int) bool {
+func (pr *projectRun) hasLoadingCallers(p *link.Project, i int) bool {
 	sum := pr.facts[i].summary
 	if sum == nil {
 		return false
@@ -304,7 +305,7 @@ func (pr *projectRun) mayCallHeaderMacro(i int) bool {
 // file that launches or preloads kernels: what LL002 would see differently
 // with the project. A file without a summary (not parsed) is judged by the
 // names it calls.
-func (pr *projectRun) timedCallsLoader(p *cudaparse.Project, i int) bool {
+func (pr *projectRun) timedCallsLoader(p *link.Project, i int) bool {
 	sum := pr.facts[i].summary
 	if sum == nil {
 		// A file not parsed times a loader of another file only if it

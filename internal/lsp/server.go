@@ -19,13 +19,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lazylint/lazylint/cudaparse/link"
 	"github.com/lazylint/lazylint/internal/rule"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/engine"
 )
 
@@ -84,7 +84,7 @@ type server struct {
 	docs  map[protocol.DocumentURI]*document
 	// project is the workspace's linked facts (see project.go): nil until
 	// the first build in the background ends.
-	project         *cudaparse.Project
+	project         *link.Project
 	projectBuilding bool
 	projectStale    bool // a save came during the build: build again
 	closed          bool // Serve is ending: no more checks or publications

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/cudaparse/link"
 )
 
 // Severity of a finding.
@@ -167,14 +168,14 @@ type Pass struct {
 	// function the file calls but does not define does to kernels, and
 	// what its callers load before calling it. Nil when the file is
 	// checked alone; its methods then answer "nothing known".
-	Project *cudaparse.Project
+	Project *link.Project
 	options map[string]string
 	report  func(Finding)
 }
 
 // ProjectFunction returns fn as the project knows it (for its callers'
 // facts), or nil.
-func (p *Pass) ProjectFunction(fn *cudaparse.Function) *cudaparse.ProjectFunction {
+func (p *Pass) ProjectFunction(fn *cudaparse.Function) *link.ProjectFunction {
 	if p.Project == nil || fn == nil {
 		return nil
 	}
@@ -183,7 +184,7 @@ func (p *Pass) ProjectFunction(fn *cudaparse.Function) *cudaparse.ProjectFunctio
 
 // ResolveCall returns the definition in another file that a call of the
 // file reaches, or nil (none, ambiguous, or defined in this file).
-func (p *Pass) ResolveCall(c *cudaparse.Call) *cudaparse.ProjectFunction {
+func (p *Pass) ResolveCall(c *cudaparse.Call) *link.ProjectFunction {
 	if p.Project == nil || c == nil || c.Name == "" || p.File.FunctionNamed(c.Name) != nil {
 		return nil
 	}

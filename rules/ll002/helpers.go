@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/cudaparse/link"
 	"github.com/lazylint/lazylint/internal/rule"
 )
 
@@ -127,7 +128,7 @@ func (a *analysis) placeHelperLambdas(fn *cudaparse.Function, helpers map[string
 
 // checkHelperCalls reports first launches in lambdas that fn hands to a
 // timing helper.
-func (a *analysis) checkHelperCalls(fn *cudaparse.Function, helpers map[string]timingHelper, uses []kernelUse, onEntry *cudaparse.KernelFacts, reported map[int]bool) {
+func (a *analysis) checkHelperCalls(fn *cudaparse.Function, helpers map[string]timingHelper, uses []kernelUse, onEntry *link.KernelFacts, reported map[int]bool) {
 	for _, c := range a.file.Calls {
 		if c.Func != fn {
 			continue

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/cudaparse/link"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/knowledge"
 )
@@ -408,7 +409,7 @@ func (s *windowScan) functionLoads(a *analysis, fn *cudaparse.Function, ctx laun
 // factsLoad reports whether a project function's kernel facts name a
 // kernel not loaded before the waiter (or one its caller passes, or a
 // whole table).
-func (s *windowScan) factsLoad(a *analysis, k *cudaparse.KernelFacts, ctx launchContext) bool {
+func (s *windowScan) factsLoad(a *analysis, k *link.KernelFacts, ctx launchContext) bool {
 	if k.Empty() {
 		return false
 	}

@@ -1,6 +1,25 @@
-package cudaparse
+package link
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/lazylint/lazylint/cudaparse"
+)
+
+// parse parses src as a CUDA file.
+func parse(t *testing.T, src string) *cudaparse.File {
+	t.Helper()
+	p, err := cudaparse.NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	f, err := p.Parse("test.cu", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
 
 // A parsed file's summary lists its functions that do nothing a caller
 // needs, so that a call from the file reaches its own function and not
@@ -21,7 +40,7 @@ __global__ void scale_kernel(float *out, const float *in, int n) { out[threadIdx
 void scale_forward(float *out, const float *in, int n) { scale_kernel<<<1, 32>>>(out, in, n); }
 `).Summary()
 	gpu.Path = "kernels.cuh"
-	p := NewProject([]*FileSummary{cpu, gpu})
+	p := NewProject([]*cudaparse.FileSummary{cpu, gpu})
 	callee := p.ResolveCall("scale_forward", "", 3, false, "model.c")
 	if callee == nil || callee.File != "model.c" {
 		t.Fatalf("scale_forward called from model.c resolves to %+v, want model.c's own", callee)

@@ -1,4 +1,8 @@
-package cudaparse
+// Package link links the summaries of a project's files
+// (cudaparse.FileSummary) into what a function does across files: the
+// kernels it launches and preloads through the functions it calls, and
+// those loaded whenever it is entered.
+package link
 
 import (
 	"crypto/sha256"
@@ -10,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/knowledge"
 )
 
@@ -87,9 +92,6 @@ func (p *Project) Bases(class string) []string {
 	return p.bases[class]
 }
 
-// maxBaseDepth bounds the walk up a class hierarchy.
-const maxBaseDepth = 8
-
 // resolveMethod resolves obj.name() on an object of class: to class's own
 // name, else to that of the nearest base class that defines one (all the
 // definitions at that distance agreeing, as Resolve asks of plain calls).
@@ -104,7 +106,7 @@ func (p *Project) resolveMethod(name, class string, arity int, fromFile string) 
 	}
 	var pf *ProjectFunction
 	cands := p.visibleDefinitions(name, fromFile)
-	seen := classLevels(class, p.bases, maxBaseDepth, func(_ int, level []string) bool {
+	seen := classLevels(class, p.bases, cudaparse.MaxBaseDepth, func(_ int, level []string) bool {
 		var found []*ProjectFunction
 		for _, c := range cands {
 			if slices.Contains(level, c.Summary.Class) && arityFits(c, arity) {
@@ -146,7 +148,7 @@ func definedAlong(cands []*ProjectFunction, classes map[string]bool) bool {
 func (p *Project) overrideOf(class string, arity int, cands []*ProjectFunction) *ProjectFunction {
 	p.indexDerived()
 	var found []*ProjectFunction
-	classLevels(class, p.derived, maxBaseDepth+1, func(depth int, level []string) bool {
+	classLevels(class, p.derived, cudaparse.MaxBaseDepth+1, func(depth int, level []string) bool {
 		for _, c := range cands {
 			if depth > 0 && slices.Contains(level, c.Summary.Class) && arityFits(c, arity) {
 				found = append(found, c)
@@ -238,32 +240,9 @@ func mergeOverloadFacts(facts []*KernelFacts) (*KernelFacts, bool) {
 func mergeKeys(facts []*KernelFacts, keys func(*KernelFacts) []string) ([]string, bool) {
 	lists := make([][]string, len(facts))
 	for i, k := range facts {
-		lists[i] = slices.Sorted(slices.Values(keys(k)))
-		if len(lists[i]) != len(lists[0]) {
-			return nil, false
-		}
+		lists[i] = keys(k)
 	}
-	var out []string
-	for j, key := range lists[0] {
-		name, args, ok := splitKernelKey(key)
-		if name == "" {
-			return nil, false
-		}
-		results := [][]string{args}
-		for _, l := range lists[1:] {
-			n2, a2, ok2 := splitKernelKey(l[j])
-			if n2 != name || ok2 != ok {
-				return nil, false
-			}
-			results = append(results, a2)
-		}
-		if !ok {
-			out = append(out, name)
-			continue
-		}
-		out = append(out, name+"<"+strings.Join(mergeInstantiations(results), ",")+">")
-	}
-	return out, true
+	return cudaparse.MergeKernelKeys(lists)
 }
 
 // SetVisibility restricts what a call can resolve to: a function of file
@@ -308,7 +287,7 @@ func (p *Project) Files() int {
 // ProjectFunction is one function definition of the project.
 type ProjectFunction struct {
 	File    string
-	Summary *FunctionSummary
+	Summary *cudaparse.FunctionSummary
 	// overrides, when set, is how many overrides of base's virtual
 	// method this one stands for (Project.overrideOf), File and Summary
 	// being the first's.
@@ -350,7 +329,7 @@ func (k *KernelFacts) Loads(key string) bool {
 	}
 	for _, list := range [][]string{k.Launched, k.Preloaded} {
 		for _, x := range list {
-			if SameKernel(x, key) {
+			if cudaparse.SameKernel(x, key) {
 				return true
 			}
 		}
@@ -393,8 +372,8 @@ const MaxCallerDepth = 8
 
 // NewProject links file summaries. Files are taken in path order, so the
 // result does not depend on the order they were summarized in.
-func NewProject(files []*FileSummary) *Project {
-	sorted := append([]*FileSummary(nil), files...)
+func NewProject(files []*cudaparse.FileSummary) *Project {
+	sorted := append([]*cudaparse.FileSummary(nil), files...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
 	p := &Project{byName: map[string][]*ProjectFunction{}}
 	seen := map[string]bool{}
@@ -585,8 +564,8 @@ func sameFacts(a, b *KernelFacts) bool {
 }
 
 // ResolveStep resolves a call step of fn.
-func (p *Project) resolveStep(fn *ProjectFunction, st *SummaryStep) *ProjectFunction {
-	if st.Kind != StepCall {
+func (p *Project) resolveStep(fn *ProjectFunction, st *cudaparse.SummaryStep) *ProjectFunction {
+	if st.Kind != cudaparse.StepCall {
 		return nil
 	}
 	return p.resolveCall(st.Callee, st.Qualifier, st.Arity, st.Method, fn.File)
@@ -648,7 +627,7 @@ func (p *Project) loadedBefore(fn *ProjectFunction, i int) (k *KernelFacts, entr
 	entryHolds = true
 	before := st.BeforeSteps(i)
 	for _, j := range before {
-		if fn.Summary.Steps[j].Kind == StepDeviceSwitch {
+		if fn.Summary.Steps[j].Kind == cudaparse.StepDeviceSwitch {
 			from = j + 1
 			entryHolds = false
 		}
@@ -917,7 +896,7 @@ func (p *Project) PreloadsEveryKernel(from string) bool {
 	// (NCCL's device headers, included by its kernels' files, whose library
 	// preloads its kernel table at init). Host files that include the
 	// header compile no device code.
-	if !IsHeader(from) || p.includers == nil {
+	if !cudaparse.IsHeader(from) || p.includers == nil {
 		return false
 	}
 	n := 0
@@ -951,7 +930,7 @@ func (p *Project) preloaders() []*ProjectFunction {
 		for _, fns := range p.byName {
 			for _, fn := range fns {
 				for _, st := range fn.Summary.Steps {
-					if st.Kind == StepPreloadAll {
+					if st.Kind == cudaparse.StepPreloadAll {
 						p.preloadAll = append(p.preloadAll, fn)
 						break
 					}
@@ -1097,7 +1076,7 @@ func (p *Project) indexDerived() {
 func (p *Project) classSpelled(class string, spelled func(string) bool) bool {
 	p.indexDerived()
 	found := false
-	classLevels(class, p.derived, maxBaseDepth+1, func(_ int, level []string) bool {
+	classLevels(class, p.derived, cudaparse.MaxBaseDepth+1, func(_ int, level []string) bool {
 		found = slices.ContainsFunc(level, spelled)
 		return found
 	})
@@ -1134,7 +1113,7 @@ func arityFits(c *ProjectFunction, arity int) bool {
 }
 
 // ResolveStep resolves a call step of fn.
-func (p *Project) ResolveStep(fn *ProjectFunction, st *SummaryStep) *ProjectFunction {
+func (p *Project) ResolveStep(fn *ProjectFunction, st *cudaparse.SummaryStep) *ProjectFunction {
 	if p == nil {
 		return nil
 	}
@@ -1166,19 +1145,19 @@ func (p *Project) Callers(fn *ProjectFunction) int {
 
 // addLoads adds to k what step st of fn loads: its launches and preloads,
 // or what the function it calls loads.
-func (p *Project) addLoads(k *KernelFacts, fn *ProjectFunction, st *SummaryStep) {
+func (p *Project) addLoads(k *KernelFacts, fn *ProjectFunction, st *cudaparse.SummaryStep) {
 	switch st.Kind {
-	case StepLaunch:
+	case cudaparse.StepLaunch:
 		k.Launched = appendNew(k.Launched, st.Keys...)
-	case StepPreload:
+	case cudaparse.StepPreload:
 		k.Preloaded = appendNew(k.Preloaded, st.Keys...)
-	case StepPreloadAll:
+	case cudaparse.StepPreloadAll:
 		k.All = true
-	case StepLaunchParam:
+	case cudaparse.StepLaunchParam:
 		if !slices.Contains(k.LaunchedParams, st.Param) {
 			k.LaunchedParams = append(k.LaunchedParams, st.Param)
 		}
-	case StepCall:
+	case cudaparse.StepCall:
 		if callee := p.resolveStep(fn, st); callee != nil && callee != fn {
 			k.add(p.kernelsOf(callee))
 		}
