@@ -431,7 +431,7 @@ func flagSelection(enable, disable, settings []string) (config.Selection, error)
 	lookup := func(names []string) ([]*rule.Rule, error) {
 		var out []*rule.Rule
 		for _, name := range names {
-			rs, err := config.Rules(name)
+			rs, err := config.Rules(rules.All, name)
 			if err != nil {
 				return nil, err
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lazylint/lazylint/internal/config"
 	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/rules"
 )
 
 func newConfigCommand() *cobra.Command {
@@ -48,7 +49,7 @@ and the exit code is 2.`,
 					return usageError(cmd, err)
 				}
 			}
-			eff := cfg.Effective(file, sel)
+			eff := cfg.Effective(rules.All, file, sel)
 			f := cmd.Flags()
 			if f.Changed("fail-on") {
 				sev, err := rule.ParseSeverity(failOn)

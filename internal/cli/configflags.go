@@ -39,7 +39,7 @@ func (c *configFlags) load() (*config.Config, error) {
 			return nil, err
 		}
 	}
-	return config.Load(path)
+	return config.Load(path, rules.All)
 }
 
 // configOptions are the engine options a config (nil: none) makes, with
@@ -47,7 +47,7 @@ func (c *configFlags) load() (*config.Config, error) {
 func configOptions(cfg *config.Config, sel config.Selection) engine.Options {
 	opts := engine.Options{
 		Catalog:     rules.All,
-		SettingsFor: func(abs string) engine.Settings { return cfg.Settings(abs, sel) },
+		SettingsFor: func(abs string) engine.Settings { return cfg.Settings(rules.All, abs, sel) },
 		Exclude:     cfg.Excluded,
 	}
 	if cfg != nil && cfg.LowConfidence != nil {
@@ -69,7 +69,7 @@ func configuredOptions(root string) (engine.Options, error) {
 	var cfg *config.Config
 	path, err := config.Find(root)
 	if err == nil && path != "" {
-		cfg, err = config.Load(path)
+		cfg, err = config.Load(path, rules.All)
 	}
 	opts := configOptions(cfg, config.Selection{})
 	opts.BaseDir = root

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lazylint/lazylint/knowledge"
+	"github.com/lazylint/lazylint/rules"
 )
 
 // launchers:, preloads:, clocks: and timers: extend the built-in tables
@@ -35,11 +36,11 @@ timers:
     destructor: true
 `,
 	})
-	cfg, err := Load(filepath.Join(dir, ".lazylint.yml"))
+	cfg, err := Load(filepath.Join(dir, ".lazylint.yml"), rules.All)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := cfg.Settings(filepath.Join(dir, "x.cu")).Additions
+	a := cfg.Settings(rules.All, filepath.Join(dir, "x.cu")).Additions
 	if h, ok := a.Launcher("launch_on", "launch_on"); !ok || h.Kernel != 1 {
 		t.Errorf("launch_on: %v %v (want kernel 1, ours over the base's)", h, ok)
 	}
@@ -58,7 +59,7 @@ timers:
 	if tc := a.Timer("perf::ScopedTimer"); tc == nil || !tc.Constructor || !tc.Destructor || strings.Join(tc.Reads, ",") != "lap,stop" {
 		t.Errorf("timer %+v", tc)
 	}
-	e := cfg.Effective("")
+	e := cfg.Effective(rules.All, "")
 	if len(e.Launchers) != 3 || e.Launchers[0] != (EffectiveHelper{"launch_on", 1}) || e.Launchers[2].Kernel != "last" ||
 		strings.Join(e.Clocks, " ") != "base_now what_time_is_it_now" || len(e.Timers) != 1 || len(e.Preloads) != 1 {
 		t.Errorf("effective: %+v %+v %v %+v", e.Launchers, e.Preloads, e.Clocks, e.Timers)
@@ -70,11 +71,11 @@ timers:
 		t.Errorf("source of base_now: %q", got)
 	}
 	// No config, no section: nothing added, and the effective lists empty.
-	if s := (*Config)(nil).Settings("x.cu"); s.Additions != nil {
+	if s := (*Config)(nil).Settings(rules.All, "x.cu"); s.Additions != nil {
 		t.Error("nil config adds")
 	}
 	var none *Config
-	if e := none.Effective(""); e.Launchers == nil || len(e.Launchers)+len(e.Clocks)+len(e.Timers)+len(e.Preloads) != 0 {
+	if e := none.Effective(rules.All, ""); e.Launchers == nil || len(e.Launchers)+len(e.Clocks)+len(e.Timers)+len(e.Preloads) != 0 {
 		t.Errorf("no config: %+v", e)
 	}
 }
@@ -98,7 +99,7 @@ timers:
 preloads: {name: p, kernel: -1}
 clock: [x]
 `})
-	_, err := Load(filepath.Join(dir, "a.yml"))
+	_, err := Load(filepath.Join(dir, "a.yml"), rules.All)
 	if err == nil {
 		t.Fatal("no error")
 	}

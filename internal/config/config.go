@@ -40,7 +40,6 @@ import (
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/knowledge"
-	"github.com/lazylint/lazylint/rules"
 )
 
 // FileNames are the names looked for, in this order, in each folder from
@@ -161,13 +160,16 @@ func Find(dir string) (string, error) {
 
 // Load reads the config file at path and the files it extends. The error
 // joins every mistake found, each an *Error with its place.
-func Load(path string) (*Config, error) {
+//
+// catalog is every rule there is, the vocabulary of enable, disable and
+// the other rule-keyed settings (the CLI's rules.All).
+func Load(path string, catalog []*rule.Rule) (*Config, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
 	c := &Config{Path: abs, where: map[string]string{}}
-	l := &loader{cfg: c, visiting: map[string]bool{}}
+	l := &loader{cfg: c, visiting: map[string]bool{}, catalog: catalog}
 	l.load(abs, nil, 0)
 	if len(l.errs) > 0 {
 		sort.SliceStable(l.errs, func(i, j int) bool {
@@ -205,8 +207,9 @@ func (c *Config) Excluded(abs string, isDir bool) bool {
 
 // Settings returns the settings for the file at abs: the files' top-level
 // selections, then the overrides whose patterns match it, then the extra
-// selections (the command line's) on top.
-func (c *Config) Settings(abs string, extra ...Selection) engine.Settings {
+// selections (the command line's) on top, over every rule of catalog at
+// its defaults.
+func (c *Config) Settings(catalog []*rule.Rule, abs string, extra ...Selection) engine.Settings {
 	var sels []Selection
 	if c != nil {
 		for _, l := range c.layers {
@@ -221,17 +224,18 @@ func (c *Config) Settings(abs string, extra ...Selection) engine.Settings {
 			}
 		}
 	}
-	s := Resolve(append(sels, extra...)...)
+	s := Resolve(catalog, append(sels, extra...)...)
 	if c != nil {
 		s.Additions = c.Additions
 	}
 	return s
 }
 
-// Resolve applies selections in order to every rule at its defaults.
-func Resolve(sels ...Selection) engine.Settings {
+// Resolve applies selections in order to every rule of catalog at its
+// defaults.
+func Resolve(catalog []*rule.Rule, sels ...Selection) engine.Settings {
 	on := map[*rule.Rule]bool{}
-	for _, r := range rules.All {
+	for _, r := range catalog {
 		on[r] = true
 	}
 	s := engine.Settings{RuleOptions: map[string]map[string]string{}, Severities: map[string]rule.Severity{}}
@@ -257,7 +261,7 @@ func Resolve(sels ...Selection) engine.Settings {
 			}
 		}
 	}
-	for _, r := range rules.All {
+	for _, r := range catalog {
 		if on[r] {
 			s.Rules = append(s.Rules, r)
 		}
@@ -285,6 +289,7 @@ func (p pattern) matches(abs string, isDir bool) bool {
 // loader reads one file and, first, the files it extends.
 type loader struct {
 	cfg      *Config
+	catalog  []*rule.Rule // every rule there is (Load)
 	visiting map[string]bool
 	errs     []*Error
 	adds     additions // launchers, preloads, clocks, timers (additions.go)
@@ -573,7 +578,7 @@ func (l *loader) patterns(path, dir string, n *yaml.Node) []pattern {
 func (l *loader) rules(path string, n *yaml.Node) []*rule.Rule {
 	out := []*rule.Rule{}
 	for _, s := range l.strings(path, n) {
-		rs, err := Rules(s.Value)
+		rs, err := Rules(l.catalog, s.Value)
 		if err != nil {
 			l.errorf(path, s, "%v", err)
 			continue
@@ -592,7 +597,7 @@ func (l *loader) ruleMap(path, what string, n *yaml.Node, each func(r *rule.Rule
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		rs, err := Rules(k.Value)
+		rs, err := Rules(l.catalog, k.Value)
 		if err != nil {
 			l.errorf(path, k, "%v", err)
 			continue
@@ -729,8 +734,9 @@ type EffectiveMatch struct {
 const Default = "default"
 
 // Effective returns the settings for the file at abs ("" for the run as a
-// whole, without per-path overrides), with extra selections on top.
-func (c *Config) Effective(abs string, extra ...Selection) Effective {
+// whole, without per-path overrides), with extra selections on top, over
+// every rule of catalog.
+func (c *Config) Effective(catalog []*rule.Rule, abs string, extra ...Selection) Effective {
 	e := Effective{Sources: map[string]string{}}
 	var sels []Selection
 	if c != nil {
@@ -749,7 +755,7 @@ func (c *Config) Effective(abs string, extra ...Selection) Effective {
 		}
 	}
 	sels = append(sels, extra...)
-	s := Resolve(sels...)
+	s := Resolve(catalog, sels...)
 	if abs != "" {
 		e.File = abs
 		excluded := c.Excluded(abs, false)
@@ -758,7 +764,7 @@ func (c *Config) Effective(abs string, extra ...Selection) Effective {
 	// Where each rule was enabled or disabled, its severity and options
 	// set: the last selection that did it.
 	why := map[string]string{}
-	for _, r := range rules.All {
+	for _, r := range catalog {
 		why[r.ID] = Default
 	}
 	for _, sel := range sels {
@@ -767,7 +773,7 @@ func (c *Config) Effective(abs string, extra ...Selection) Effective {
 			for _, r := range sel.Enable {
 				named[r] = true
 			}
-			for _, r := range rules.All {
+			for _, r := range catalog {
 				why[r.ID] = sel.Where["enable"]
 				if !named[r] {
 					why[r.ID] += " (not in enable)"
@@ -810,7 +816,7 @@ func (c *Config) Effective(abs string, extra ...Selection) Effective {
 		e.Rules = append(e.Rules, er)
 	}
 	e.Disabled = []string{}
-	for _, r := range rules.All {
+	for _, r := range catalog {
 		if !on[r.ID] {
 			e.Disabled = append(e.Disabled, r.ID)
 			e.Sources["disabled."+r.ID] = why[r.ID]

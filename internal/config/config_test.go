@@ -88,7 +88,7 @@ overrides:
 report-unused-suppressions: true
 `,
 	})
-	c, err := Load(filepath.Join(dir, "proj", ".lazylint.yml"))
+	c, err := Load(filepath.Join(dir, "proj", ".lazylint.yml"), rules.All)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ report-unused-suppressions: true
 
 	// The child's enable: [all] brings back what the base disabled; its
 	// own disable then applies; options merge key by key.
-	s := c.Settings(p("proj/src/a.cu"))
+	s := c.Settings(rules.All, p("proj/src/a.cu"))
 	if got, want := ids(s.Rules), allIDsBut("LL005"); got != want {
 		t.Errorf("rules: %s, want %s", got, want)
 	}
@@ -110,19 +110,19 @@ report-unused-suppressions: true
 		t.Errorf("severities %v options %v", s.Severities, s.RuleOptions)
 	}
 	for _, rel := range []string{"proj/tests/x.cu", "proj/tests/deep/y.cuh", "proj/bench/b.cu"} {
-		s := c.Settings(p(rel))
+		s := c.Settings(rules.All, p(rel))
 		if strings.Contains(ids(s.Rules), "LL002") || s.Severities["LL001"] != rule.Info {
 			t.Errorf("%s: override not applied: %s %v", rel, ids(s.Rules), s.Severities)
 		}
 	}
-	if s := c.Settings(p("proj/bench/sub/b.cu")); !strings.Contains(ids(s.Rules), "LL002") {
+	if s := c.Settings(rules.All, p("proj/bench/sub/b.cu")); !strings.Contains(ids(s.Rules), "LL002") {
 		t.Error("bench/*.cu matched a file one folder deeper")
 	}
-	if s := c.Settings(p("proj/legacy.cu")); ids(s.Rules) != "LL003" {
+	if s := c.Settings(rules.All, p("proj/legacy.cu")); ids(s.Rules) != "LL003" {
 		t.Errorf("legacy.cu: %s", ids(s.Rules))
 	}
 	// Command-line selections go on top of everything.
-	if s := c.Settings(p("proj/tests/x.cu"), Selection{Disable: []*rule.Rule{rules.ByID("LL001")}}); strings.Contains(ids(s.Rules), "LL001") {
+	if s := c.Settings(rules.All, p("proj/tests/x.cu"), Selection{Disable: []*rule.Rule{rules.ByID("LL001")}}); strings.Contains(ids(s.Rules), "LL001") {
 		t.Error("an extra selection did not apply last")
 	}
 
@@ -191,7 +191,7 @@ low-confidence: maybe
 		"ext.yml":     {"ext.yml:1:21: extensions: \"cuinc\" is not a file ending", "ext.yml:1:28: extensions: \".a/b\" is not a file ending"},
 	}
 	for name, wants := range cases {
-		_, err := Load(filepath.Join(dir, name))
+		_, err := Load(filepath.Join(dir, name), rules.All)
 		if err == nil {
 			t.Errorf("%s: no error", name)
 			continue
@@ -207,7 +207,7 @@ low-confidence: maybe
 		}
 	}
 	// Errors come sorted by place.
-	_, err := Load(filepath.Join(dir, "bad.yml"))
+	_, err := Load(filepath.Join(dir, "bad.yml"), rules.All)
 	lines := strings.Split(err.Error(), "\n")
 	if !strings.Contains(lines[0], ":1:11:") || !strings.Contains(lines[len(lines)-1], ":11:17:") {
 		t.Errorf("not sorted by line:\n%v", err)
@@ -218,18 +218,18 @@ func TestEmptyAndNullSettingsChangeNothing(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{"empty.yml": "", "null.yml": "enable:\ndisable:\n# only a comment\n"})
 	for _, name := range []string{"empty.yml", "null.yml"} {
-		c, err := Load(filepath.Join(dir, name))
+		c, err := Load(filepath.Join(dir, name), rules.All)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if got := ids(c.Settings(filepath.Join(dir, "a.cu")).Rules); got != allIDsBut() {
+		if got := ids(c.Settings(rules.All, filepath.Join(dir, "a.cu")).Rules); got != allIDsBut() {
 			t.Errorf("%s: rules %s", name, got)
 		}
 	}
 	// enable: [] is a choice: no rule runs.
 	write(t, dir, map[string]string{"none.yml": "enable: []\n"})
-	c, err := Load(filepath.Join(dir, "none.yml"))
-	if err != nil || len(c.Settings(filepath.Join(dir, "a.cu")).Rules) != 0 {
+	c, err := Load(filepath.Join(dir, "none.yml"), rules.All)
+	if err != nil || len(c.Settings(rules.All, filepath.Join(dir, "a.cu")).Rules) != 0 {
 		t.Errorf("enable: [] kept rules (%v)", err)
 	}
 }
@@ -239,11 +239,11 @@ func TestNilConfigIsEveryRuleAtItsDefaults(t *testing.T) {
 	if c.Excluded("/x/y.cu", false) {
 		t.Error("nil config excluded a file")
 	}
-	s := c.Settings("/x/y.cu")
+	s := c.Settings(rules.All, "/x/y.cu")
 	if ids(s.Rules) != allIDsBut() || len(s.Severities) != 0 {
 		t.Errorf("nil config: %s %v", ids(s.Rules), s.Severities)
 	}
-	if e := c.Effective(""); len(e.Rules) != len(rules.All) || len(e.Disabled) != 0 {
+	if e := c.Effective(rules.All, ""); len(e.Rules) != len(rules.All) || len(e.Disabled) != 0 {
 		t.Errorf("effective: %+v", e)
 	}
 }
@@ -251,7 +251,7 @@ func TestNilConfigIsEveryRuleAtItsDefaults(t *testing.T) {
 func TestExtensions(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{"base.yml": "extensions: [.CUIMPL]\n", ".lazylint.yml": "extends: base.yml\nextensions: [.impl]\n"})
-	c, err := Load(filepath.Join(dir, ".lazylint.yml"))
+	c, err := Load(filepath.Join(dir, ".lazylint.yml"), rules.All)
 	if err != nil {
 		t.Fatal(err)
 	}

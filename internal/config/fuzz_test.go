@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/lazylint/lazylint/rules"
 )
 
 // FuzzLoad loads arbitrary bytes as a config file: an error naming the
@@ -24,15 +26,15 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		c, err := Load(path)
+		c, err := Load(path, rules.All)
 		if err != nil {
 			if c != nil {
 				t.Fatal("a config and an error")
 			}
 			return
 		}
-		c.Settings(filepath.Join(dir, "a", "b.cu"))
+		c.Settings(rules.All, filepath.Join(dir, "a", "b.cu"))
 		c.Excluded(filepath.Join(dir, "a"), true)
-		c.Effective(filepath.Join(dir, "a.cu"))
+		c.Effective(rules.All, filepath.Join(dir, "a.cu"))
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/lazylint/lazylint/internal/rule"
-	"github.com/lazylint/lazylint/rules"
 )
 
 // Rules returns the rules that one entry of enable or disable stands for,
@@ -14,14 +13,17 @@ import (
 // "all", a rule's ID (in any case) or name, or a glob over IDs and names
 // as suppression comments take them ("LL00*", "LL00[1-3]", "*-launch").
 // A glob that matches no rule is an error, as an unknown name is: a typo
-// would otherwise select nothing, silently.
-func Rules(name string) ([]*rule.Rule, error) {
+// would otherwise select nothing, silently. catalog is every rule there is
+// (the CLI's rules.All): this package knows no rule by itself.
+func Rules(catalog []*rule.Rule, name string) ([]*rule.Rule, error) {
 	name = strings.TrimSpace(name)
 	if strings.EqualFold(name, "all") {
-		return rules.All, nil
+		return catalog, nil
 	}
-	if r := rules.ByID(name); r != nil {
-		return []*rule.Rule{r}, nil
+	for _, r := range catalog {
+		if strings.EqualFold(r.ID, name) || r.Name == name {
+			return []*rule.Rule{r}, nil
+		}
 	}
 	if !strings.ContainsAny(name, "*?[") {
 		return nil, fmt.Errorf("unknown rule %q; `lazylint rules` lists them", name)
@@ -30,7 +32,7 @@ func Rules(name string) ([]*rule.Rule, error) {
 		return nil, fmt.Errorf("bad rule pattern %q: %w", name, err)
 	}
 	var out []*rule.Rule
-	for _, r := range rules.All {
+	for _, r := range catalog {
 		if globNames(name, r) {
 			out = append(out, r)
 		}

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lazylint/lazylint/rules"
 )
 
 // enable and disable take one vocabulary on the command line and in a
@@ -19,9 +21,9 @@ func TestRulesVocabulary(t *testing.T) {
 		{"LL00[1-3]", "LL001 LL002 LL003"},
 		{" LL002 ", "LL002"},
 	} {
-		rs, err := Rules(c.name)
+		rs, err := Rules(rules.All, c.name)
 		if err != nil || ids(rs) != c.want {
-			t.Errorf("Rules(%q) = %s, %v; want %s", c.name, ids(rs), err, c.want)
+			t.Errorf("Rules(rules.All, %q) = %s, %v; want %s", c.name, ids(rs), err, c.want)
 		}
 	}
 	for name, want := range map[string]string{
@@ -29,8 +31,8 @@ func TestRulesVocabulary(t *testing.T) {
 		"LL9*":   `no rule matches "LL9*"`,
 		"LL00[1": `bad rule pattern "LL00[1"`,
 	} {
-		if _, err := Rules(name); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("Rules(%q): error %v, want %q", name, err, want)
+		if _, err := Rules(rules.All, name); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Rules(rules.All, %q): error %v, want %q", name, err, want)
 		}
 	}
 }
@@ -42,16 +44,16 @@ enable: [all]
 disable: ["LL00[2-8]"]
 severity: {"LL00*": error}
 `})
-	cfg, err := Load(filepath.Join(dir, ".lazylint.yml"))
+	cfg, err := Load(filepath.Join(dir, ".lazylint.yml"), rules.All)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := cfg.Settings(filepath.Join(dir, "a.cu"))
+	s := cfg.Settings(rules.All, filepath.Join(dir, "a.cu"))
 	if ids(s.Rules) != "LL001" || s.Severities["LL001"].String() != "error" {
 		t.Errorf("rules %s, severities %v", ids(s.Rules), s.Severities)
 	}
 	write(t, dir, map[string]string{"bad.yml": "disable: [LL9*]\n"})
-	if _, err := Load(filepath.Join(dir, "bad.yml")); err == nil || !strings.Contains(err.Error(), `bad.yml:1:11: no rule matches "LL9*"`) {
+	if _, err := Load(filepath.Join(dir, "bad.yml"), rules.All); err == nil || !strings.Contains(err.Error(), `bad.yml:1:11: no rule matches "LL9*"`) {
 		t.Errorf("unmatched glob: %v", err)
 	}
 }
@@ -61,7 +63,7 @@ severity: {"LL00*": error}
 func TestSlipOfAKeyIsOneError(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{"a.yml": "overrides:\n  - file: [tests/]\n    disable: [LL001]\nexclued: [x]\n"})
-	_, err := Load(filepath.Join(dir, "a.yml"))
+	_, err := Load(filepath.Join(dir, "a.yml"), rules.All)
 	if err == nil {
 		t.Fatal("no error")
 	}
