@@ -334,13 +334,19 @@ const (
 // second parse); parsed, when set, is the file to check instead of parsing
 // it.
 type projectInput struct {
-	project    *link.Project
-	digest     [32]byte
-	macros     cudaparse.MacroTable
-	clocks     map[string]bool
-	unitDevice []cudaparse.DeviceSummary
-	keep       func(*cudaparse.File, *cudaparse.FileSummary)
-	parsed     *cudaparse.ParsedText
+	project *link.Project
+	digest  [32]byte
+	// What the providers give (providers.go): whether the file calls a
+	// loader of another file (for the prefilters), the header macros it
+	// spells, the clocks of other files it calls and their timer classes
+	// it declares objects of, the device code of its units.
+	callsLoader bool
+	macros      cudaparse.MacroTable
+	clocks      map[string]bool
+	timers      []knowledge.TimerClass
+	unitDevice  []cudaparse.DeviceSummary
+	keep        func(*cudaparse.File, *cudaparse.FileSummary)
+	parsed      *cudaparse.ParsedText
 	// noSummary: the project holds a parse's summary of the file already
 	// (a recheck), so none is made (it is not in a cache entry either).
 	noSummary bool

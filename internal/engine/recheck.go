@@ -2,8 +2,6 @@ package engine
 
 import (
 	"crypto/sha256"
-	"fmt"
-	"sort"
 	"sync"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -11,32 +9,14 @@ import (
 	"github.com/lazylint/lazylint/internal/rule"
 )
 
-// digest hashes the project facts file i's result may rest on: what every
-// definition of each name it calls does, and what is loaded on entry to
-// each function it defines.
+// digest hashes the project facts file i's result may rest on: what each
+// provider says of the file.
 func (pr *projectRun) digest(p *link.Project, i int) [32]byte {
 	h := sha256.New()
-	for _, name := range pr.calledNames(i) {
-		for _, pf := range p.Reachable(name, pr.shown[i]) {
-			fmt.Fprintf(h, "%s %s:%d %v %v\n", name, pf.File, pf.Summary.Line, *p.Kernels(pf), pf.Summary.ReadsClock)
+	for k := range providers {
+		if pv := &providers[k]; pv.digest != nil {
+			pv.digest(pr, p, i, h)
 		}
-	}
-	if sum := pr.facts[i].summary; sum != nil {
-		for _, fn := range sum.Functions {
-			if pf := p.Function(sum.Path, fn.Name, fn.Line); pf != nil {
-				fmt.Fprintf(h, "entry %s:%d %v\n", fn.Name, fn.Line, *p.LoadedOnEntry(pf))
-			}
-		}
-	}
-	fmt.Fprintf(h, "preloads every kernel %v\n", p.PreloadsEveryKernel(pr.shown[i]))
-	pr.hashUnit(h, i)
-	names := make([]string, 0, len(pr.visibleMacros(i)))
-	for name := range pr.visibleMacros(i) {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		fmt.Fprintf(h, "macro %v\n", pr.visibleMacros(i)[name])
 	}
 	var out [32]byte
 	h.Sum(out[:0])
@@ -52,17 +32,19 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *link.
 	}
 	text.Reset(src)
 	in := projectInput{
-		project:    p,
-		digest:     digest,
-		macros:     spelledMacros(pr.visibleMacros(i), text),
-		unitDevice: pr.unitDevice[i],
-		clocks:     p.ClockFunctions(pr.calledNames(i), pr.shown[i]),
+		project: p,
+		digest:  digest,
 		// Only a parse's summary replaces the one the project holds
 		// (rerunAll), and only one made from the text alone.
 		noSummary: pr.facts[i].summary != nil && !pr.facts[i].lexical,
 	}
+	for k := range providers {
+		if pv := &providers[k]; pv.give != nil {
+			pv.give(pr, p, i, text, &in)
+		}
+	}
 	// A clock macro of a header counts as a clock for the prefilters.
-	text.SetProjectFacts(pr.callsLoaderElsewhere(p, i), len(in.clocks) > 0 || cudaparse.SpellsClockMacro(in.macros))
+	text.SetProjectFacts(in.callsLoader, len(in.clocks) > 0 || cudaparse.SpellsClockMacro(in.macros))
 	// A file kept from the per-file check needs no second parse, unless
 	// header macros rename its calls (they are applied while parsing).
 	if f := pr.kept.take(i); f != nil && len(in.macros) == 0 {
@@ -76,7 +58,7 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *link.
 	s := pr.settings(pr.absPath(i))
 	// Another file's timer class it declares objects of times as a
 	// configured one would.
-	s.Additions = s.Additions.WithTimers(pr.declaredTimers(p, i, src))
+	s.Additions = s.Additions.WithTimers(in.timers)
 	out, how, ref, _ := checkText(parser, text, s, &pr.opts, pr.shown[i], &in)
 	return out, how, ref.get(), true
 }

@@ -260,7 +260,11 @@ func (r *run) projectStep() {
 		for _, i := range again {
 			rechecked[i] = true
 		}
-		pr.prepareUnits(again, r.current())
+		for k := range providers {
+			if pv := &providers[k]; pv.prepare != nil {
+				pv.prepare(pr, again, r.current())
+			}
+		}
 		opts.trace(r.start, "select", "%d files to check again", len(again))
 		ran := pr.rerunAll(project, again, checkedWith, round == 0, func(i int, out FileResult, how checked) {
 			if how == parsedIt && r.results[i].how == skipped {

@@ -33,14 +33,15 @@ func (pr *projectRun) recheck(p *link.Project, results []FileResult) []int {
 }
 
 // needsRecheck reports whether candidate file i may get other findings
-// with the project's facts.
+// with the project's facts: a provider of a fact the file's rules see says
+// so.
 func (pr *projectRun) needsRecheck(p *link.Project, results []FileResult, i int) bool {
-	return pr.timedCallsLoader(p, i) || usesCallerFacts(results[i].Findings) && pr.hasLoadingCallers(p, i) || pr.callsHeaderMacro(i) ||
-		usesProjectPreloads(results[i].Findings) && p.PreloadsEveryKernel(pr.shown[i]) ||
-		usesUnitDevice(results[i].Findings) ||
-		// Another file's clock or timer class first: the cheaper
-		// question, and most files have none.
-		(len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0) && pr.mayTimeLoads(p, i)
+	for k := range providers {
+		if pv := &providers[k]; pv.asks(results[i].Findings) && pv.affects(pr, p, i) {
+			return true
+		}
+	}
+	return false
 }
 
 // mayTimeLoads reports whether file i can time a kernel load once another
@@ -335,24 +336,6 @@ func (pr *projectRun) timedCallsLoader(p *link.Project, i int) bool {
 	return found
 }
 
-// usesCallerFacts reports whether a finding comes from a rule that
-// consults what callers load (rule.CallerLoads).
-func usesCallerFacts(fs []Finding) bool {
-	for _, f := range fs {
-		if f.Rule.RequiresFact(rule.CallerLoads) {
-			return true
-		}
-	}
-	return false
-}
-
 // usesProjectPreloads reports whether a finding comes from a rule that a
 // program-wide preload can silence (rule.ProjectPreloads).
-func usesProjectPreloads(fs []Finding) bool {
-	for _, f := range fs {
-		if f.Rule.RequiresFact(rule.ProjectPreloads) {
-			return true
-		}
-	}
-	return false
-}
+func usesProjectPreloads(fs []Finding) bool { return requiresFact(fs, rule.ProjectPreloads) }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"hash"
 	"sort"
 	"strings"
 	"sync"
@@ -33,14 +32,7 @@ var deviceWords = []string{"__device__", "__global__", "DEVICE", "GLOBAL", "KERN
 // most of a project includes is in too many units to be one kernel's.
 const maxUnitRoots = 8
 
-func usesUnitDevice(fs []Finding) bool {
-	for _, f := range fs {
-		if f.Rule.RequiresFact(rule.UnitDevice) {
-			return true
-		}
-	}
-	return false
-}
+func usesUnitDevice(fs []Finding) bool { return requiresFact(fs, rule.UnitDevice) }
 
 // unitFiles returns the other files of file i's translation units that
 // may release what its findings wait for: the sources that include it (or
@@ -176,11 +168,4 @@ func (pr *projectRun) deviceSummaries(parser **cudaparse.Parser, j int) (out []c
 		return nil
 	}
 	return f.DeviceSummaries()
-}
-
-// hashUnit adds file i's unit summaries to a digest.
-func (pr *projectRun) hashUnit(h hash.Hash, i int) {
-	for _, d := range pr.unitDevice[i] {
-		fmt.Fprintf(h, "device %s %v %v %v\n", d.Name, d.Kernel, d.Calls, d.Releases)
-	}
 }

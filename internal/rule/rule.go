@@ -120,12 +120,27 @@ type Rule struct {
 type Fact struct {
 	Name string // kebab-case, for docs and traces
 	Doc  string // what the fact says and where a rule reads it
+	// EveryRule: every rule sees the fact, none requires it (it is applied
+	// while a file is parsed or linked).
+	EveryRule bool
 }
 
-// The kinds of project facts a rule may require. (Every rule sees the
-// renaming macros of the headers a file includes, the functions of other
-// files that launch or preload kernels, and those that read a host clock:
-// those are applied while a file is parsed or linked, whatever it requires.)
+// The kinds of project facts every rule sees.
+var (
+	// Loaders: the functions of other files that launch or preload
+	// kernels, and which (Pass.Project; a call of one from a function
+	// that measures is a timed launch).
+	Loaders = &Fact{Name: "loaders", Doc: "the functions of other files that launch or preload kernels, and which kernels", EveryRule: true}
+	// Clocks: the functions of other files that read a host clock, and
+	// the timer classes of other files a file declares objects of (calls
+	// and objects of them read the clock while the file is parsed).
+	Clocks = &Fact{Name: "clocks", Doc: "the functions and timer classes of other files that read a clock", EveryRule: true}
+	// HeaderMacros: the calls renamed by macros of the project headers a
+	// file includes, applied while it is parsed.
+	HeaderMacros = &Fact{Name: "header-macros", Doc: "the calls renamed by macros of the project headers a file includes", EveryRule: true}
+)
+
+// The kinds of project facts a rule may require.
 var (
 	// CallerLoads: what a function's callers, in any file, launch or
 	// preload before calling it (Pass.Project.LoadedOnEntry). The engine
@@ -141,11 +156,16 @@ var (
 	UnitDevice = &Fact{Name: "unit-device", Doc: "the device code of the other files of the file's translation units"}
 )
 
-// Facts are every kind of project fact a rule may require.
-var Facts = []*Fact{CallerLoads, ProjectPreloads, UnitDevice}
+// Facts are every kind of project fact: those every rule sees, then those
+// a rule may require.
+var Facts = []*Fact{Loaders, Clocks, HeaderMacros, CallerLoads, ProjectPreloads, UnitDevice}
 
-// RequiresFact reports whether the rule reads facts of kind k.
+// RequiresFact reports whether the rule reads facts of kind k: every rule
+// reads those every rule sees.
 func (r *Rule) RequiresFact(k *Fact) bool {
+	if k.EveryRule {
+		return true
+	}
 	for _, f := range r.Requires {
 		if f == k {
 			return true

@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/lazylint/lazylint/cudaparse/link"
+	"github.com/lazylint/lazylint/internal/rule"
+)
+
+// A provider is what the project step does for one kind of project fact
+// (rule.Fact) once the project is linked: which files the fact may give
+// another result (affects), what of it a file's result rests on (digest),
+// what a file's check again is given of it (give), and what it prepares
+// for the files chosen (prepare). The select and recheck phases run the
+// providers in order and name none of them; a new kind of fact is a new
+// entry here (and its rule.Fact).
+//
+// What the providers share stays in the link: one summary per file
+// (cudaparse.FileSummary) holds what the loaders, clocks and callers ask,
+// and one linked project (link.Project) answers them.
+type provider struct {
+	fact *rule.Fact
+	// affects reports whether file i may get other findings with the
+	// fact. It is asked only when the fact is every rule's or a finding
+	// of the file comes from a rule that requires it.
+	affects func(pr *projectRun, p *link.Project, i int) bool
+	// digest writes what of the fact file i's result rests on (nil:
+	// nothing beyond the project's other facts).
+	digest func(pr *projectRun, p *link.Project, i int, h io.Writer)
+	// give fills what the check of file i (its text in text) is given.
+	give func(pr *projectRun, p *link.Project, i int, text *rule.Text, in *projectInput)
+	// prepare runs once the files to check again are chosen (indices),
+	// before they are checked.
+	prepare func(pr *projectRun, indices []int, results []FileResult)
+}
+
+// providers run in this order: the cheaper questions of affects first
+// (needsRecheck stops at the first yes).
+var providers = []provider{
+	{
+		fact: rule.Loaders,
+		// A function that measures calls a loader of another file.
+		affects: func(pr *projectRun, p *link.Project, i int) bool { return pr.timedCallsLoader(p, i) },
+		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
+			for _, name := range pr.calledNames(i) {
+				for _, pf := range p.Reachable(name, pr.shown[i]) {
+					fmt.Fprintf(h, "%s %s:%d %v\n", name, pf.File, pf.Summary.Line, *p.Kernels(pf))
+				}
+			}
+		},
+		give: func(pr *projectRun, p *link.Project, i int, _ *rule.Text, in *projectInput) {
+			in.callsLoader = pr.callsLoaderElsewhere(p, i)
+		},
+	},
+	{
+		fact: rule.CallerLoads,
+		// A finding sits in a function whose callers may load first.
+		affects: func(pr *projectRun, p *link.Project, i int) bool { return pr.hasLoadingCallers(p, i) },
+		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
+			if sum := pr.facts[i].summary; sum != nil {
+				for _, fn := range sum.Functions {
+					if pf := p.Function(sum.Path, fn.Name, fn.Line); pf != nil {
+						fmt.Fprintf(h, "entry %s:%d %v\n", fn.Name, fn.Line, *p.LoadedOnEntry(pf))
+					}
+				}
+			}
+		},
+	},
+	{
+		fact:    rule.HeaderMacros,
+		affects: func(pr *projectRun, _ *link.Project, i int) bool { return pr.callsHeaderMacro(i) },
+		digest: func(pr *projectRun, _ *link.Project, i int, h io.Writer) {
+			macros := pr.visibleMacros(i)
+			names := make([]string, 0, len(macros))
+			for name := range macros {
+				names = append(names, name)
+			}
+			sort.Strings(names)
+			for _, name := range names {
+				fmt.Fprintf(h, "macro %v\n", macros[name])
+			}
+		},
+		give: func(pr *projectRun, _ *link.Project, i int, text *rule.Text, in *projectInput) {
+			in.macros = spelledMacros(pr.visibleMacros(i), text)
+		},
+	},
+	{
+		fact: rule.ProjectPreloads,
+		affects: func(pr *projectRun, p *link.Project, i int) bool {
+			return p.PreloadsEveryKernel(pr.shown[i])
+		},
+		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
+			fmt.Fprintf(h, "preloads every kernel %v\n", p.PreloadsEveryKernel(pr.shown[i]))
+		},
+	},
+	{
+		fact: rule.UnitDevice,
+		// Whether the other files of its units release its waits is
+		// known only once they are parsed (prepare).
+		affects: func(*projectRun, *link.Project, int) bool { return true },
+		digest: func(pr *projectRun, _ *link.Project, i int, h io.Writer) {
+			for _, d := range pr.unitDevice[i] {
+				fmt.Fprintf(h, "device %s %v %v %v\n", d.Name, d.Kernel, d.Calls, d.Releases)
+			}
+		},
+		give: func(pr *projectRun, _ *link.Project, i int, _ *rule.Text, in *projectInput) {
+			in.unitDevice = pr.unitDevice[i]
+		},
+		prepare: (*projectRun).prepareUnits,
+	},
+	{
+		fact: rule.Clocks,
+		// Another file's clock or timer class first: the cheaper
+		// question, and most files have none.
+		affects: func(pr *projectRun, p *link.Project, i int) bool {
+			return (len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0) && pr.mayTimeLoads(p, i)
+		},
+		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
+			for _, name := range pr.calledNames(i) {
+				for _, pf := range p.Reachable(name, pr.shown[i]) {
+					fmt.Fprintf(h, "clock %s %s:%d %v\n", name, pf.File, pf.Summary.Line, pf.Summary.ReadsClock)
+				}
+			}
+		},
+		give: func(pr *projectRun, p *link.Project, i int, text *rule.Text, in *projectInput) {
+			in.clocks = p.ClockFunctions(pr.calledNames(i), pr.shown[i])
+			in.timers = pr.declaredTimers(p, i, text.Src)
+		},
+	},
+}
+
+// requiresFact reports whether one of the findings comes from a rule that
+// requires facts of kind k.
+func requiresFact(fs []Finding, k *rule.Fact) bool {
+	for _, f := range fs {
+		if f.Rule.RequiresFact(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// asks reports whether provider pv is asked about a file with these
+// findings: always for a fact every rule sees.
+func (pv *provider) asks(fs []Finding) bool {
+	return pv.fact.EveryRule || requiresFact(fs, pv.fact)
+}
