@@ -157,15 +157,12 @@ func (f *File) DeviceSummaries() []DeviceSummary {
 	return f.device
 }
 
-// SetUnitDevice gives the file the device summaries of the other files of
-// its translation units (the sources that include it, and what they
-// include): its waits may be released by their code.
-func (f *File) SetUnitDevice(ds []DeviceSummary) { f.unitDevice = ds }
-
-// UnitDevice returns what SetUnitDevice gave; key, when not "", is the
-// origin (OriginKey) the caller would like released there: asked of a
-// file checked alone, it tells the engine which files of the units to
-// parse (UnitWants).
+// UnitDevice returns the device summaries of the other files of the
+// file's translation units (the sources that include it, and what they
+// include: ProjectFacts.UnitDevice), whose code may release its waits.
+// key, when not "", is the origin (OriginKey) the caller would like
+// released there: asked of a file checked alone, it tells the engine
+// which files of the units to parse (UnitWants).
 func (f *File) UnitDevice(key string) []DeviceSummary {
 	if key != "" && f.unitDevice == nil && !slices.Contains(f.unitWants, key) {
 		f.unitWants = append(f.unitWants, key)

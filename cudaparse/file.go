@@ -51,12 +51,9 @@ type Parser struct {
 	Limit time.Duration
 	// NoPrepass parses the raw text, to measure what the pre-pass gains.
 	NoPrepass bool
-	// Macros are the call-renaming macros of the project headers the file
-	// includes (see macros.go); the file's own are added to them.
-	Macros MacroTable
-	// ProjectClocks are functions other files of the project define that
-	// read a host clock: calls of them are clock reads (ClockOf).
-	ProjectClocks map[string]bool
+	// Project is what the project's other files give the parse (the
+	// header macros, clocks of other files, device code of its units).
+	Project ProjectFacts
 	// Additions are the team's own launch and preload helpers, clocks and
 	// timer classes (the configuration's; additions.go).
 	Additions *knowledge.Additions
@@ -72,6 +69,18 @@ type Parser struct {
 	DeviceCodeOnly bool
 
 	tokens []token // the pre-pass's token memory, reused from file to file
+}
+
+// ProjectFacts are what the other files of the project give one file's
+// parse, the one door through which they reach it: the call-renaming
+// macros of the project headers it includes (see macros.go; its own are
+// added to them), the functions of other files that read a host clock
+// (a call of one is a clock read: ClockOf), and the device code of the
+// other files of its translation units (UnitDevice).
+type ProjectFacts struct {
+	Macros     MacroTable
+	Clocks     map[string]bool
+	UnitDevice []DeviceSummary
 }
 
 // ErrNoDeviceCode is Parse's answer, with Parser.DeviceCodeOnly, for a
@@ -128,8 +137,9 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 		return nil, err
 	}
 	f.nodes = nodes
-	f.macros = p.Macros
-	f.projectClocks = p.ProjectClocks
+	f.macros = p.Project.Macros
+	f.projectClocks = p.Project.Clocks
+	f.unitDevice = p.Project.UnitDevice
 	f.additions = p.Additions
 	if bytes.Contains(src, []byte("define")) {
 		own, _ := ScanDirectives(src)
@@ -145,7 +155,7 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 		}
 		if len(relevant) > 0 {
 			t := MacroTable{}
-			for name, defs := range p.Macros {
+			for name, defs := range p.Project.Macros {
 				t[name] = defs
 			}
 			// The file's own definitions replace the headers' (an #undef
@@ -221,7 +231,7 @@ type File struct {
 	classBases     map[string][]string
 	// additions: the team's launch and preload helpers, clocks, timers.
 	additions *knowledge.Additions
-	// device: DeviceSummaries' answer; unitDevice, what SetUnitDevice gave.
+	// device: DeviceSummaries' answer; unitDevice, ProjectFacts.UnitDevice.
 	device, unitDevice []DeviceSummary
 	unitWants          []string
 	// namespaces are the names of the namespaces the file opens.
@@ -1005,13 +1015,6 @@ func (f *File) LambdaVariables(fn *Function) map[string]Node {
 // `&x`, `x = 1`.
 func DeclaredName(d Node) string { return declaredName(d) }
 
-// SetProjectClocks sets the functions of other files that read a host
-// clock (Parser.ProjectClocks), for a file parsed before they were known.
-func (f *File) SetProjectClocks(clocks map[string]bool) {
-	f.projectClocks = clocks
-	f.timedRegions = nil // they depend on the clocks
-}
-
 // MemoryBytes is about what the parsed file holds in memory: its source
 // and its nodes.
 func (f *File) MemoryBytes() int { return len(f.Src) + len(f.nodes)*int(unsafe.Sizeof(rawNode{})) }
@@ -1040,11 +1043,12 @@ func (t *ParsedText) MemoryBytes() int {
 	return len(t.src) + len(t.nodes)*int(unsafe.Sizeof(rawNode{}))
 }
 
-// File builds the file's facts as a parse with a Parser of these
-// ProjectClocks and Additions would (the header macros stay those of the
-// first parse).
-func (t *ParsedText) File(projectClocks map[string]bool, additions *knowledge.Additions) *File {
-	f := &File{Path: t.path, Src: t.src, Lines: t.lines, Rewrites: t.rewrites, nodes: t.nodes, macros: t.macros, projectClocks: projectClocks, additions: additions}
+// File builds the file's facts as a parse with a Parser of these project
+// facts and Additions would, but that the header macros stay those of the
+// first parse (they are applied while parsing: a file whose macros change
+// is parsed again).
+func (t *ParsedText) File(project ProjectFacts, additions *knowledge.Additions) *File {
+	f := &File{Path: t.path, Src: t.src, Lines: t.lines, Rewrites: t.rewrites, nodes: t.nodes, macros: t.macros, projectClocks: project.Clocks, unitDevice: project.UnitDevice, additions: additions}
 	f.buildFacts()
 	return f
 }

@@ -337,14 +337,13 @@ type projectInput struct {
 	project *link.Project
 	digest  [32]byte
 	// What the providers give (providers.go): whether the file calls a
-	// loader of another file (for the prefilters), the header macros it
-	// spells, the clocks of other files it calls and their timer classes
-	// it declares objects of, the device code of its units.
+	// loader of another file (for the prefilters), what its parse is
+	// given (the header macros it spells, the clocks of other files it
+	// calls, the device code of its units), the timer classes of other
+	// files it declares objects of.
 	callsLoader bool
-	macros      cudaparse.MacroTable
-	clocks      map[string]bool
+	facts       cudaparse.ProjectFacts
 	timers      []knowledge.TimerClass
-	unitDevice  []cudaparse.DeviceSummary
 	keep        func(*cudaparse.File, *cudaparse.FileSummary)
 	parsed      *cudaparse.ParsedText
 	// noSummary: the project holds a parse's summary of the file already
@@ -372,7 +371,7 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts *Opt
 			}
 		}
 	}
-	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: in.project, Macros: in.macros, Clocks: in.clocks, UnitDevice: in.unitDevice, Additions: s.Additions, keep: in.keep, parsed: in.parsed, noSummary: in.noSummary}
+	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: in.project, Facts: in.facts, Additions: s.Additions, keep: in.keep, parsed: in.parsed, noSummary: in.noSummary}
 	found, parsed, sum, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult
@@ -482,14 +481,10 @@ type Checker struct {
 	MaxParseBytes int64 // as Options.MaxParseBytes
 	// Project, when set, gives rules the facts of the project's other files.
 	Project *link.Project
-	// Macros are the renaming macros of the project headers the file
-	// includes.
-	Macros cudaparse.MacroTable
-	// Clocks are functions of other files that read a host clock.
-	Clocks map[string]bool
-	// UnitDevice are the device summaries of the other files of the
-	// file's translation units.
-	UnitDevice []cudaparse.DeviceSummary
+	// Facts are what the project's other files give the file's parse:
+	// the renaming macros of the headers it includes, the functions of
+	// other files that read a host clock, the device code of its units.
+	Facts cudaparse.ProjectFacts
 	// Additions are the team's own launch and preload helpers, clocks and
 	// timer classes (Settings.Additions).
 	Additions *knowledge.Additions
@@ -532,14 +527,13 @@ func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte,
 	}
 	var f *cudaparse.File
 	if c.parsed != nil {
-		f = c.parsed.File(c.Clocks, c.Additions)
+		f = c.parsed.File(c.Facts, c.Additions)
 	} else if f, err = c.parse(parser, path, src, deviceCodeOnly(rules)); f == nil {
 		if errors.Is(err, cudaparse.ErrNoDeviceCode) {
 			return nil, false, nil, nil // as if no prefilter had admitted it
 		}
 		return nil, err != nil && !errors.Is(err, errNotParsed), nil, err
 	}
-	f.SetUnitDevice(c.UnitDevice)
 	if !c.noSummary {
 		sum = f.Summary()
 	}
@@ -609,8 +603,7 @@ func (c *Checker) parse(parser **cudaparse.Parser, path string, src []byte, devi
 		*parser = p
 	}
 	(*parser).Limit = c.ParseLimit
-	(*parser).Macros = c.Macros
-	(*parser).ProjectClocks = c.Clocks
+	(*parser).Project = c.Facts
 	(*parser).Additions = c.Additions
 	(*parser).DeviceCodeOnly = deviceCodeOnly
 	f, err := (*parser).Parse(path, src)

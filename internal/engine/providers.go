@@ -83,7 +83,7 @@ var providers = []provider{
 			}
 		},
 		give: func(pr *projectRun, _ *link.Project, i int, text *rule.Text, in *projectInput) {
-			in.macros = spelledMacros(pr.visibleMacros(i), text)
+			in.facts.Macros = spelledMacros(pr.visibleMacros(i), text)
 		},
 	},
 	{
@@ -106,7 +106,7 @@ var providers = []provider{
 			}
 		},
 		give: func(pr *projectRun, _ *link.Project, i int, _ *rule.Text, in *projectInput) {
-			in.unitDevice = pr.unitDevice[i]
+			in.facts.UnitDevice = pr.unitDevice[i]
 		},
 		prepare: (*projectRun).prepareUnits,
 	},
@@ -125,7 +125,7 @@ var providers = []provider{
 			}
 		},
 		give: func(pr *projectRun, p *link.Project, i int, text *rule.Text, in *projectInput) {
-			in.clocks = p.ClockFunctions(pr.calledNames(i), pr.shown[i])
+			in.facts.Clocks = p.ClockFunctions(pr.calledNames(i), pr.shown[i])
 			in.timers = pr.declaredTimers(p, i, text.Src)
 		},
 	},

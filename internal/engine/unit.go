@@ -162,7 +162,7 @@ func (pr *projectRun) deviceSummaries(parser **cudaparse.Parser, j int) (out []c
 	if err != nil || binaryError(src) != nil {
 		return nil
 	}
-	c := &Checker{ParseLimit: pr.opts.ParseLimit, MaxParseBytes: pr.opts.MaxParseBytes, Macros: pr.visibleMacros(j)}
+	c := &Checker{ParseLimit: pr.opts.ParseLimit, MaxParseBytes: pr.opts.MaxParseBytes, Facts: cudaparse.ProjectFacts{Macros: pr.visibleMacros(j)}}
 	f, err := c.parse(parser, pr.shown[j], src, false)
 	if err != nil || f == nil {
 		return nil
