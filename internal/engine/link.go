@@ -14,9 +14,9 @@ import (
 // what the functions they reach call in turn; never every call of a file,
 // which on a template library pulls in most of its headers.
 //
-// wantPreloads asks for the files that may preload the project's kernel
-// table too (a finding of a rule that such a preload silences exists).
-func (pr *projectRun) link(wantPreloads bool) *link.Project {
+// also are more files to summarize, and follow the calls of, beside those
+// the demand finds (what providers ask for: linkAlso), in their order.
+func (pr *projectRun) link(also []int) *link.Project {
 	pr.definedBy = map[string][]int{}
 	pr.clockDefinedBy = map[string][]int{}
 	for i := range pr.facts {
@@ -89,11 +89,9 @@ func (pr *projectRun) link(wantPreloads bool) *link.Project {
 		}
 	}
 	clockTodo = append(clockTodo, pr.timerDefiners()...)
-	if wantPreloads {
-		for i := range pr.facts {
-			if pr.facts[i].preloader && !pr.requested(i) {
-				candidates = append(candidates, i)
-			}
+	for _, i := range also {
+		if !pr.requested(i) {
+			candidates = append(candidates, i)
 		}
 	}
 	pr.summarizeLexically(append(candidates, clockTodo...))

@@ -113,7 +113,7 @@ func TestProjectFileVanishes(t *testing.T) {
 	if err := os.Remove(sources[1]); err != nil {
 		t.Fatal(err)
 	}
-	project := pr.link(false)
+	project := pr.link(nil)
 	if project.Defines("launch_k") {
 		t.Error("the vanished file's function was linked")
 	}

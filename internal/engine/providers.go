@@ -10,16 +10,18 @@ import (
 )
 
 // A provider is what the project step does for one kind of project fact
-// (rule.Fact) once the project is linked: which files the fact may give
-// another result (affects), what of it a file's result rests on (digest),
-// what a file's check again is given of it (give), and what it prepares
-// for the files chosen (prepare). The select and recheck phases run the
-// providers in order and name none of them; a new kind of fact is a new
-// entry here (and its rule.Fact).
+// (rule.Fact): what more the link summarizes for it (linkAlso) and adds
+// once the files checked again are linked (extend), which files the fact
+// may give another result (affects), what of it a file's result rests on
+// (digest), what a file's check again is given of it (give), and what it
+// prepares for the files chosen (prepare). The link, select and recheck
+// phases run the providers in order and name none of them; a new kind of
+// fact is a new entry here (and its rule.Fact).
 //
 // What the providers share stays in the link: one summary per file
 // (cudaparse.FileSummary) holds what the loaders, clocks and callers ask,
-// and one linked project (link.Project) answers them.
+// the demand-driven search for definers serves them all, and one linked
+// project (link.Project) answers them.
 type provider struct {
 	fact *rule.Fact
 	// affects reports whether file i may get other findings with the
@@ -34,6 +36,13 @@ type provider struct {
 	// prepare runs once the files to check again are chosen (indices),
 	// before they are checked.
 	prepare func(pr *projectRun, indices []int, results []FileResult)
+	// linkAlso lists more files the link summarizes when a finding of
+	// the first check comes from a rule that requires the fact.
+	linkAlso func(pr *projectRun) []int
+	// extend adds to the project, once the files checked again are
+	// linked, what the fact needs beyond them, and reports whether it
+	// summarized a file.
+	extend func(pr *projectRun, results []FileResult) bool
 }
 
 // providers run in this order: the cheaper questions of affects first
@@ -56,6 +65,8 @@ var providers = []provider{
 	},
 	{
 		fact: rule.CallerLoads,
+		// The callers of the functions that hold findings, in any file.
+		extend: (*projectRun).findCallers,
 		// A finding sits in a function whose callers may load first.
 		affects: func(pr *projectRun, p *link.Project, i int) bool { return pr.hasLoadingCallers(p, i) },
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
@@ -88,6 +99,16 @@ var providers = []provider{
 	},
 	{
 		fact: rule.ProjectPreloads,
+		// The files that may preload the project's kernel table.
+		linkAlso: func(pr *projectRun) []int {
+			var out []int
+			for i := range pr.facts {
+				if pr.facts[i].preloader {
+					out = append(out, i)
+				}
+			}
+			return out
+		},
 		affects: func(pr *projectRun, p *link.Project, i int) bool {
 			return p.PreloadsEveryKernel(pr.shown[i])
 		},
@@ -129,6 +150,37 @@ var providers = []provider{
 			in.timers = pr.declaredTimers(p, i, text.Src)
 		},
 	},
+}
+
+// linkAlso gathers the files the providers ask the link to summarize too,
+// each provider's only when a finding of results requires its fact.
+func linkAlso(pr *projectRun, results []FileResult) []int {
+	var out []int
+	for k := range providers {
+		pv := &providers[k]
+		if pv.linkAlso == nil {
+			continue
+		}
+		for i := range results {
+			if requiresFact(results[i].Findings, pv.fact) {
+				out = append(out, pv.linkAlso(pr)...)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// extend runs the providers' extend steps (all of them: each looks at the
+// findings of its own rules), and reports whether one summarized a file.
+func extend(pr *projectRun, results []FileResult) bool {
+	added := false
+	for k := range providers {
+		if pv := &providers[k]; pv.extend != nil && pv.extend(pr, results) {
+			added = true
+		}
+	}
+	return added
 }
 
 // requiresFact reports whether one of the findings comes from a rule that

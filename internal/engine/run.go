@@ -234,11 +234,7 @@ func (r *run) projectStep() {
 	if r.memoize {
 		pr.noteAll(r.checkedSources)
 	}
-	wantPreloads := false
-	for i := range r.results {
-		wantPreloads = wantPreloads || usesProjectPreloads(r.results[i].Findings)
-	}
-	project := pr.link(wantPreloads)
+	project := pr.link(linkAlso(pr, r.current()))
 	opts.trace(r.start, "link", "%d summaries, %d parsed", pr.summaries(), pr.parsed)
 	rechecked := map[int]bool{}
 	checkedWith := map[int][32]byte{} // the digest each file was checked again with
@@ -250,7 +246,7 @@ func (r *run) projectStep() {
 			// file), where their text's scan held only the timed calls.
 			pr.linkFrom(sortedInts(rechecked), nil)
 			// Files checked again may have been summarized on the way.
-			if !pr.findCallers(r.current()) && pr.summaries() == project.Files() && pr.upgraded == 0 {
+			if !extend(pr, r.current()) && pr.summaries() == project.Files() && pr.upgraded == 0 {
 				break
 			}
 			project = pr.project()

@@ -335,7 +335,3 @@ func (pr *projectRun) timedCallsLoader(p *link.Project, i int) bool {
 	})
 	return found
 }
-
-// usesProjectPreloads reports whether a finding comes from a rule that a
-// program-wide preload can silence (rule.ProjectPreloads).
-func usesProjectPreloads(fs []Finding) bool { return requiresFact(fs, rule.ProjectPreloads) }
