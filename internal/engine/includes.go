@@ -333,7 +333,9 @@ func (pr *projectRun) resolveIncludes() {
 		byAbs[abs] = i
 		byBase[filepath.Base(abs)] = append(byBase[filepath.Base(abs)], i)
 	}
-	for i := range pr.facts {
+	// Each file's includes are resolved on their own (a third of the
+	// link's serial time when done in one loop), into its own slot.
+	onPool(len(pr.facts), pr.workers, func(_ *worker, i int) {
 		dir := filepath.Dir(pr.absPath(i))
 		for _, inc := range pr.facts[i].includes {
 			target := -1
@@ -357,7 +359,7 @@ func (pr *projectRun) resolveIncludes() {
 				pr.includes[i] = append(pr.includes[i], target)
 			}
 		}
-	}
+	})
 }
 
 // nearestBySuffix picks, of the files named like the include, those whose

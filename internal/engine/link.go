@@ -39,12 +39,29 @@ func (pr *projectRun) link(also []int) *link.Project {
 	loadWanted := map[string][]int{} // name -> the files calling it
 	clockWanted := map[string]bool{}
 	var candidates []int
+	// What each file calls (a summary's calls; between two clock calls,
+	// for a file timed with another file's clock, which reads the file),
+	// on the workers, then gathered in file order.
+	var asked []int
+	for i := range pr.facts {
+		if ff := &pr.facts[i]; ff.summary != nil || ff.scanned && ff.clockCandidate && !ff.loadCandidate {
+			asked = append(asked, i)
+		}
+	}
+	calls := make([][]string, len(pr.facts))
+	onPool(len(asked), pr.workers, func(_ *worker, k int) {
+		if i := asked[k]; pr.facts[i].summary != nil {
+			calls[i] = pr.calledNames(i)
+		} else {
+			calls[i] = pr.timedByProjectClock(i)
+		}
+	})
 	for i := range pr.facts {
 		ff := &pr.facts[i]
 		if ff.summary != nil {
 			// A parsed file may time with a helper of another file: then
 			// none of its functions looks like it measures yet.
-			for _, name := range pr.calledNames(i) {
+			for _, name := range calls[i] {
 				clockWanted[name] = true
 			}
 			continue
@@ -56,7 +73,7 @@ func (pr *projectRun) link(also []int) *link.Project {
 			// A file that measures with another file's clock may also
 			// time another file's launcher: what it calls between two
 			// calls of such a clock.
-			for _, name := range pr.timedByProjectClock(i) {
+			for _, name := range calls[i] {
 				loadWanted[name] = append(loadWanted[name], i)
 			}
 		}
