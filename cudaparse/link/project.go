@@ -57,9 +57,10 @@ type Project struct {
 	// preloadAll: the functions that preload every kernel (preloaders).
 	preloadAll     []*ProjectFunction
 	preloadersOnce sync.Once
-	// resolved memoizes Resolve.
-	resolved sync.Map
-	// mu guards the memoized answers (kernels, entry, callers).
+	// resolved memoizes Resolve (under mu, as every resolution is made:
+	// a map of its own, where a sync.Map boxed each key to look it up).
+	resolved map[resolveKey]*ProjectFunction
+	// mu guards the memoized answers (resolutions, kernels, entry, callers).
 	mu sync.Mutex
 	// timers are the timer classes the files define, by class
 	// (timerclasses.go).
@@ -100,8 +101,7 @@ func (p *Project) resolveMethod(name, class string, arity int, fromFile string) 
 		return nil
 	}
 	key := resolveKey{name, "." + class, arity, fromFile}
-	if v, ok := p.resolved.Load(key); ok {
-		pf, _ := v.(*ProjectFunction)
+	if pf, ok := p.resolved[key]; ok {
 		return pf
 	}
 	var pf *ProjectFunction
@@ -122,7 +122,7 @@ func (p *Project) resolveMethod(name, class string, arity int, fromFile string) 
 	if pf == nil && !definedAlong(cands, seen) {
 		pf = p.overrideOf(class, arity, cands)
 	}
-	p.resolved.Store(key, pf)
+	p.remember(key, pf)
 	return pf
 }
 
@@ -420,13 +420,20 @@ func (p *Project) resolveMemo(name, qualifier string, arity int, fromFile string
 		return nil
 	}
 	key := resolveKey{name, qualifier, arity, fromFile}
-	if v, ok := p.resolved.Load(key); ok {
-		pf, _ := v.(*ProjectFunction)
+	if pf, ok := p.resolved[key]; ok {
 		return pf
 	}
 	pf := p.resolve(name, qualifier, arity, fromFile)
-	p.resolved.Store(key, pf)
+	p.remember(key, pf)
 	return pf
+}
+
+// remember keeps a resolution (under mu).
+func (p *Project) remember(key resolveKey, pf *ProjectFunction) {
+	if p.resolved == nil {
+		p.resolved = map[resolveKey]*ProjectFunction{}
+	}
+	p.resolved[key] = pf
 }
 
 // resolveKey is a question Resolve answered (kept in Project.resolved).

@@ -115,7 +115,7 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 	if !ok {
 		return false
 	}
-	if !cudaparse.IsHeader(def) && (nearFolders(pr.dirs[fi], pr.dirs[di]) || slices.Contains(pr.headerDirs(fi), pr.dirs[di])) {
+	if !pr.header[di] && (nearFolders(pr.dirs[fi], pr.dirs[di]) || slices.Contains(pr.headerDirs(fi), pr.dirs[di])) {
 		return true
 	}
 	return pr.includeClosure(fi).has(di)
@@ -139,7 +139,7 @@ func (pr *projectRun) nearFrom(from, def string) bool {
 	pr.visMu.Lock()
 	defer pr.visMu.Unlock()
 	fi, di, ok := pr.pair(from, def)
-	return ok && !cudaparse.IsHeader(def) && nearFolders(pr.dirs[fi], pr.dirs[di])
+	return ok && !pr.header[di] && nearFolders(pr.dirs[fi], pr.dirs[di])
 }
 
 // sourcesBesideHeaders returns the source files in the folders of the
