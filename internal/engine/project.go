@@ -84,9 +84,15 @@ type projectRun struct {
 	// sourcesBesideHeaders.
 	includedHdr, besideHdr map[int]fileSet
 	// includedDirs memoizes headerDirs.
-	includedDirs map[int][]string
+	includedDirs map[int][]int32
 	near         map[int]fileSet
 	dirs         []string
+	// dirID numbers each file's folder (the same number for the same
+	// folder), dirFiles lists the files of each folder by that number,
+	// and dirSeen is headerDirs' scratch.
+	dirID    []int32
+	dirFiles [][]int
+	dirSeen  []bool
 	byDir        map[string][]int // files by folder, and (byParent) by their folder's parent
 	byParent     map[string][]int
 	closures     map[int]fileSet
