@@ -90,13 +90,13 @@ type projectRun struct {
 	// dirID numbers each file's folder (the same number for the same
 	// folder), dirFiles lists the files of each folder by that number,
 	// and dirSeen is headerDirs' scratch.
-	dirID    []int32
-	dirFiles [][]int
-	dirSeen  []bool
-	byDir        map[string][]int // files by folder, and (byParent) by their folder's parent
-	byParent     map[string][]int
-	closures     map[int]fileSet
-	closureWalk  closureWalk
+	dirID       []int32
+	dirFiles    [][]int
+	dirSeen     []bool
+	byDir       map[string][]int // files by folder, and (byParent) by their folder's parent
+	byParent    map[string][]int
+	closures    map[int]fileSet
+	closureWalk closureWalk
 	// includers: the source files including each header (includersOf);
 	// includedBy: the files including each file directly.
 	includers  map[string][]string
