@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -655,12 +656,7 @@ func (p *Project) link() {
 	}
 	p.linked = true
 	p.callers = map[*ProjectFunction][]callerSite{}
-	names := make([]string, 0, len(p.byName))
-	for name := range p.byName {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range p.sortedNames() {
 		for _, fn := range p.byName[name] {
 			for i := range fn.Summary.Steps {
 				if callee := p.resolveStep(fn, &fn.Summary.Steps[i]); callee != nil && callee != fn {
@@ -779,12 +775,7 @@ func (p *Project) FileDigest(path string) [32]byte {
 	defer p.mu.Unlock()
 	h := sha256.New()
 	enc := json.NewEncoder(h)
-	names := make([]string, 0, len(p.byName))
-	for name := range p.byName {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range p.sortedNames() {
 		for _, fn := range p.byName[name] {
 			fmt.Fprintf(h, "%s %s:%d\n", name, fn.File, fn.Summary.Line)
 			_ = enc.Encode(p.kernelsOf(fn))
@@ -876,13 +867,13 @@ func (p *Project) Names() []string {
 	if p == nil {
 		return nil
 	}
-	out := make([]string, 0, len(p.byName))
-	for name := range p.byName {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
+	return p.sortedNames()
 }
+
+// sortedNames returns the names of the functions defined, sorted: the
+// order every walk over all of them takes, so that its answers do not
+// depend on the map's.
+func (p *Project) sortedNames() []string { return slices.Sorted(maps.Keys(p.byName)) }
 
 // Kernels returns what fn launches and preloads, itself or through the
 // functions it calls, transitively and across files.

@@ -14,26 +14,36 @@ import (
 // its parent and its children: those whose functions a call in file i
 // may reach without an include (visibleFrom).
 func (pr *projectRun) nearSources(i int) fileSet {
-	pr.visMu.Lock()
-	defer pr.visMu.Unlock()
-	pr.indexShown()
-	pr.indexDirs()
-	if set, ok := pr.near[i]; ok {
-		return set
-	}
-	set := newFileSet()
-	d := pr.dirs[i]
-	for _, group := range [][]int{pr.byDir[d], pr.byDir[filepath.Dir(d)], pr.byParent[d]} {
-		for _, j := range group {
-			if !pr.header[j] && nearFolders(d, pr.dirs[j]) {
-				set.add(j)
+	return pr.memoSet(&pr.near, i, func() fileSet {
+		pr.indexDirs()
+		set := newFileSet()
+		d := pr.dirs[i]
+		for _, group := range [][]int{pr.byDir[d], pr.byDir[filepath.Dir(d)], pr.byParent[d]} {
+			for _, j := range group {
+				if !pr.header[j] && nearFolders(d, pr.dirs[j]) {
+					set.add(j)
+				}
 			}
 		}
+		return set
+	})
+}
+
+// memoSet returns (*memo)[i], computing and keeping it on the first ask,
+// under visMu and with the files indexed: the per-file sets the link's
+// visibility questions ask again and again.
+func (pr *projectRun) memoSet(memo *map[int]fileSet, i int, compute func() fileSet) fileSet {
+	pr.visMu.Lock()
+	defer pr.visMu.Unlock()
+	if set, ok := (*memo)[i]; ok {
+		return set
 	}
-	if pr.near == nil {
-		pr.near = map[int]fileSet{}
+	pr.indexShown()
+	set := compute()
+	if *memo == nil {
+		*memo = map[int]fileSet{}
 	}
-	pr.near[i] = set
+	(*memo)[i] = set
 	return set
 }
 
@@ -41,17 +51,9 @@ func (pr *projectRun) nearSources(i int) fileSet {
 // includes, directly or not: a wrapper header beside the code that calls
 // it (a library's headers, elsewhere, define thousands of functions).
 func (pr *projectRun) includedHeaders(i int) fileSet {
-	pr.visMu.Lock()
-	defer pr.visMu.Unlock()
-	if set, ok := pr.includedHdr[i]; ok {
-		return set
-	}
-	set := pr.includedWhere(i, func(j int) bool { return pr.header[j] && pr.dirs[j] == pr.dirs[i] })
-	if pr.includedHdr == nil {
-		pr.includedHdr = map[int]fileSet{}
-	}
-	pr.includedHdr[i] = set
-	return set
+	return pr.memoSet(&pr.includedHdr, i, func() fileSet {
+		return pr.includedWhere(i, func(j int) bool { return pr.header[j] && pr.dirs[j] == pr.dirs[i] })
+	})
 }
 
 // includedWhere returns the files file i includes, directly or not, that
@@ -72,17 +74,9 @@ func (pr *projectRun) includedWhere(i int, keep func(j int) bool) fileSet {
 // Headers are left to definedBy: a template library's headers define
 // thousands of functions, none of them a second definition of a name.
 func (pr *projectRun) includedSources(i int) fileSet {
-	pr.visMu.Lock()
-	defer pr.visMu.Unlock()
-	if set, ok := pr.includedSrc[i]; ok {
-		return set
-	}
-	set := pr.includedWhere(i, func(j int) bool { return !pr.header[j] })
-	if pr.includedSrc == nil {
-		pr.includedSrc = map[int]fileSet{}
-	}
-	pr.includedSrc[i] = set
-	return set
+	return pr.memoSet(&pr.includedSrc, i, func() fileSet {
+		return pr.includedWhere(i, func(j int) bool { return !pr.header[j] })
+	})
 }
 
 // includedFrom reports whether file from includes file def, directly or
@@ -145,25 +139,17 @@ func (pr *projectRun) nearFrom(from, def string) bool {
 // sourcesBesideHeaders returns the source files in the folders of the
 // headers file i includes (headerDirs): their implementations.
 func (pr *projectRun) sourcesBesideHeaders(i int) fileSet {
-	pr.visMu.Lock()
-	defer pr.visMu.Unlock()
-	if set, ok := pr.besideHdr[i]; ok {
-		return set
-	}
-	pr.indexShown()
-	set := newFileSet()
-	for _, d := range pr.headerDirs(i) {
-		for _, j := range pr.dirFiles[d] {
-			if !pr.header[j] {
-				set.add(j)
+	return pr.memoSet(&pr.besideHdr, i, func() fileSet {
+		set := newFileSet()
+		for _, d := range pr.headerDirs(i) {
+			for _, j := range pr.dirFiles[d] {
+				if !pr.header[j] {
+					set.add(j)
+				}
 			}
 		}
-	}
-	if pr.besideHdr == nil {
-		pr.besideHdr = map[int]fileSet{}
-	}
-	pr.besideHdr[i] = set
-	return set
+		return set
+	})
 }
 
 // headerDirs returns the folders of the headers file i includes, directly
