@@ -53,11 +53,9 @@ var providers = []provider{
 		// A function that measures calls a loader of another file.
 		affects: func(pr *projectRun, p *link.Project, i int) bool { return pr.timedCallsLoader(p, i) },
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
-			for _, name := range pr.calledNames(i) {
-				for _, pf := range p.Reachable(name, pr.shown[i]) {
-					fmt.Fprintf(h, "%s %s:%d %v\n", name, pf.File, pf.Summary.Line, *p.Kernels(pf))
-				}
-			}
+			eachCallee(pr, p, i, func(name string, pf *link.ProjectFunction) {
+				fmt.Fprintf(h, "%s %s:%d %v\n", name, pf.File, pf.Summary.Line, *p.Kernels(pf))
+			})
 		},
 		give: func(pr *projectRun, p *link.Project, i int, _ *rule.Text, in *projectInput) {
 			in.callsLoader = pr.callsLoaderElsewhere(p, i)
@@ -139,17 +137,25 @@ var providers = []provider{
 			return (len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0) && pr.mayTimeLoads(p, i)
 		},
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
-			for _, name := range pr.calledNames(i) {
-				for _, pf := range p.Reachable(name, pr.shown[i]) {
-					fmt.Fprintf(h, "clock %s %s:%d %v\n", name, pf.File, pf.Summary.Line, pf.Summary.ReadsClock)
-				}
-			}
+			eachCallee(pr, p, i, func(name string, pf *link.ProjectFunction) {
+				fmt.Fprintf(h, "clock %s %s:%d %v\n", name, pf.File, pf.Summary.Line, pf.Summary.ReadsClock)
+			})
 		},
 		give: func(pr *projectRun, p *link.Project, i int, text *rule.Text, in *projectInput) {
 			in.facts.Clocks = p.ClockFunctions(pr.calledNames(i), pr.shown[i])
 			in.timers = pr.declaredTimers(p, i, text.Src)
 		},
 	},
+}
+
+// eachCallee calls visit with each definition a call of file i may reach,
+// by the names it calls.
+func eachCallee(pr *projectRun, p *link.Project, i int, visit func(name string, pf *link.ProjectFunction)) {
+	for _, name := range pr.calledNames(i) {
+		for _, pf := range p.Reachable(name, pr.shown[i]) {
+			visit(name, pf)
+		}
+	}
 }
 
 // linkAlso gathers the files the providers ask the link to summarize too,
