@@ -334,17 +334,30 @@ func (f *File) startingTimerClasses() map[string]bool {
 func sinceStartRegions(host []*Call, fn *Function) []TimedRegion {
 	var out []TimedRegion
 	for i, d := range host {
-		if d.Callee.Valid() || len(d.Args) > 0 {
-			continue // a call, not a declaration
+		if !isTimerDeclaration(d) {
+			continue
 		}
 		v := declaredVariable(d.Node)
 		if v == "" {
 			continue
 		}
+		// The object lives in its declaration's block. A later
+		// declaration of the name (a second timer in another block, or
+		// one shadowing it in a nested block) is another object: calls
+		// on the name within that declaration's block are not this one's.
+		scope := declarationScope(d.Node)
+		var shadows []Node
 		start, prev := d, d
 		for _, r := range host[i+1:] {
+			at := r.Node.Start()
+			if scope.Valid() && at >= scope.End() {
+				break
+			}
+			if isTimerDeclaration(r) && declaredVariable(r.Node) == v {
+				shadows = append(shadows, declarationScope(r.Node))
+			}
 			obj := r.Callee.ChildByField("argument")
-			if !r.Callee.Is("field_expression") || !obj.Is("identifier") || obj.Text() != v {
+			if !r.Callee.Is("field_expression") || !obj.Is("identifier") || obj.Text() != v || within(shadows, at) {
 				prev = r
 				continue
 			}
@@ -362,6 +375,34 @@ func sinceStartRegions(host []*Call, fn *Function) []TimedRegion {
 
 // declaredVariable returns the name a declarator declares (tim of `tim`,
 // `tim(true)`, `tim{}` or `tim = Timer()`), or "".
+// isTimerDeclaration reports whether a host clock read is the
+// declaration of a timer object (timerDeclarations), which starts it,
+// rather than a call.
+func isTimerDeclaration(c *Call) bool { return !c.Callee.Valid() && len(c.Args) == 0 }
+
+// declarationScope returns the block a declaration at n is visible in:
+// the nearest enclosing compound statement, or the statement whose header
+// declares it (for, if, while, switch); the invalid node at file scope.
+func declarationScope(n Node) Node {
+	for p := n.Parent(); p.Valid(); p = p.Parent() {
+		if p.Is("compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement", "switch_statement") {
+			return p
+		}
+	}
+	return Node{}
+}
+
+// within reports whether offset at lies inside one of the scopes (an
+// invalid one holds everything after its declaration: file scope).
+func within(scopes []Node, at int) bool {
+	for _, s := range scopes {
+		if !s.Valid() || s.Start() <= at && at < s.End() {
+			return true
+		}
+	}
+	return false
+}
+
 func declaredVariable(d Node) string {
 	for d.Valid() && !d.Is("identifier") {
 		d = d.ChildByField("declarator")

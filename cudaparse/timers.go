@@ -268,7 +268,9 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 			}
 			continue
 		}
-		if stopsTimer.MatchString(reads[i].Name+" "+a) || startsTimer.MatchString(reads[i+1].Name+" "+b) {
+		// The declaration of a timer object starts that object: it ends
+		// no measurement of the read before it (another timer's).
+		if stopsTimer.MatchString(reads[i].Name+" "+a) || startsTimer.MatchString(reads[i+1].Name+" "+b) || isTimerDeclaration(reads[i+1]) {
 			continue
 		}
 		out = append(out, regionBetween(reads[i], reads[i+1], ClockHost, fn))
