@@ -174,17 +174,22 @@ func (f *File) ownTimerScopes(fn *Function, reads []*Call) []TimedRegion {
 
 // lastReadOf returns the last read of the timer object named name, declared
 // by d in block: a method call on it among reads, or its declaration when
-// constructing it reads the clock; the zero Node when there is none.
+// constructing it reads the clock; the zero Node when there is none, or
+// when the last is a reset that reads no clock (nothing measured since).
 func lastReadOf(name string, d, block Node, reads []*Call, constructed bool) Node {
 	var last Node
 	if constructed {
 		last = d
 	}
+	zeroed := false
 	for _, c := range reads {
 		if c.Node.Start() > d.End() && block.Contains(c.Node) && c.Callee.Is("field_expression") &&
 			VarKey(c.Callee.ChildByField("argument")) == name && c.Node.Start() > last.Start() {
-			last = c.Node
+			last, zeroed = c.Node, discards(c)
 		}
+	}
+	if zeroed {
+		return Node{}
 	}
 	return last
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/lazylint/lazylint/knowledge"
 )
@@ -34,7 +35,7 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 		lits = append(slices.Clip(lits), eventRecordLiterals...)
 	}
 	// Each definition is searched for the literals the file spells only.
-	sc := &classScan{src: src, lits: spelledIn(src, lits)}
+	sc := &classScan{src: src, lits: spelledIn(src, lits), namespaces: namespaceBlocks(src)}
 	var ms []*classMethod
 	eachDefinition(src, func(name, body []byte) {
 		if m := sc.method(name, body); m != nil {
@@ -58,10 +59,11 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 // classScan is what TimerClasses reads of a file: its text, the clock
 // literals, and its class bodies, lexed when first needed.
 type classScan struct {
-	src     []byte
-	lits    [][]byte
-	classes []classBody
-	lexed   bool
+	src        []byte
+	lits       [][]byte
+	classes    []classBody
+	lexed      bool
+	namespaces []namespaceBlock
 }
 
 func (sc *classScan) bodies() []classBody {
@@ -77,6 +79,11 @@ func (sc *classScan) bodies() []classBody {
 func (sc *classScan) method(name, body []byte) *classMethod {
 	src := sc.src
 	at := cap(src) - cap(name)
+	// `Timer::Timer(c) : comm(c), sync(false) { start(); }` reads, without
+	// a parse, as a definition of sync(): the body is the constructor's.
+	if ctor, ok := initializerListOwner(src, at); ok {
+		name, at = ctor, cap(src)-cap(ctor)
+	}
 	destructor := at > 0 && src[at-1] == '~'
 	qualifierAt := at
 	if destructor {
@@ -92,7 +99,13 @@ func (sc *classScan) method(name, body []byte) *classMethod {
 	if destructor && class != string(name) {
 		return nil
 	}
-	m := &classMethod{class: class, name: string(name), body: body}
+	// The class's namespace: the one the definition is in, and what an
+	// out-of-line definition writes before the class (`a::Timer::start`).
+	ns := namespaceAt(sc.namespaces, at)
+	if written := strings.TrimSuffix(strings.TrimSuffix(qualifierBefore(src, qualifierAt), class), "::"); written != "" {
+		ns = strings.TrimPrefix(ns+"::"+written, "::")
+	}
+	m := &classMethod{class: class, ns: ns, name: string(name), body: body}
 	if destructor {
 		m.name = "~" + m.name
 	}
@@ -134,9 +147,9 @@ func classReadsBesidesDestructor(src []byte, classes []classBody, class string, 
 // classMethod is a definition of TimerClasses: its class ("" for a free
 // function), name and body, and whether it reads a clock.
 type classMethod struct {
-	class, name string
-	body        []byte
-	reads       bool
+	class, ns, name string
+	body            []byte
+	reads           bool
 }
 
 // mayDefineTimerClass reports whether src may define a timer class: it
@@ -295,6 +308,11 @@ func spreadClockReads(ms []*classMethod) {
 func timerClassesOf(ms []*classMethod) []knowledge.TimerClass {
 	byClass := map[string]*knowledge.TimerClass{}
 	launches := map[string]bool{}
+	// A class's namespace is the one its reading methods agree on; a
+	// class of one name defined in two namespaces of the file (a public
+	// class forwarding to an implementation twin) is one entry, of no
+	// namespace (seen from everywhere, as every class was before).
+	namespaces := map[string]map[string]bool{}
 	for _, m := range ms {
 		if m.class == "" {
 			continue
@@ -309,7 +327,9 @@ func timerClassesOf(ms []*classMethod) []knowledge.TimerClass {
 		if t == nil {
 			t = &knowledge.TimerClass{Class: m.class}
 			byClass[m.class] = t
+			namespaces[m.class] = map[string]bool{}
 		}
+		namespaces[m.class][m.ns] = true
 		switch {
 		case m.name == m.class:
 			t.Constructor = true
@@ -325,6 +345,11 @@ func timerClassesOf(ms []*classMethod) []knowledge.TimerClass {
 			continue
 		}
 		sort.Strings(t.Reads)
+		if ns := namespaces[class]; len(ns) == 1 {
+			for n := range ns {
+				t.Namespace = n
+			}
+		}
 		out = append(out, *t)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Class < out[j].Class })
@@ -494,4 +519,107 @@ func declaresObjectOf(src []byte, class string) bool {
 		return !found
 	})
 	return found
+}
+
+// initializerListOwner returns the name of the constructor whose member
+// initializer list holds the item named at offset at (`sync` of
+// `Timer::Timer(c) : comm(c), sync(false) {`), walking back over the
+// items before it; ok false when the name is not an initializer's.
+func initializerListOwner(src []byte, at int) (name []byte, ok bool) {
+	k := at
+	for range 64 { // items of one list
+		k = skipBlanksBack(src, k)
+		switch {
+		case k > 0 && src[k-1] == ',':
+			if k, ok = initializerBefore(src, k-1); !ok {
+				return nil, false
+			}
+		case k > 1 && src[k-1] == ':' && src[k-2] != ':':
+			return constructorBefore(src, k-1)
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// initializerBefore returns where the initializer list item that ends
+// before offset k starts (`name(args)`, `Base<T>{args}`, `ns::Base(x)`).
+func initializerBefore(src []byte, k int) (int, bool) {
+	k = skipBlanksBack(src, k)
+	if k == 0 || src[k-1] != ')' && src[k-1] != '}' {
+		return 0, false
+	}
+	if k = openingBefore(src, k-1); k < 0 {
+		return 0, false
+	}
+	k = skipBlanksBack(src, k)
+	for k > 0 && (isIdentByte(src[k-1]) || src[k-1] == ':' || src[k-1] == '>' || src[k-1] == '<') {
+		k-- // the member's or base's name, qualified or instantiated
+	}
+	return k, true
+}
+
+// constructorBefore returns the name of the constructor whose member
+// initializer list's colon is at offset colon: its parameters end before
+// it, after `noexcept` or the like.
+func constructorBefore(src []byte, colon int) ([]byte, bool) {
+	k := skipBlanksBack(src, colon)
+	for k > 0 && isIdentByte(src[k-1]) {
+		word := k
+		for k > 0 && isIdentByte(src[k-1]) {
+			k--
+		}
+		if w := string(src[k:word]); w != "noexcept" && w != "override" && w != "explicit" {
+			return nil, false
+		}
+		k = skipBlanksBack(src, k)
+	}
+	if k == 0 || src[k-1] != ')' {
+		return nil, false
+	}
+	if k = openingBefore(src, k-1); k < 0 {
+		return nil, false
+	}
+	end := skipBlanksBack(src, k)
+	start := end
+	for start > 0 && isIdentByte(src[start-1]) {
+		start--
+	}
+	if start == end || !isIdentStart(src[start]) {
+		return nil, false
+	}
+	return src[start:end], true
+}
+
+// skipBlanksBack returns the offset after the last non-blank byte before k.
+func skipBlanksBack(src []byte, k int) int {
+	for k > 0 && isBlank(src[k-1]) {
+		k--
+	}
+	return k
+}
+
+// openingBefore returns the offset of the bracket that opens the one that
+// closes at src[close] (a parenthesis or a brace), or -1.
+func openingBefore(src []byte, closing int) int {
+	shut, open := src[closing], byte('(')
+	if shut == '}' {
+		open = '{'
+	}
+	depth := 0
+	for i := closing; i >= 0; i-- {
+		switch src[i] {
+		case shut:
+			depth++
+		case open:
+			depth--
+			if depth == 0 {
+				return i
+			}
+		case ';':
+			return -1
+		}
+	}
+	return -1
 }

@@ -56,6 +56,27 @@ class Timer {
 };`, nil},
 		{"template parameter is no class", `
 template <class T> void tick(T &x) { x.t = clock(); }`, nil},
+		{"constructor after a member initializer list, in a namespace", `
+namespace lab { namespace perf {
+Watch::Watch(int comm, bool sync)
+  : comm_(comm)
+  , sync_(sync)
+{
+  reset();
+  start();
+}
+void Watch::start() { t0_ = std::chrono::steady_clock::now(); }
+void Watch::reset() { total_ = 0; }
+} }`, []knowledge.TimerClass{{Class: "Watch", Reads: []string{"start"}, Constructor: true, Namespace: "lab::perf"}}},
+		{"qualified out of line, in-class initializer list", `
+double util::Ticker::since() { return std::chrono::steady_clock::now() - t0_; }
+namespace util {
+class Ticker {
+ public:
+  Ticker() : t0_(std::chrono::steady_clock::now()) {}
+  double since();
+};
+}`, []knowledge.TimerClass{{Class: "Ticker", Reads: []string{"since"}, Constructor: true, Namespace: "util"}}},
 	}
 	for _, c := range cases {
 		got := TimerClasses([]byte(c.src), nil)
@@ -101,6 +122,73 @@ func TestContainsHostClockCall(t *testing.T) {
 	} {
 		if got, want := containsHostClockCall([]byte(src)), spelled(src); got != want {
 			t.Errorf("containsHostClockCall(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+func TestNamespaceAt(t *testing.T) {
+	src := `namespace a {
+int x;  // a
+namespace { int hidden; }  // a
+inline namespace v2 { int y; }  // a
+namespace b::c { int z; }  // a::b::c
+struct S { int w; };  // a
+}
+namespace fs = std::filesystem;
+int g;  // global
+`
+	blocks := namespaceBlocks([]byte(src))
+	for _, line := range strings.Split(src, "\n") {
+		_, want, ok := strings.Cut(line, "// ")
+		if !ok {
+			continue
+		}
+		if want == "global" {
+			want = ""
+		}
+		at := strings.Index(src, line) + strings.Index(line, "int")
+		if got := namespaceAt(blocks, at); got != want {
+			t.Errorf("%q: namespace %q, want %q", line, got, want)
+		}
+	}
+}
+
+func TestSeesNamespace(t *testing.T) {
+	for _, c := range []struct {
+		src, ns string
+		want    bool
+	}{
+		{"Timer t;", "", true},
+		{"dealii::Timer t;", "dealii", true},
+		{"internal::Timer t;", "testing::internal", true},
+		{"using namespace dealii;\nTimer t;", "dealii", true},
+		{"using namespace ::dealii ;\nTimer t;", "dealii", true},
+		{"namespace dealii { void f() { Timer t; } }", "dealii", true},
+		{"using namespace dealii;\nTimer t;", "Kokkos", false},
+		{"dealii::Timer t; // not Kokkos::Timers", "Kokkos", false},
+		{"MyKokkos::Timer t;", "Kokkos", false},
+		{"using namespace Kokkos_extra;\nTimer t;", "Kokkos", false},
+	} {
+		if got := SeesNamespace([]byte(c.src), c.ns, "Timer"); got != c.want {
+			t.Errorf("SeesNamespace(%q, %q) = %v, want %v", c.src, c.ns, got, c.want)
+		}
+	}
+}
+
+func TestInitializerListOwner(t *testing.T) {
+	for _, c := range []struct{ src, item, want string }{
+		{"Timer::Timer(int c) : comm_(c), sync_(false) {", "sync_", "Timer"},
+		{"Timer() noexcept : begun_{now()}, n_(0) {", "n_", "Timer"},
+		{"Derived(int n) : Base<int>(n), ns::Mixin(1), k_(n) {", "k_", "Derived"},
+		{"Solo(int n) : k_(n) {", "k_", "Solo"},
+		{"void run() { x = cond ? a : b_(1); }", "b_", ""},
+		{"int f(int a, int b_(int)) {", "b_", ""},
+		{"switch (k) { case 1: go_(2); }", "go_", ""},
+	} {
+		at := strings.LastIndex(c.src, c.item)
+		got, ok := initializerListOwner([]byte(c.src), at)
+		if string(got) != c.want || ok != (c.want != "") {
+			t.Errorf("%q at %q: got %q, %v; want %q", c.src, c.item, got, ok, c.want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"bytes"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -135,6 +136,41 @@ func (f *File) timerMethodCall(c *Call) bool {
 	}
 	return f.classMethodReadsClock(typ, c.Name)
 }
+
+// discardsMeasurement reports whether c zeroes a timer object without
+// reading a clock: a reset() or clear() of a timer class the file knows
+// (the configuration's, another file's of the project, its own) that is
+// not among the class's reading methods. Restarting a timer reads the
+// clock, so such a call starts no measurement; it drops what was measured
+// before it (deal.II's Timer::reset() zeroes and stops the timer its
+// constructor started).
+func (f *File) discardsMeasurement(c *Call) bool {
+	if f == nil || !c.Callee.Is("field_expression") || !discardingMethod.MatchString(c.Name) {
+		return false
+	}
+	obj := c.Callee.ChildByField("argument")
+	if !obj.Is("identifier") {
+		return false
+	}
+	typ := f.declaredType(obj)
+	if typ == "" {
+		return false
+	}
+	t := f.ownTimer(typ)
+	if t == nil {
+		class := className(typ)
+		for _, own := range f.TimerClasses() {
+			if own.Class == class {
+				t = &own
+				break
+			}
+		}
+	}
+	return t != nil && !slices.Contains(t.Reads, c.Name)
+}
+
+// discardingMethod matches the names of methods that zero a timer.
+var discardingMethod = regexp.MustCompile(`(?i)^(reset|clear)`)
 
 // staticTimerCall reports whether c calls a reading method of a timer
 // class through the class's name (`Timer::Start()`, `Timer::Stop(h,
@@ -362,9 +398,11 @@ func sinceStartRegions(host []*Call, fn *Function) []TimedRegion {
 				continue
 			}
 			switch {
+			case discards(r):
+				start = nil // zeroed: nothing is measured until a start
 			case startsTimer.MatchString(r.Name):
 				start = r
-			case prev != start:
+			case start != nil && prev != start:
 				out = append(out, regionBetween(start, r, ClockHost, fn))
 			}
 			prev = r

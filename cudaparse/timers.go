@@ -123,6 +123,10 @@ func (f *File) findTimedRegions(fn *Function) []TimedRegion {
 			events = append(events, c)
 		case ClockHost:
 			host = append(host, c)
+		default:
+			if f.discardsMeasurement(c) {
+				host = append(host, c) // a bound of measurements, not one
+			}
 		}
 		if c.Name == "cudaEventElapsedTime" || c.Name == "cuEventElapsedTime" {
 			elapsed = append(elapsed, c)
@@ -221,6 +225,10 @@ func consecutive(reads []*Call, kind ClockKind, fn *Function) []TimedRegion {
 	return out
 }
 
+// discards reports whether a host read is a timer's reset that reads no
+// clock (File.discardsMeasurement).
+func discards(c *Call) bool { return c.Node.f.discardsMeasurement(c) }
+
 var (
 	startsTimer = regexp.MustCompile(`(?i)start|begin|tic$|\breset\b`)
 	stopsTimer  = regexp.MustCompile(`(?i)stop|end$|toc$|elapsed|finish`)
@@ -269,8 +277,10 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 			continue
 		}
 		// The declaration of a timer object starts that object: it ends
-		// no measurement of the read before it (another timer's).
-		if stopsTimer.MatchString(reads[i].Name+" "+a) || startsTimer.MatchString(reads[i+1].Name+" "+b) || isTimerDeclaration(reads[i+1]) {
+		// no measurement of the read before it (another timer's). A reset
+		// that reads no clock measures nothing, up to it or from it.
+		if stopsTimer.MatchString(reads[i].Name+" "+a) || startsTimer.MatchString(reads[i+1].Name+" "+b) || isTimerDeclaration(reads[i+1]) ||
+			discards(reads[i]) || discards(reads[i+1]) {
 			continue
 		}
 		out = append(out, regionBetween(reads[i], reads[i+1], ClockHost, fn))

@@ -62,6 +62,11 @@ type TimerClass struct {
 	// Destructor: its destruction at the end of the enclosing block
 	// reads the clock (a scoped timer that reports when it goes).
 	Constructor, Destructor bool
+	// Namespace is the namespace a project's file defines the class in
+	// ("a::b"; "" when global or not known from the text). The project
+	// tells classes of one name apart by it; a configuration's timer has
+	// none.
+	Namespace string `json:",omitempty"`
 }
 
 // NewAdditions returns the additions of the entries, or nil when there are

@@ -8,15 +8,16 @@ import (
 	"github.com/lazylint/lazylint/knowledge"
 )
 
-// projectTimer is a timer class of the project and the files defining it.
+// projectTimer is the project's timer classes of one name: each
+// namespace's (knowledge.TimerClass.Namespace) and the files defining any.
 type projectTimer struct {
-	class knowledge.TimerClass
-	files []string
+	byNamespace map[string]*knowledge.TimerClass
+	files       []string
 }
 
 // addTimers gathers the timer classes of a file's summary. A class that
-// several files define (under one name) reads in each of their reading
-// methods, and starts when constructed if one of them does.
+// several files define (under one name, in one namespace) reads in each of
+// their reading methods, and starts when constructed if one of them does.
 func (p *Project) addTimers(fsum *cudaparse.FileSummary) {
 	for _, t := range fsum.Timers {
 		if p.timers == nil {
@@ -24,18 +25,28 @@ func (p *Project) addTimers(fsum *cudaparse.FileSummary) {
 		}
 		pt := p.timers[t.Class]
 		if pt == nil {
-			pt = &projectTimer{class: knowledge.TimerClass{Class: t.Class}}
+			pt = &projectTimer{byNamespace: map[string]*knowledge.TimerClass{}}
 			p.timers[t.Class] = pt
 		}
 		pt.files = append(pt.files, fsum.Path)
-		pt.class.Constructor = pt.class.Constructor || t.Constructor
-		for _, m := range t.Reads {
-			if !slices.Contains(pt.class.Reads, m) {
-				pt.class.Reads = append(pt.class.Reads, m)
-			}
+		c := pt.byNamespace[t.Namespace]
+		if c == nil {
+			c = &knowledge.TimerClass{Class: t.Class, Namespace: t.Namespace}
+			pt.byNamespace[t.Namespace] = c
 		}
-		sort.Strings(pt.class.Reads)
+		merge(c, &t)
 	}
+}
+
+// merge adds what t says of a class to c.
+func merge(c *knowledge.TimerClass, t *knowledge.TimerClass) {
+	c.Constructor = c.Constructor || t.Constructor
+	for _, m := range t.Reads {
+		if !slices.Contains(c.Reads, m) {
+			c.Reads = append(c.Reads, m)
+		}
+	}
+	sort.Strings(c.Reads)
 }
 
 // TimerClassNames returns the names of the project's timer classes,
@@ -64,7 +75,11 @@ func (p *Project) indexTimers() {
 // that src (the file at path) declares objects of (`Timer tim;`,
 // `mfem::StopWatch sw;`, `Timer t(true);`): checked with them as the
 // configuration's timers, the file times with them. A class the file
-// defines itself is its own (the file's check knows it already).
+// defines itself is its own (the file's check knows it already). Of the
+// classes of one name in several namespaces, those the file shows it
+// names (cudaparse.SeesNamespace: qualified, through `using namespace`,
+// from inside the namespace, or global) count; when it shows none of
+// them, all do, as the text cannot tell which one it names.
 func (p *Project) DeclaredTimers(path string, src []byte) []knowledge.TimerClass {
 	if p == nil || len(p.timers) == 0 {
 		return nil
@@ -74,12 +89,40 @@ func (p *Project) DeclaredTimers(path string, src []byte) []knowledge.TimerClass
 	for _, lit := range cudaparse.SpelledIn(src, p.timerLits) {
 		name := string(lit)
 		pt := p.timers[name]
-		if slices.Contains(pt.files, path) || !cudaparse.DeclaresTimerObject(src, name, pt.class.Reads) {
+		if slices.Contains(pt.files, path) {
 			continue
 		}
-		c := pt.class
-		c.Reads = append([]string(nil), c.Reads...)
+		c := pt.seenFrom(src, name)
+		if !cudaparse.DeclaresTimerObject(src, name, c.Reads) {
+			continue
+		}
 		out = append(out, c)
+	}
+	return out
+}
+
+// seenFrom merges the classes of pt that src names (see DeclaredTimers),
+// in the order of their namespaces.
+func (pt *projectTimer) seenFrom(src []byte, name string) knowledge.TimerClass {
+	namespaces := make([]string, 0, len(pt.byNamespace))
+	for ns := range pt.byNamespace {
+		namespaces = append(namespaces, ns)
+	}
+	sort.Strings(namespaces)
+	if len(namespaces) > 1 {
+		var seen []string
+		for _, ns := range namespaces {
+			if cudaparse.SeesNamespace(src, ns, name) {
+				seen = append(seen, ns)
+			}
+		}
+		if len(seen) > 0 {
+			namespaces = seen
+		}
+	}
+	out := knowledge.TimerClass{Class: name}
+	for _, ns := range namespaces {
+		merge(&out, pt.byNamespace[ns])
 	}
 	return out
 }
