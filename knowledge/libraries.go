@@ -228,3 +228,43 @@ func LibraryLaunchAt(q, name, call string) *LibraryLauncher {
 func LibraryLaunchKey(l *LibraryLauncher, name, path string, line int) string {
 	return fmt.Sprintf("%s::%s (at %s:%d)", l.Library, name, path, line)
 }
+
+// ThrustAlgorithms are thrust's algorithms that launch kernels when they
+// run on the device (a device execution policy, or iterators of device
+// memory): thrust's searching, reductions, prefix sums, reordering, set
+// operations, sorting and transformations. Left out: copy, copy_n and the
+// uninitialized copies, whose copies between host and device are memory
+// copies and launch nothing.
+var ThrustAlgorithms = setOf(
+	// Searching and queries.
+	"find", "find_if", "find_if_not", "mismatch", "partition_point", "lower_bound", "upper_bound",
+	"binary_search", "equal_range", "equal", "all_of", "any_of", "none_of", "is_sorted", "is_sorted_until",
+	"is_partitioned", "min_element", "max_element", "minmax_element",
+	// Reductions.
+	"reduce", "reduce_by_key", "transform_reduce", "inner_product", "count", "count_if",
+	// Prefix sums.
+	"inclusive_scan", "exclusive_scan", "inclusive_scan_by_key", "exclusive_scan_by_key",
+	"transform_inclusive_scan", "transform_exclusive_scan", "adjacent_difference",
+	// Copies within the device, merging and reordering.
+	"copy_if", "gather", "gather_if", "scatter", "scatter_if", "merge", "merge_by_key",
+	"partition", "partition_copy", "stable_partition", "stable_partition_copy",
+	"remove", "remove_if", "remove_copy", "remove_copy_if", "unique", "unique_copy", "unique_by_key",
+	"unique_by_key_copy", "unique_count", "reverse", "reverse_copy", "shuffle", "shuffle_copy",
+	// Set operations.
+	"set_difference", "set_difference_by_key", "set_intersection", "set_intersection_by_key",
+	"set_symmetric_difference", "set_symmetric_difference_by_key", "set_union", "set_union_by_key",
+	// Sorting.
+	"sort", "sort_by_key", "stable_sort", "stable_sort_by_key",
+	// Transformations.
+	"transform", "transform_if", "for_each", "for_each_n", "fill", "fill_n", "generate", "generate_n",
+	"sequence", "tabulate", "replace", "replace_if", "replace_copy", "replace_copy_if",
+	"uninitialized_fill", "uninitialized_fill_n", "swap_ranges",
+)
+
+func setOf(names ...string) map[string]bool {
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = true
+	}
+	return out
+}

@@ -39,7 +39,7 @@ func (a *analysis) libraryLaunch(c *cudaparse.Call) (string, bool) {
 			return "", false
 		}
 		return "cub::" + strings.TrimPrefix(q, "cub::") + "::" + c.Name + a.functorTypes(c.Args), true
-	case q == "thrust" && thrustAlgorithms[c.Name] && len(c.Args) > 0 && a.onDevice(c):
+	case q == "thrust" && knowledge.ThrustAlgorithms[c.Name] && len(c.Args) > 0 && a.onDevice(c):
 		return "thrust::" + c.Name, true
 	}
 	last := q[strings.LastIndex(q, ":")+1:]
@@ -323,16 +323,6 @@ func (a *analysis) objectType(id cudaparse.Node) string {
 var fundamentalType = regexp.MustCompile(`^(const)?(auto|void|bool|char|short|int|long|unsigned|signed|float|double|size_t|u?int\d+_t|std::size_t|cudaStream_t|cudaEvent_t)\b`)
 
 func compact(s string) string { return strings.Join(strings.Fields(s), "") }
-
-// thrustAlgorithms launch kernels when run on the device.
-var thrustAlgorithms = map[string]bool{
-	"sort": true, "sort_by_key": true, "stable_sort": true, "stable_sort_by_key": true,
-	"reduce": true, "reduce_by_key": true, "transform": true, "transform_reduce": true,
-	"inclusive_scan": true, "exclusive_scan": true, "inclusive_scan_by_key": true, "exclusive_scan_by_key": true,
-	"copy_if": true, "remove_if": true, "unique": true, "unique_by_key": true, "partition": true,
-	"count_if": true, "for_each": true, "for_each_n": true, "fill": true, "sequence": true, "gather": true, "scatter": true,
-	"min_element": true, "max_element": true, "minmax_element": true, "merge": true, "set_intersection": true,
-}
 
 // onDevice reports whether a thrust call runs on the device: a device
 // execution policy first (thrust::device, thrust::cuda::par.on(s)), or an
