@@ -172,6 +172,13 @@ func (f *File) receiverClass(c *Call) string {
 		return ""
 	}
 	obj := c.Callee.ChildByField("argument")
+	if obj.Is("this") {
+		// this->f(): a method of the class whose method makes the call.
+		if c.Func == nil {
+			return ""
+		}
+		return methodClass(c.Func)
+	}
 	if !obj.Is("identifier", "subscript_expression", "field_expression", "parenthesized_expression", "pointer_expression") {
 		return ""
 	}
@@ -220,6 +227,16 @@ func (m receiverMemo) classOf(f *File, c *Call) string {
 
 // ReceiverClass is receiverClass for rules.
 func (f *File) ReceiverClass(c *Call) string { return f.receiverClass(c) }
+
+// CallerClass returns the class whose method makes the call c ("" for a
+// call from a free function): an unqualified call there names a member of
+// that class (or of its bases) before any function outside it.
+func CallerClass(c *Call) string {
+	if c.Func == nil {
+		return ""
+	}
+	return methodClass(c.Func)
+}
 
 // methodClass returns the class whose member fn is: the class body it is
 // defined in, or the class its qualified name names (`Base<Real>::f`).

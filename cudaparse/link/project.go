@@ -576,6 +576,13 @@ func (p *Project) resolveStep(fn *ProjectFunction, st *cudaparse.SummaryStep) *P
 	if st.Kind != cudaparse.StepCall {
 		return nil
 	}
+	if class := fn.Summary.Class; !st.Method && st.Qualifier == "" && fn.Summary.Member && class != "" {
+		// In a method, f() is this->f() when the class (or a base) has an
+		// f: C++ looks in the class's scope first.
+		if pf := p.resolveMethod(st.Callee, class, st.Arity, fn.File); pf != nil {
+			return pf
+		}
+	}
 	return p.resolveCall(st.Callee, st.Qualifier, st.Arity, st.Method, fn.File)
 }
 
