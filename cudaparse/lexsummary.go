@@ -87,7 +87,7 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 		}
 		clockReads += ownClockReads(body, additions)
 		fs.ReadsClock = clockReads == 1
-		fs.Timed = clockReads >= 2 || bytes.Count(body, []byte("EventRecord")) >= 2
+		fs.Timed = clockReads >= 2 || bytes.Count(body, []byte("EventRecord")) >= 2 || timerObjectReads(body) >= 2
 		s.Functions = append(s.Functions, fs)
 	})
 	return s
@@ -625,6 +625,34 @@ func ownClockReads(body []byte, a *knowledge.Additions) int {
 	}
 	return n
 }
+
+// timerObjectReads counts the calls in body of a timer's reading method
+// on an object named for a timer (`global_timer.Start("split")`,
+// `sw->stop()`), as ClockOf takes them with a parse.
+func timerObjectReads(body []byte) int {
+	n := 0
+	for _, lit := range timerMethodLiterals {
+		for i := 0; ; {
+			k := bytes.Index(body[i:], lit)
+			if k < 0 {
+				break
+			}
+			at := i + k
+			i = at + len(lit)
+			start := at
+			for start > 0 && isIdentByte(body[start-1]) {
+				start--
+			}
+			if start < at && knowledge.TimerObject.Match(body[start:at]) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// timerMethodLiterals are knowledge.TimerMethodSpellings as bytes.
+var timerMethodLiterals = literalsOf(knowledge.TimerMethodSpellings())
 
 // nextIs reports whether the first byte after pos that is not blank is c.
 func nextIs(b []byte, pos int, c byte) bool {

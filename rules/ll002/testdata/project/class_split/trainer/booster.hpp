@@ -7,12 +7,14 @@ class Booster {
   void Round(float *grad, int n);
   void Warm(float *grad, int n);
   void Rank(float *grad, int n);
+  void Profile(float *grad, int n);
 
  private:
   void LaunchGradients(float *grad, int n);
   void LaunchHistogram(float *grad, int n);
   void LaunchRanking(float *grad, int n);
   float Loss(const float *grad, int n);
+  void Prepare(float *grad, int n);
 };
 
 // A free function of the same name as a method: calls from methods of
