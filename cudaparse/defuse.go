@@ -648,7 +648,7 @@ func hostOnlyRangesOf(src []byte) []Range {
 		text := func(k int) string { return strings.TrimSpace(string(src[toks[k].start:toks[k].end])) }
 		for _, dirs := range conditionalGroups(src, toks) {
 			m := gpuCondition.FindStringSubmatch(text(dirs[0]))
-			if len(m) != 4 || !gpuMacro.MatchString(m[3]) {
+			if len(m) != 4 || !gpuMacro.MatchString(m[3]) || includeGuard(src, toks, dirs[0], m[3]) {
 				continue
 			}
 			hostFirst := m[1] == "ifndef" || m[2] == "!"
@@ -665,6 +665,24 @@ func hostOnlyRangesOf(src []byte) []Range {
 		}
 		return out
 	})
+}
+
+// includeGuard reports whether the directive at token k, a test of name,
+// opens an include guard: the next directive defines name
+// (`#ifndef MGARD_X_DEVICE_ADAPTER_CUDA_H` / `#define
+// MGARD_X_DEVICE_ADAPTER_CUDA_H`), whatever the name says of CUDA.
+func includeGuard(src []byte, toks []token, k int, name string) bool {
+	for k++; k < len(toks); k++ {
+		switch toks[k].kind {
+		case tokComment:
+			continue
+		case tokDirective:
+			fields := strings.Fields(strings.TrimPrefix(strings.TrimSpace(string(src[toks[k].start:toks[k].end])), "#"))
+			return len(fields) >= 2 && fields[0] == "define" && fields[1] == name
+		}
+		return false
+	}
+	return false
 }
 
 // inRanges reports whether offset at lies in one of rs.

@@ -193,7 +193,9 @@ func (f *File) Summary() *FileSummary {
 				steps = append(steps, placed{SummaryStep{Kind: StepDeviceSwitch}, c.Node})
 			case libraryKey != "":
 				steps = append(steps, placed{SummaryStep{Kind: StepLaunch, Keys: []string{libraryKey}}, c.Node})
-			case c.Name == "" || c.Name == fn.Name || isCUDAName(c.Name) || launchAt[c.Node.Start()]:
+			case c.Name == "" || c.Name == fn.Name || isCUDAName(c.Name) || launchAt[c.Node.Start()] || InHostOnlyBuild(c.Node):
+				// A call built only without a GPU runs no kernel of a GPU
+				// build (as a library launch there does not).
 			default:
 				st := SummaryStep{Kind: StepCall, Callee: c.Name, Arity: len(c.Args), Qualifier: CalleeQualifier(c), Method: c.Callee.Is("field_expression")}
 				if st.Method {

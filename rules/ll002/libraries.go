@@ -145,7 +145,7 @@ func (a *analysis) hostOnlyBranch(n cudaparse.Node) bool {
 		text := strings.Trim(compact(cond.Text()), "()")
 		negated := strings.HasPrefix(text, "!")
 		text = strings.Trim(strings.TrimPrefix(text, "!"), "()")
-		if !deviceTest.MatchString(text) || !a.compileTimeConstant(p, cond, text) {
+		if !deviceTest.MatchString(outerTemplateLevels(text)) || !a.compileTimeConstant(p, cond, text) {
 			continue
 		}
 		if from.Field() == "alternative" && !negated || from.Field() == "consequence" && negated {
@@ -153,6 +153,27 @@ func (a *analysis) hostOnlyBranch(n cudaparse.Node) bool {
 		}
 	}
 	return false
+}
+
+// outerTemplateLevels returns text without what nests two template
+// argument lists deep: `is_same_v<Space, Kokkos::Cuda>` keeps its Cuda,
+// `is_base_of<IterFunctor<CUDA>, F>` (a dispatch on functor types, which
+// every branch of runs on the device) loses its CUDA.
+func outerTemplateLevels(text string) string {
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		}
+		if depth < 2 && !(text[i] == '>' && depth == 1) {
+			b.WriteByte(text[i])
+		}
+	}
+	return b.String()
 }
 
 // deviceTest matches a condition named for the GPU.

@@ -320,6 +320,12 @@ func (a *analysis) callUse(fn *cudaparse.Function, c *cudaparse.Call) (kernelUse
 			return kernelUse{}, false
 		}
 	}
+	if a.hostOnlyBranch(c.Node) {
+		// Built only without a GPU (`#ifndef AMREX_USE_GPU`), or on the
+		// host branch of a compile-time device test: what it calls runs
+		// no kernel of a GPU build, like a launch written there.
+		return kernelUse{}, false
+	}
 	if callee == nil {
 		// A function of another file of the project.
 		pf := a.pass.ResolveCall(c)
@@ -396,6 +402,9 @@ func (a *analysis) summarize(fn *cudaparse.Function, depth int) *summary {
 				s.launched = append(s.launched, key)
 			}
 			continue
+		}
+		if a.hostOnlyBranch(c.Node) {
+			continue // see callUse
 		}
 		if callee := a.file.FunctionNamed(c.Name); callee != nil && callee != fn {
 			cs := a.summarize(callee, depth+1)
