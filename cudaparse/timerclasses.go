@@ -42,7 +42,7 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 			ms = append(ms, m)
 		}
 	})
-	spreadClockReads(ms)
+	spreadClockReads(ms, sc)
 	out := timerClassesOf(ms)
 	for k := range out {
 		if out[k].Destructor && !out[k].Constructor {
@@ -275,9 +275,12 @@ func timerClassClockLiterals(additions *knowledge.Additions) [][]byte {
 
 // spreadClockReads marks, to a fixed point, the definitions that call a
 // reading method of their own class (Timer() { Reset(); }, or a public
-// method forwarding to the implementation's: M->Start()) or a reading
-// free function of the file.
-func spreadClockReads(ms []*classMethod) {
+// method forwarding to the implementation's: M->Start()), a reading free
+// function of the file, or, through a member or parameter of another
+// class of the file whose class body names it, that class's reading
+// method (a scope timer over a timer: `FunctionTimer(name, Timer &t) {
+// t.Start(name); }`).
+func spreadClockReads(ms []*classMethod, sc *classScan) {
 	reading := map[string]bool{}
 	for _, m := range ms {
 		if m.reads {
@@ -291,9 +294,11 @@ func spreadClockReads(ms []*classMethod) {
 				continue
 			}
 			EachName(m.body, func(n []byte, def bool) {
-				if !def && !m.reads && (reading[m.class+"::"+string(n)] || reading["::"+string(n)]) {
-					m.reads = true
+				if def || m.reads {
+					return
 				}
+				m.reads = reading[m.class+"::"+string(n)] || reading["::"+string(n)] ||
+					methodCallAt(m.body, cap(m.body)-cap(n)) && sc.readsThroughMember(m.class, string(n), reading)
 			})
 			if m.reads {
 				reading[m.class+"::"+m.name] = true
@@ -301,6 +306,37 @@ func spreadClockReads(ms []*classMethod) {
 			}
 		}
 	}
+}
+
+// methodCallAt reports whether the name at offset at of b is called on an
+// object (`t.Start(`, `t->Start(`).
+func methodCallAt(b []byte, at int) bool {
+	j := at
+	for j > 0 && isBlank(b[j-1]) {
+		j--
+	}
+	return j > 0 && b[j-1] == '.' || j > 1 && b[j-1] == '>' && b[j-2] == '-'
+}
+
+// readsThroughMember reports whether a method call named method, made in a
+// method of class, reaches a reading method of another class of the file
+// that class's body names (its member's or a parameter's type).
+func (sc *classScan) readsThroughMember(class, method string, reading map[string]bool) bool {
+	if class == "" {
+		return false
+	}
+	for key := range reading {
+		other, name, ok := strings.Cut(key, "::")
+		if !ok || other == "" || other == class || name != method {
+			continue
+		}
+		for _, b := range sc.bodies() {
+			if b.name == class && b.stop > b.open && containsWord(sc.src[b.open:b.stop], other) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // timerClassesOf groups the reading methods by class and keeps the classes

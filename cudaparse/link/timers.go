@@ -17,7 +17,8 @@ type projectTimer struct {
 
 // addTimers gathers the timer classes of a file's summary. A class that
 // several files define (under one name, in one namespace) reads in each of
-// their reading methods, and starts when constructed if one of them does.
+// their reading methods, starts when constructed if one of them does, and
+// reads when destroyed (a scope timer) if one of them does.
 func (p *Project) addTimers(fsum *cudaparse.FileSummary) {
 	for _, t := range fsum.Timers {
 		if p.timers == nil {
@@ -41,6 +42,7 @@ func (p *Project) addTimers(fsum *cudaparse.FileSummary) {
 // merge adds what t says of a class to c.
 func merge(c *knowledge.TimerClass, t *knowledge.TimerClass) {
 	c.Constructor = c.Constructor || t.Constructor
+	c.Destructor = c.Destructor || t.Destructor
 	for _, m := range t.Reads {
 		if !slices.Contains(c.Reads, m) {
 			c.Reads = append(c.Reads, m)
