@@ -225,6 +225,17 @@ func consecutive(reads []*Call, kind ClockKind, fn *Function) []TimedRegion {
 	return out
 }
 
+// addedTo reports whether a clock read's value has something added to it
+// (`now() + timeout`, `timeout + now()`): a deadline.
+func addedTo(c *Call) bool {
+	n := c.Node
+	p := n.Parent()
+	for p.Is("parenthesized_expression") {
+		n, p = p, p.Parent()
+	}
+	return p.Is("binary_expression") && strings.TrimSpace(p.ChildByField("operator").Text()) == "+"
+}
+
 // discards reports whether a host read is a timer's reset that reads no
 // clock (File.discardsMeasurement).
 func discards(c *Call) bool { return c.Node.f.discardsMeasurement(c) }
@@ -278,9 +289,12 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 		}
 		// The declaration of a timer object starts that object: it ends
 		// no measurement of the read before it (another timer's). A reset
-		// that reads no clock measures nothing, up to it or from it.
+		// that reads no clock measures nothing, up to it or from it. A
+		// read that a duration is added to is a deadline (`deadline =
+		// now() + timeout`), which later reads are compared with or
+		// subtracted from: a time budget, not a measurement.
 		if stopsTimer.MatchString(reads[i].Name+" "+a) || startsTimer.MatchString(reads[i+1].Name+" "+b) || isTimerDeclaration(reads[i+1]) ||
-			discards(reads[i]) || discards(reads[i+1]) {
+			discards(reads[i]) || discards(reads[i+1]) || addedTo(reads[i]) {
 			continue
 		}
 		out = append(out, regionBetween(reads[i], reads[i+1], ClockHost, fn))
