@@ -640,6 +640,14 @@ func (f *File) hostOnlyRanges() []Range {
 // of a plain one when no #elif came before it (with an #elif, which
 // branch a build takes is not known).
 func hostOnlyRangesOf(src []byte) []Range {
+	if !testsGPUMacro(src) {
+		return nil
+	}
+	return hostOnlyRangesLexed(src)
+}
+
+// hostOnlyRangesLexed is hostOnlyRangesOf without the cheap test first.
+func hostOnlyRangesLexed(src []byte) []Range {
 	if !bytes.Contains(src, []byte("#if")) {
 		return nil
 	}
@@ -683,6 +691,39 @@ func includeGuard(src []byte, toks []token, k int, name string) bool {
 		return false
 	}
 	return false
+}
+
+// testsGPUMacro reports whether a line of src that starts a conditional
+// (`#if`, `#ifdef`, `#ifndef`) names a GPU macro: without one, no span is
+// host-only, and the file need not be lexed (most files' conditionals are
+// include guards and feature tests).
+func testsGPUMacro(src []byte) bool {
+	for i := 0; ; {
+		k := bytes.Index(src[i:], []byte("#"))
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		// The directive's line, with its continuations.
+		end := at
+		for {
+			nl := bytes.IndexByte(src[end:], '\n')
+			if nl < 0 {
+				end = len(src)
+				break
+			}
+			end += nl
+			if end == at || src[end-1] != '\\' && !(src[end-1] == '\r' && end-2 >= at && src[end-2] == '\\') {
+				break
+			}
+			end++
+		}
+		line := src[at:end]
+		i = at + 1
+		if d := bytes.TrimLeft(line[1:], " \t"); bytes.HasPrefix(d, []byte("if")) && gpuMacro.Match(d[2:]) {
+			return true
+		}
+	}
 }
 
 // inRanges reports whether offset at lies in one of rs.

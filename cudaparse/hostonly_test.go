@@ -1,6 +1,10 @@
 package cudaparse
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,6 +37,48 @@ func TestHostOnlyRanges(t *testing.T) {
 					t.Errorf("%q: %s at %d in a host-only range = %v, want %v", src, word, at, got, want)
 				}
 			}
+		}
+	}
+}
+
+// The cheap test before lexing a file for host-only spans never skips a
+// file that has some: on every fixture and example, and on directives
+// spelled across continuation lines.
+func TestTestsGPUMacroKeepsEveryHostOnlyFile(t *testing.T) {
+	with := 0
+	for _, root := range []string{"testdata", "../rules", "../testdata", "../examples"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !slices.Contains([]string{".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".c"}, filepath.Ext(path)) {
+				return err
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if len(hostOnlyRangesLexed(src)) > 0 {
+				with++
+				if !testsGPUMacro(src) {
+					t.Errorf("%s: has host-only spans, but the cheap test skips it", path)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if with == 0 {
+		t.Error("no fixture has a host-only span: the test tests nothing")
+	}
+	for src, want := range map[string]bool{
+		"#ifndef AMREX_USE_GPU\nf();\n#endif\n":                            true,
+		"#if defined(FOO) && \\\n    !defined(__CUDACC__)\nf();\n#endif\n": true,
+		"#  ifdef USE_HIP\n#endif\n":                                       true,
+		"#ifndef FOO_H\n#define FOO_H\n#endif\n":                           false,
+		"#include <cuda.h>\n#define X 1\n":                                 false,
+	} {
+		if got := testsGPUMacro([]byte(src)); got != want {
+			t.Errorf("testsGPUMacro(%q) = %v, want %v", src, got, want)
 		}
 	}
 }

@@ -33,8 +33,9 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 	mayHoldClasses := bytes.Contains(src, []byte("class")) || bytes.Contains(src, []byte("struct"))
 	var classes []classBody
 	lexedClasses := false
-	var hostOnly []Range // spans built only without a GPU, read once
-	var clocks [][]byte  // the host clock literals the file spells, found once
+	var hostOnly []Range    // spans built only without a GPU, read once
+	var clocks [][]byte     // the host clock literals the file spells, found once
+	var timerCalls [][]byte // and the timer method calls
 	scannedBuilds := false
 	EachName(src, func(name []byte, def bool) {
 		if !def || want != nil && !want[string(name)] {
@@ -81,13 +82,14 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 		clockReads := 0
 		if clocks == nil {
 			clocks = spelledIn(src, hostClockLiterals)
+			timerCalls = spelledIn(src, timerMethodLiterals)
 		}
 		for _, spelling := range clocks {
 			clockReads += bytes.Count(body, spelling)
 		}
 		clockReads += ownClockReads(body, additions)
 		fs.ReadsClock = clockReads == 1
-		fs.Timed = clockReads >= 2 || bytes.Count(body, []byte("EventRecord")) >= 2 || timerObjectReads(body) >= 2
+		fs.Timed = clockReads >= 2 || bytes.Count(body, []byte("EventRecord")) >= 2 || len(timerCalls) > 0 && timerObjectReads(body, timerCalls) >= 2
 		s.Functions = append(s.Functions, fs)
 	})
 	return s
@@ -629,9 +631,9 @@ func ownClockReads(body []byte, a *knowledge.Additions) int {
 // timerObjectReads counts the calls in body of a timer's reading method
 // on an object named for a timer (`global_timer.Start("split")`,
 // `sw->stop()`), as ClockOf takes them with a parse.
-func timerObjectReads(body []byte) int {
+func timerObjectReads(body []byte, lits [][]byte) int {
 	n := 0
-	for _, lit := range timerMethodLiterals {
+	for _, lit := range lits {
 		for i := 0; ; {
 			k := bytes.Index(body[i:], lit)
 			if k < 0 {

@@ -35,7 +35,7 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 		lits = append(slices.Clip(lits), eventRecordLiterals...)
 	}
 	// Each definition is searched for the literals the file spells only.
-	sc := &classScan{src: src, lits: spelledIn(src, lits), namespaces: namespaceBlocks(src)}
+	sc := &classScan{src: src, lits: spelledIn(src, lits)}
 	var ms []*classMethod
 	eachDefinition(src, func(name, body []byte) {
 		if m := sc.method(name, body); m != nil {
@@ -43,7 +43,7 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 		}
 	})
 	spreadClockReads(ms, sc)
-	out := timerClassesOf(ms)
+	out := timerClassesOf(ms, sc)
 	for k := range out {
 		if out[k].Destructor && !out[k].Constructor {
 			// A scope timer whose constructor reads in a member
@@ -59,11 +59,26 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 // classScan is what TimerClasses reads of a file: its text, the clock
 // literals, and its class bodies, lexed when first needed.
 type classScan struct {
-	src        []byte
-	lits       [][]byte
-	classes    []classBody
-	lexed      bool
+	src     []byte
+	lits    [][]byte
+	classes []classBody
+	lexed   bool
+	// namespaces are the text's namespace blocks, lexed when a timer
+	// class is found (most files that define methods define none).
 	namespaces []namespaceBlock
+	nsLexed    bool
+}
+
+// namespaceOf returns the namespace of method m's class (see method).
+func (sc *classScan) namespaceOf(m *classMethod) string {
+	if !sc.nsLexed {
+		sc.namespaces, sc.nsLexed = namespaceBlocks(sc.src), true
+	}
+	ns := namespaceAt(sc.namespaces, m.at)
+	if m.written != "" {
+		ns = strings.TrimPrefix(ns+"::"+m.written, "::")
+	}
+	return ns
 }
 
 func (sc *classScan) bodies() []classBody {
@@ -99,13 +114,14 @@ func (sc *classScan) method(name, body []byte) *classMethod {
 	if destructor && class != string(name) {
 		return nil
 	}
-	// The class's namespace: the one the definition is in, and what an
-	// out-of-line definition writes before the class (`a::Timer::start`).
-	ns := namespaceAt(sc.namespaces, at)
-	if written := strings.TrimSuffix(strings.TrimSuffix(qualifierBefore(src, qualifierAt), class), "::"); written != "" {
-		ns = strings.TrimPrefix(ns+"::"+written, "::")
+	// The class's namespace (namespaceOf, asked of timer classes only):
+	// the one the definition is in, and what an out-of-line definition
+	// writes before the class (`a::Timer::start`).
+	written := ""
+	if qualifiedBefore(src, qualifierAt) {
+		written = strings.TrimSuffix(strings.TrimSuffix(qualifierBefore(src, qualifierAt), class), "::")
 	}
-	m := &classMethod{class: class, ns: ns, name: string(name), body: body}
+	m := &classMethod{class: class, at: at, written: written, name: string(name), body: body}
 	if destructor {
 		m.name = "~" + m.name
 	}
@@ -147,9 +163,13 @@ func classReadsBesidesDestructor(src []byte, classes []classBody, class string, 
 // classMethod is a definition of TimerClasses: its class ("" for a free
 // function), name and body, and whether it reads a clock.
 type classMethod struct {
-	class, ns, name string
-	body            []byte
-	reads           bool
+	class, name string
+	body        []byte
+	reads       bool
+	// at is where the definition's name is, written the namespaces an
+	// out-of-line definition writes before its class (classScan.namespaceOf).
+	at      int
+	written string
 }
 
 // mayDefineTimerClass reports whether src may define a timer class: it
@@ -341,14 +361,14 @@ func (sc *classScan) readsThroughMember(class, method string, reading map[string
 
 // timerClassesOf groups the reading methods by class and keeps the classes
 // that look like timers and launch nothing.
-func timerClassesOf(ms []*classMethod) []knowledge.TimerClass {
+func timerClassesOf(ms []*classMethod, sc *classScan) []knowledge.TimerClass {
 	byClass := map[string]*knowledge.TimerClass{}
 	launches := map[string]bool{}
 	// A class's namespace is the one its reading methods agree on; a
 	// class of one name defined in two namespaces of the file (a public
 	// class forwarding to an implementation twin) is one entry, of no
 	// namespace (seen from everywhere, as every class was before).
-	namespaces := map[string]map[string]bool{}
+	namespaces := map[string][]*classMethod{}
 	for _, m := range ms {
 		if m.class == "" {
 			continue
@@ -363,9 +383,8 @@ func timerClassesOf(ms []*classMethod) []knowledge.TimerClass {
 		if t == nil {
 			t = &knowledge.TimerClass{Class: m.class}
 			byClass[m.class] = t
-			namespaces[m.class] = map[string]bool{}
 		}
-		namespaces[m.class][m.ns] = true
+		namespaces[m.class] = append(namespaces[m.class], m)
 		switch {
 		case m.name == m.class:
 			t.Constructor = true
@@ -381,8 +400,12 @@ func timerClassesOf(ms []*classMethod) []knowledge.TimerClass {
 			continue
 		}
 		sort.Strings(t.Reads)
-		if ns := namespaces[class]; len(ns) == 1 {
-			for n := range ns {
+		seen := map[string]bool{}
+		for _, m := range namespaces[class] {
+			seen[sc.namespaceOf(m)] = true
+		}
+		if len(seen) == 1 {
+			for n := range seen {
 				t.Namespace = n
 			}
 		}
