@@ -75,7 +75,8 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		for j, name := range c.clocks {
 			lits[j] = []byte(name + "(")
 		}
-		if len(cudaparse.TimedCalls(src, lits)) == 0 {
+		timed := cudaparse.TimedCalls(src, lits)
+		if len(timed) == 0 {
 			return
 		}
 		w.text.Reset(src)
@@ -84,9 +85,11 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		if !askPrefilters(s.Rules, &w.text).firesWith(&w.text, true, true) {
 			return
 		}
-		_, calls := pr.names.scan(src)
+		// Only what is called between two of the helper's calls can be
+		// timed by them (as for a load candidate, noteProjectFacts): the
+		// link summarizes the definers of these names alone.
 		ff := &pr.facts[c.i] // this worker's alone
-		ff.calls, ff.scanned = calls, true
+		ff.calls, ff.scanned = pr.names.intern(timed), true
 		ff.clockCandidate, ff.candidate = true, true
 		marked.Add(1)
 	})
