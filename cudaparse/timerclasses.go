@@ -136,10 +136,34 @@ func (sc *classScan) method(name, body []byte) *classMethod {
 	for _, lit := range sc.lits {
 		if bytes.Contains(reading, lit) {
 			m.reads = true
-			break
+			switch {
+			case slices.ContainsFunc(eventRecordLiterals, func(e []byte) bool { return bytes.Equal(e, lit) }):
+				m.readsEvents = true
+			case spellsWordAt(reading, lit):
+				// Not inside a longer name: `time(` of get_time() is
+				// no host clock (nor, in timerClassesOf, a call of a
+				// method of the class itself).
+				m.hostReads = append(m.hostReads, strings.TrimSuffix(string(lit), "("))
+			}
 		}
 	}
 	return m
+}
+
+// spellsWordAt reports whether b holds lit where no identifier byte comes
+// just before it.
+func spellsWordAt(b, lit []byte) bool {
+	for i := 0; ; {
+		k := bytes.Index(b[i:], lit)
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		if at == 0 || !isIdentByte(b[at-1]) || !isIdentByte(lit[0]) {
+			return true
+		}
+		i = at + 1
+	}
 }
 
 // classReadsBesidesDestructor reports whether the body of class (defined
@@ -170,6 +194,10 @@ type classMethod struct {
 	// out-of-line definition writes before its class (classScan.namespaceOf).
 	at      int
 	written string
+	// readsEvents: the method itself records a CUDA event; hostReads are
+	// the other clocks' names it spells.
+	readsEvents bool
+	hostReads   []string
 }
 
 // mayDefineTimerClass reports whether src may define a timer class: it
@@ -394,11 +422,24 @@ func timerClassesOf(ms []*classMethod, sc *classScan) []knowledge.TimerClass {
 			t.Reads = append(t.Reads, m.name)
 		}
 	}
+	// A class whose methods record events and read no other clock times
+	// the GPU.
+	events, host, methods := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, m := range ms {
+		methods[m.class+"::"+m.name] = true
+	}
+	for _, m := range ms {
+		events[m.class] = events[m.class] || m.readsEvents
+		for _, name := range m.hostReads {
+			host[m.class] = host[m.class] || !methods[m.class+"::"+name]
+		}
+	}
 	var out []knowledge.TimerClass
 	for class, t := range byClass {
 		if launches[class] || !looksLikeTimer(t) {
 			continue
 		}
+		t.Events = events[class] && !host[class]
 		sort.Strings(t.Reads)
 		seen := map[string]bool{}
 		for _, m := range namespaces[class] {

@@ -137,6 +137,52 @@ func (f *File) timerMethodCall(c *Call) bool {
 	return f.classMethodReadsClock(typ, c.Name)
 }
 
+// eventTimerAt reports whether n, where a host region starts, is the
+// declaration of an object of a timer class of CUDA events, or a call of
+// a method on one.
+func (f *File) eventTimerAt(n Node) bool {
+	var typ string
+	switch {
+	case n.Is("call_expression"):
+		callee := n.ChildByField("function")
+		obj := callee.ChildByField("argument")
+		if !callee.Is("field_expression") || !obj.Is("identifier") {
+			return false
+		}
+		typ = f.declaredType(obj)
+	default:
+		for p := n; p.Valid(); p = p.Parent() {
+			if p.Is("declaration") {
+				typ = compactSpace(p.ChildByField("type").Text())
+				break
+			}
+			if p.Is("compound_statement", "function_definition") {
+				return false
+			}
+		}
+	}
+	t := f.timerClassOf(typ)
+	return t != nil && t.Events
+}
+
+// timerClassOf returns the timer class of a declared type: the
+// configuration's or another file's (additions), or the file's own.
+func (f *File) timerClassOf(typ string) *knowledge.TimerClass {
+	if typ == "" {
+		return nil
+	}
+	if t := f.ownTimer(typ); t != nil {
+		return t
+	}
+	class := className(typ)
+	for _, own := range f.TimerClasses() {
+		if own.Class == class {
+			return &own
+		}
+	}
+	return nil
+}
+
 // discardsMeasurement reports whether c zeroes a timer object without
 // reading a clock: a reset() or clear() of a timer class the file knows
 // (the configuration's, another file's of the project, its own) that is
@@ -156,16 +202,7 @@ func (f *File) discardsMeasurement(c *Call) bool {
 	if typ == "" {
 		return false
 	}
-	t := f.ownTimer(typ)
-	if t == nil {
-		class := className(typ)
-		for _, own := range f.TimerClasses() {
-			if own.Class == class {
-				t = &own
-				break
-			}
-		}
-	}
+	t := f.timerClassOf(typ)
 	return t != nil && !slices.Contains(t.Reads, c.Name)
 }
 

@@ -68,6 +68,10 @@ type TimedRegion struct {
 	Start, Stop Node
 	Clock       ClockKind
 	Func        *Function
+	// EventTimer: a host region of a timer object whose class records
+	// CUDA events (knowledge.TimerClass.Events): it times the GPU, as the
+	// messages say; the rules judge it as a host region.
+	EventTimer bool
 }
 
 // Contains reports whether n lies inside the measured code.
@@ -174,9 +178,13 @@ func (f *File) findTimedRegions(fn *Function) []TimedRegion {
 		host = append(host, decls...)
 		slices.SortFunc(host, func(a, b *Call) int { return a.Node.Start() - b.Node.Start() })
 	}
+	objects := len(out)
 	out = append(out, hostRegions(host, fn)...)
 	out = append(out, sinceStartRegions(host, fn)...)
 	out = append(out, f.ownTimerScopes(fn, host)...)
+	for k := objects; k < len(out); k++ {
+		out[k].EventTimer = f.eventTimerAt(out[k].Start)
+	}
 	out = append(out, f.benchmarkLoops(fn)...)
 	return out
 }

@@ -67,6 +67,9 @@ type TimerClass struct {
 	// tells classes of one name apart by it; a configuration's timer has
 	// none.
 	Namespace string `json:",omitempty"`
+	// Events: its reads record CUDA events (a timer of the GPU's time),
+	// for the messages' name of the clock.
+	Events bool `json:",omitempty"`
 }
 
 // NewAdditions returns the additions of the entries, or nil when there are
@@ -115,7 +118,7 @@ func NewAdditions(l AdditionsList) *Additions {
 		}
 		a.timers[plain] = append(a.timers[plain], t)
 		clock[plain] = true
-		key.WriteString("timer " + strconv.Quote(t.Class) + " " + strconv.FormatBool(t.Constructor) + " " + strconv.FormatBool(t.Destructor))
+		key.WriteString("timer " + strconv.Quote(t.Class) + " " + strconv.FormatBool(t.Constructor) + " " + strconv.FormatBool(t.Destructor) + " " + strconv.FormatBool(t.Events))
 		for _, m := range t.Reads {
 			a.timerMethods[m] = true
 			key.WriteString(" " + strconv.Quote(m))

@@ -43,6 +43,7 @@ func (p *Project) addTimers(fsum *cudaparse.FileSummary) {
 func merge(c *knowledge.TimerClass, t *knowledge.TimerClass) {
 	c.Constructor = c.Constructor || t.Constructor
 	c.Destructor = c.Destructor || t.Destructor
+	c.Events = c.Events || t.Events
 	for _, m := range t.Reads {
 		if !slices.Contains(c.Reads, m) {
 			c.Reads = append(c.Reads, m)

@@ -198,7 +198,7 @@ func message(cold []string, u kernelUse, r cudaparse.TimedRegion) string {
 }
 
 func clockName(r cudaparse.TimedRegion) string {
-	if r.Clock == cudaparse.ClockEvent {
+	if r.Clock == cudaparse.ClockEvent || r.EventTimer {
 		return "CUDA events"
 	}
 	return "host clock"
