@@ -41,11 +41,11 @@ void scale_forward(float *out, const float *in, int n) { scale_kernel<<<1, 32>>>
 `).Summary()
 	gpu.Path = "kernels.cuh"
 	p := NewProject([]*cudaparse.FileSummary{cpu, gpu})
-	callee := p.ResolveCall("scale_forward", "", 3, false, "model.c")
+	callee := p.ResolveCall("", "scale_forward", "", 3, false, "model.c")
 	if callee == nil || callee.File != "model.c" {
 		t.Fatalf("scale_forward called from model.c resolves to %+v, want model.c's own", callee)
 	}
-	forward := p.ResolveCall("model_forward", "", 2, false, "model.c")
+	forward := p.ResolveCall("", "model_forward", "", 2, false, "model.c")
 	if forward == nil {
 		t.Fatal("model_forward not found")
 	}

@@ -576,14 +576,25 @@ func (p *Project) resolveStep(fn *ProjectFunction, st *cudaparse.SummaryStep) *P
 	if st.Kind != cudaparse.StepCall {
 		return nil
 	}
-	if class := fn.Summary.Class; !st.Method && st.Qualifier == "" && fn.Summary.Member && class != "" {
-		// In a method, f() is this->f() when the class (or a base) has an
-		// f: C++ looks in the class's scope first.
-		if pf := p.resolveMethod(st.Callee, class, st.Arity, fn.File); pf != nil {
+	class := ""
+	if fn.Summary.Member {
+		class = fn.Summary.Class
+	}
+	return p.resolveCallIn(class, st.Callee, st.Qualifier, st.Arity, st.Method, fn.File)
+}
+
+// resolveCallIn is resolveCall for a call made in a method of callerClass
+// ("" for a free function): there f(), written without object or
+// qualifier, is this->f() when the class (or a base) has an f, as C++
+// looks in the class's scope first (a class split between a .cpp and a
+// .cu file calls its launchers so).
+func (p *Project) resolveCallIn(callerClass, name, qualifier string, arity int, method bool, fromFile string) *ProjectFunction {
+	if callerClass != "" && !method && qualifier == "" {
+		if pf := p.resolveMethod(name, callerClass, arity, fromFile); pf != nil {
 			return pf
 		}
 	}
-	return p.resolveCall(st.Callee, st.Qualifier, st.Arity, st.Method, fn.File)
+	return p.resolveCall(name, qualifier, arity, method, fromFile)
 }
 
 // ResolveCall is Resolve for a call written as a method call (obj.f(),
@@ -1128,14 +1139,15 @@ func (p *Project) ResolveStep(fn *ProjectFunction, st *cudaparse.SummaryStep) *P
 }
 
 // ResolveCall is Resolve for a call written as a method call (obj.f(),
-// p->f()) or not (see resolveCall).
-func (p *Project) ResolveCall(name, qualifier string, arity int, method bool, fromFile string) *ProjectFunction {
+// p->f()) or not, made in a method of callerClass ("" for a free
+// function; see resolveCallIn and resolveCall).
+func (p *Project) ResolveCall(callerClass, name, qualifier string, arity int, method bool, fromFile string) *ProjectFunction {
 	if p == nil {
 		return nil
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.resolveCall(name, qualifier, arity, method, fromFile)
+	return p.resolveCallIn(callerClass, name, qualifier, arity, method, fromFile)
 }
 
 // Callers returns the number of known call sites of fn.

@@ -212,16 +212,7 @@ func (p *Pass) ResolveCall(c *cudaparse.Call) *link.ProjectFunction {
 	if method {
 		qualifier = p.File.ReceiverClass(c) // the object's class
 	}
-	var pf *link.ProjectFunction
-	if class := cudaparse.CallerClass(c); !method && qualifier == "" && class != "" {
-		// In a method, f() is this->f() when the class has an f (C++
-		// looks in the class's scope first): a class split between a .cpp
-		// and a .cu file calls its launchers so.
-		pf = p.Project.ResolveCall(c.Name, class, len(c.Args), true, p.File.Path)
-	}
-	if pf == nil {
-		pf = p.Project.ResolveCall(c.Name, qualifier, len(c.Args), method, p.File.Path)
-	}
+	pf := p.Project.ResolveCall(cudaparse.CallerClass(c), c.Name, qualifier, len(c.Args), method, p.File.Path)
 	if pf == nil || pf.File == p.File.Path {
 		return nil
 	}
