@@ -1,6 +1,10 @@
 package cudaparse
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/lazylint/lazylint/knowledge"
+)
 
 // CallsInLoop reports whether src calls one of names inside a for, while
 // or do loop (in its header or its body), as far as a lexer can tell:
@@ -12,7 +16,7 @@ func CallsInLoop(src []byte, names []string) bool {
 	if len(names) == 0 {
 		return false
 	}
-	want := nameSet(names)
+	want := knowledge.NameSet(names...)
 	return eachLoopCall(src, func(name string) bool { return want[name] })
 }
 
@@ -23,7 +27,7 @@ func CallsInLoopThrough(src []byte, names []string) bool {
 	if len(names) == 0 {
 		return false
 	}
-	want := nameSet(names)
+	want := knowledge.NameSet(names...)
 	inLoop := map[string]bool{}
 	if eachLoopCall(src, func(name string) bool {
 		inLoop[name] = true
@@ -63,14 +67,6 @@ func CallsInLoopThrough(src []byte, names []string) bool {
 		}
 	}
 	return false
-}
-
-func nameSet(names []string) map[string]bool {
-	set := make(map[string]bool, len(names))
-	for _, n := range names {
-		set[n] = true
-	}
-	return set
 }
 
 // eachLoopCall calls visit with the name of each call inside a loop, in

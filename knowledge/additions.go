@@ -1,8 +1,8 @@
 package knowledge
 
 import (
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -126,18 +126,9 @@ func NewAdditions(l AdditionsList) *Additions {
 		key.WriteString("\n")
 	}
 	a.key = key.String()
-	a.loadSpellings = sortedSet(load)
-	a.clockSpellings = sortedSet(clock)
+	a.loadSpellings = slices.Sorted(maps.Keys(load))
+	a.clockSpellings = slices.Sorted(maps.Keys(clock))
 	return a
-}
-
-func sortedSet(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for s := range m {
-		out = append(out, s)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // plainName returns a name without its namespace or class qualifier and

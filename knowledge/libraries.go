@@ -235,7 +235,7 @@ func LibraryLaunchKey(l *LibraryLauncher, name, path string, line int) string {
 // operations, sorting and transformations. Left out: copy, copy_n and the
 // uninitialized copies, whose copies between host and device are memory
 // copies and launch nothing.
-var ThrustAlgorithms = setOf(
+var ThrustAlgorithms = NameSet(
 	// Searching and queries.
 	"find", "find_if", "find_if_not", "mismatch", "partition_point", "lower_bound", "upper_bound",
 	"binary_search", "equal_range", "equal", "all_of", "any_of", "none_of", "is_sorted", "is_sorted_until",
@@ -261,7 +261,8 @@ var ThrustAlgorithms = setOf(
 	"uninitialized_fill", "uninitialized_fill_n", "swap_ranges",
 )
 
-func setOf(names ...string) map[string]bool {
+// NameSet returns the names as a set.
+func NameSet(names ...string) map[string]bool {
 	out := make(map[string]bool, len(names))
 	for _, n := range names {
 		out[n] = true

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"maps"
 	"slices"
 	"sort"
 
@@ -253,7 +254,7 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 			admitted[i] = true
 		}
 	}
-	pr.readNames(sortedInts(admitted))
+	pr.readNames(slices.Sorted(maps.Keys(admitted)))
 	out := map[string][]int{}
 	for _, name := range names {
 		if len(byName[name]) == 0 {
@@ -332,13 +333,4 @@ func (pr *projectRun) readNames(indices []int) {
 		}
 		pr.fileNames[i] = fn // each worker its own index
 	})
-}
-
-func sortedInts(m map[int]bool) []int {
-	out := make([]int, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Ints(out)
-	return out
 }

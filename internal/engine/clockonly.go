@@ -108,7 +108,7 @@ const maxClockHelperLines = 20
 func (pr *projectRun) clockHelpers() []string {
 	var names []string
 	definers := map[int][]string{}
-	for _, name := range sortedKeys(pr.clockDefinedBy) {
+	for _, name := range slices.Sorted(maps.Keys(pr.clockDefinedBy)) {
 		if len(pr.clockDefinedBy[name]) <= maxClockDefiners && !knowledge.IsClockName(name) {
 			names = append(names, name)
 			for _, i := range pr.clockDefinedBy[name] {

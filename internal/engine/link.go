@@ -2,11 +2,13 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/cudaparse/link"
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // link runs step 2 and returns the linked project. What is looked for is
@@ -88,7 +90,7 @@ func (pr *projectRun) link(also []int) *link.Project {
 		}
 	}
 	definers := pr.definersOf(loadWanted, true, nil)
-	for _, name := range sortedKeys(loadWanted) {
+	for _, name := range slices.Sorted(maps.Keys(loadWanted)) {
 		for _, i := range definers[name] {
 			if !pr.requested(i) {
 				candidates = append(candidates, i)
@@ -98,7 +100,7 @@ func (pr *projectRun) link(also []int) *link.Project {
 
 	// Timer helpers the files that launch may call.
 	var clockTodo []int
-	for _, name := range sortedKeys(clockWanted) {
+	for _, name := range slices.Sorted(maps.Keys(clockWanted)) {
 		for _, i := range pr.clockDefinedBy[name] {
 			if !pr.requested(i) {
 				clockTodo = append(clockTodo, i)
@@ -121,7 +123,7 @@ func (pr *projectRun) link(also []int) *link.Project {
 	pr.linkFrom(from, nil)
 	// What the functions the candidates call go on to call: the launch
 	// may be further on, in a file that the called one's file calls.
-	pr.linkFrom(candidates, setOf(sortedKeys(loadWanted)))
+	pr.linkFrom(candidates, knowledge.NameSet(slices.Collect(maps.Keys(loadWanted))...))
 	return pr.project()
 }
 
@@ -174,7 +176,7 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 		} else {
 			definers = pr.headerDefiners(wanted, byMethods)
 		}
-		for _, name := range sortedKeys(wanted) {
+		for _, name := range slices.Sorted(maps.Keys(wanted)) {
 			for _, i := range definers[name] {
 				if !pr.requested(i) {
 					todo = append(todo, i)
@@ -235,15 +237,6 @@ func definesFunction(sum *cudaparse.FileSummary, name string) bool {
 	return false
 }
 
-// setOf returns the names as a set.
-func setOf(names []string) map[string]bool {
-	out := make(map[string]bool, len(names))
-	for _, n := range names {
-		out[n] = true
-	}
-	return out
-}
-
 // maxIncludedDefiners bounds definersOf: a name that more files of the
 // callers' includes may define is left to definedBy.
 const maxIncludedDefiners = 4
@@ -263,7 +256,7 @@ const maxIncludedDefiners = 4
 // beside it has one of the same name that does: a test of a CPU
 // reference includes model.c, beside model.cu.
 func (pr *projectRun) definersOf(wanted map[string][]int, near bool, inHeaders map[string]bool) map[string][]int {
-	names := sortedKeys(wanted)
+	names := slices.Sorted(maps.Keys(wanted))
 	among := make(map[string]fileSet, len(names))
 	// Names called from the same files look among the same files: a file
 	// calling two hundred names asks once.
@@ -314,7 +307,7 @@ func (pr *projectRun) inIncludedHeaders(wanted map[string][]int, found map[strin
 	var names []string
 	headers := map[string]fileSet{}
 	bySet := map[string]fileSet{} // by the callers, as in definersOf
-	for _, name := range sortedKeys(wanted) {
+	for _, name := range slices.Sorted(maps.Keys(wanted)) {
 		if !only[name] || len(pr.definedBy[name]) > 0 || len(found[name]) > 0 {
 			continue
 		}

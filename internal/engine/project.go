@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"sort"
 	"strings"
 	"sync"
 
@@ -116,15 +115,6 @@ type projectRun struct {
 	// in the per-file check that the project may change.
 	names *interner
 	kept  *fileKeeper
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // contextFiles walks root for the C/C++/CUDA files that are not among

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -228,10 +230,10 @@ func TestCallerTargetsStopsAtGenericNames(t *testing.T) {
 	pr := &projectRun{facts: callerSummaries(files)}
 	got := pr.callerTargets([]callerNode{{0, "run"}})
 	if !got["run"] || !got["bench"] {
-		t.Errorf("targets %v: want run and bench", sortedKeys(got))
+		t.Errorf("targets %v: want run and bench", slices.Sorted(maps.Keys(got)))
 	}
 	if got["helper0"] || got["user0"] || got["main"] {
-		t.Errorf("targets %v: want no helper, user or main", sortedKeys(got))
+		t.Errorf("targets %v: want no helper, user or main", slices.Sorted(maps.Keys(got)))
 	}
 
 	// With few callers, each is followed, and theirs in turn.
@@ -239,7 +241,7 @@ func TestCallerTargetsStopsAtGenericNames(t *testing.T) {
 	got = pr.callerTargets([]callerNode{{0, "run"}})
 	for _, want := range []string{"run", "bench", "helper0", "user0", "helper1", "user1"} {
 		if !got[want] {
-			t.Errorf("targets %v: want %s", sortedKeys(got), want)
+			t.Errorf("targets %v: want %s", slices.Sorted(maps.Keys(got)), want)
 		}
 	}
 }
@@ -253,9 +255,9 @@ func TestCallerTargetsStopsAtMaxDepth(t *testing.T) {
 	pr := &projectRun{facts: callerSummaries([][]string{append([]string{"f0"}, chain...)})}
 	got := pr.callerTargets([]callerNode{{0, "f0"}})
 	if len(got) != link.MaxCallerDepth+1 {
-		t.Errorf("targets %v: want f0..f%d", sortedKeys(got), link.MaxCallerDepth)
+		t.Errorf("targets %v: want f0..f%d", slices.Sorted(maps.Keys(got)), link.MaxCallerDepth)
 	}
 	if !got[fmt.Sprintf("f%d", link.MaxCallerDepth)] || got[fmt.Sprintf("f%d", link.MaxCallerDepth+1)] {
-		t.Errorf("targets %v: want f%d in, f%d out", sortedKeys(got), link.MaxCallerDepth, link.MaxCallerDepth+1)
+		t.Errorf("targets %v: want f%d in, f%d out", slices.Sorted(maps.Keys(got)), link.MaxCallerDepth, link.MaxCallerDepth+1)
 	}
 }

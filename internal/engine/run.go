@@ -2,8 +2,10 @@ package engine
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -244,7 +246,7 @@ func (r *run) projectStep() {
 			// hold every call of their measuring functions, also those
 			// before the timer starts (a warm-up defined in another
 			// file), where their text's scan held only the timed calls.
-			pr.linkFrom(sortedInts(rechecked), nil)
+			pr.linkFrom(slices.Sorted(maps.Keys(rechecked)), nil)
 			// Files checked again may have been summarized on the way.
 			if !extend(pr, r.current()) && pr.summaries() == project.Files() && pr.upgraded == 0 {
 				break

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse/link"
@@ -283,7 +285,7 @@ func (pr *projectRun) mayCallHeaderMacro(i int) bool {
 		for name := range all {
 			pr.macroNames[name] = true
 		}
-		pr.volatileMacros = sortedKeys(all.VolatileAccessNames())
+		pr.volatileMacros = slices.Sorted(maps.Keys(all.VolatileAccessNames()))
 	}
 	pr.macroMu.Unlock()
 	for _, name := range pr.calledNames(i) {
