@@ -1,10 +1,6 @@
 package cudaparse
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -46,27 +42,14 @@ func TestHostOnlyRanges(t *testing.T) {
 // spelled across continuation lines.
 func TestTestsGPUMacroKeepsEveryHostOnlyFile(t *testing.T) {
 	with := 0
-	for _, root := range []string{"testdata", "../rules", "../testdata", "../examples"} {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !slices.Contains([]string{".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".c"}, filepath.Ext(path)) {
-				return err
+	eachSourceFixture(t, func(path string, src []byte) {
+		if len(hostOnlyRangesLexed(src)) > 0 {
+			with++
+			if !testsGPUMacro(src) {
+				t.Errorf("%s: has host-only spans, but the cheap test skips it", path)
 			}
-			src, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			if len(hostOnlyRangesLexed(src)) > 0 {
-				with++
-				if !testsGPUMacro(src) {
-					t.Errorf("%s: has host-only spans, but the cheap test skips it", path)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
 		}
-	}
+	})
 	if with == 0 {
 		t.Error("no fixture has a host-only span: the test tests nothing")
 	}
