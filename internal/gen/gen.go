@@ -109,19 +109,12 @@ const (
 
 // Readme returns readme with its rules table regenerated.
 func Readme(readme []byte, rules []*rule.Rule) ([]byte, error) {
-	begin := bytes.Index(readme, []byte(tableBegin))
-	end := bytes.Index(readme, []byte(tableEnd))
-	if begin < 0 || end < begin {
-		return nil, fmt.Errorf("README.md: no %q ... %q markers", tableBegin, tableEnd)
-	}
-	var b bytes.Buffer
-	b.Write(readme[:begin+len(tableBegin)])
-	b.WriteString("\n| ID | name | severity | what it finds |\n| --- | --- | --- | --- |\n")
-	for _, r := range rules {
-		fmt.Fprintf(&b, "| [%s](docs/rules/%s.md) | `%s` | %s | %s |\n", r.ID, r.ID, r.Name, r.Severity, r.Summary)
-	}
-	b.Write(readme[end:])
-	return b.Bytes(), nil
+	return betweenMarkers(readme, "README.md", tableBegin, tableEnd, func(b *bytes.Buffer) {
+		b.WriteString("\n| ID | name | severity | what it finds |\n| --- | --- | --- | --- |\n")
+		for _, r := range rules {
+			fmt.Fprintf(b, "| [%s](docs/rules/%s.md) | `%s` | %s | %s |\n", r.ID, r.ID, r.Name, r.Severity, r.Summary)
+		}
+	})
 }
 
 // Facts table markers in docs/project.md.
@@ -134,31 +127,39 @@ const (
 // project facts regenerated: each kind (rule.Facts, each with its
 // provider in internal/engine/providers.go) and the rules that read it.
 func ProjectDoc(doc []byte, rules []*rule.Rule) ([]byte, error) {
-	begin := bytes.Index(doc, []byte(factsBegin))
-	end := bytes.Index(doc, []byte(factsEnd))
-	if begin < 0 || end < begin {
-		return nil, fmt.Errorf("docs/project.md: no %q ... %q markers", factsBegin, factsEnd)
-	}
-	var b bytes.Buffer
-	b.Write(doc[:begin+len(factsBegin)])
-	b.WriteString("\n| fact | what it says | read by |\n| --- | --- | --- |\n")
-	for _, f := range rule.Facts {
-		readers := "every rule"
-		if !f.EveryRule {
-			var ids []string
-			for _, r := range rules {
-				if r.RequiresFact(f) {
-					ids = append(ids, r.ID)
+	return betweenMarkers(doc, "docs/project.md", factsBegin, factsEnd, func(b *bytes.Buffer) {
+		b.WriteString("\n| fact | what it says | read by |\n| --- | --- | --- |\n")
+		for _, f := range rule.Facts {
+			readers := "every rule"
+			if !f.EveryRule {
+				var ids []string
+				for _, r := range rules {
+					if r.RequiresFact(f) {
+						ids = append(ids, r.ID)
+					}
+				}
+				readers = strings.Join(ids, ", ")
+				if readers == "" {
+					readers = "no rule"
 				}
 			}
-			readers = strings.Join(ids, ", ")
-			if readers == "" {
-				readers = "no rule"
-			}
+			fmt.Fprintf(b, "| `%s` | %s | %s |\n", f.Name, f.Doc, readers)
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.Name, f.Doc, readers)
+	})
+}
+
+// betweenMarkers returns doc (named name in errors) with what lies between
+// its begin and end markers written anew by table.
+func betweenMarkers(doc []byte, name, begin, end string, table func(*bytes.Buffer)) ([]byte, error) {
+	from := bytes.Index(doc, []byte(begin))
+	to := bytes.Index(doc, []byte(end))
+	if from < 0 || to < from {
+		return nil, fmt.Errorf("%s: no %q ... %q markers", name, begin, end)
 	}
-	b.Write(doc[end:])
+	var b bytes.Buffer
+	b.Write(doc[:from+len(begin)])
+	table(&b)
+	b.Write(doc[to:])
 	return b.Bytes(), nil
 }
 
