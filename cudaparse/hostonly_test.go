@@ -1,6 +1,7 @@
 package cudaparse
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -63,5 +64,36 @@ func TestTestsGPUMacroKeepsEveryHostOnlyFile(t *testing.T) {
 		if got := testsGPUMacro([]byte(src)); got != want {
 			t.Errorf("testsGPUMacro(%q) = %v, want %v", src, got, want)
 		}
+	}
+}
+
+// A call built only without a GPU is no step of a summary, from a parse
+// (InHostOnlyBuild) and from the text alike.
+func TestSummariesLeaveOutHostOnlyCalls(t *testing.T) {
+	src := `void advance(float *q, int n) {
+#ifndef SOLVER_USE_GPU
+  cpu_reconstruct(q, n);
+#else
+  gpu_reconstruct(q, n);
+#endif
+}
+`
+	calls := func(sum *FileSummary) []string {
+		var out []string
+		for _, fn := range sum.Functions {
+			for _, st := range fn.Steps {
+				if st.Kind == StepCall {
+					out = append(out, st.Callee)
+				}
+			}
+		}
+		return out
+	}
+	want := []string{"gpu_reconstruct"}
+	if got := calls(parse(t, src).Summary()); !slices.Equal(got, want) {
+		t.Errorf("parsed: calls %v, want %v", got, want)
+	}
+	if got := calls(LexicalSummary("advance.cpp", []byte(src), nil, nil)); !slices.Equal(got, want) {
+		t.Errorf("from the text: calls %v, want %v", got, want)
 	}
 }

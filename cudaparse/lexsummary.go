@@ -72,10 +72,9 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 		}
 		body := src[start:end]
 		if !scannedBuilds {
-			// Only a library launch asks (lexicalLibraryLaunch).
-			if spellsLibraryLaunch(src) {
-				hostOnly = hostOnlyRangesOf(src)
-			}
+			// A library launch or a call there runs no kernel of a GPU
+			// build, as File.Summary has it.
+			hostOnly = hostOnlyRangesOf(src)
 			scannedBuilds = true
 		}
 		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions, path, hostOnly), src[open:start])
@@ -136,6 +135,7 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 			steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{libraryKey}, Line: line(pos)})
 		case isCUDAName(n) || n == "dim3":
 		case additions != nil && ownLexicalStep(additions, body, pos, n, args, &steps, line(pos)):
+		case inRanges(hostOnly, offset+pos):
 		default:
 			steps = append(steps, SummaryStep{Kind: StepCall, Callee: n, Arity: -1, Line: line(pos), Method: methodBefore(body, pos)})
 		}
@@ -143,20 +143,6 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 	sortSteps(steps)
 	// Without append's slack: the link step keeps thousands of these.
 	return append(make([]SummaryStep, 0, len(steps)), steps...)
-}
-
-// libraryLaunchCalls are knowledge.LibraryLaunchCalls as bytes.
-var libraryLaunchCalls = literalsOf(knowledge.LibraryLaunchCalls())
-
-// spellsLibraryLaunch reports whether src spells a library launch with its
-// namespace.
-func spellsLibraryLaunch(src []byte) bool {
-	for _, l := range libraryLaunchCalls {
-		if bytes.Contains(src, l) {
-			return true
-		}
-	}
-	return false
 }
 
 // libraryLaunchName reports whether n names a portability layer's launch
