@@ -130,7 +130,7 @@ func BenchmarkParseAndRules(b *testing.B) {
 				b.Fatal(err)
 			}
 			for _, r := range rules.All {
-				r.Run(rule.NewPass(r, f, nil, func(rule.Finding) { findings++ }))
+				r.Run(rule.NewPass(r, f, nil, nil, func(rule.Finding) { findings++ }))
 			}
 		}
 	}

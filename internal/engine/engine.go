@@ -309,7 +309,7 @@ func CheckSource(opts Options, path string, src []byte) FileResult {
 	text := rule.NewText(src)
 	var digest [32]byte
 	if opts.Project != nil && !opts.NoProject {
-		text.SetProjectFacts(callsProjectLoader(opts.Project, shown, cudaparse.ScanNames(src).Calls, spelledIn(src), nil), false)
+		text.Give(rule.Loaders, callsProjectLoader(opts.Project, shown, cudaparse.ScanNames(src).Calls, spelledIn(src), nil))
 		digest = opts.Project.FileDigest(shown)
 	}
 	out, _, _, _ := checkText(&parser, text, settingsFor(abs), &opts, shown, &projectInput{project: opts.Project, digest: digest})
@@ -336,16 +336,15 @@ const (
 type projectInput struct {
 	project *link.Project
 	digest  [32]byte
-	// What the providers give (providers.go): whether the file calls a
-	// loader of another file (for the prefilters), what its parse is
-	// given (the header macros it spells, the clocks of other files it
-	// calls, the device code of its units), the timer classes of other
-	// files it declares objects of.
-	callsLoader bool
-	facts       cudaparse.ProjectFacts
-	timers      []knowledge.TimerClass
-	keep        func(*cudaparse.File, *cudaparse.FileSummary)
-	parsed      *cudaparse.ParsedText
+	// What the providers give (providers.go) beside what they tell the
+	// prefilters (rule.Text.Give) and the rules (rule.Given, from
+	// project): what the file's parse is given (the header macros it
+	// spells, the clocks of other files it calls, the device code of its
+	// units), the timer classes of other files it declares objects of.
+	facts  cudaparse.ProjectFacts
+	timers []knowledge.TimerClass
+	keep   func(*cudaparse.File, *cudaparse.FileSummary)
+	parsed *cudaparse.ParsedText
 	// noSummary: the project holds a parse's summary of the file already
 	// (a recheck), so none is made (it is not in a cache entry either).
 	noSummary bool
@@ -371,7 +370,7 @@ func checkText(parser **cudaparse.Parser, text *rule.Text, s Settings, opts *Opt
 			}
 		}
 	}
-	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Project: in.project, Facts: in.facts, Additions: s.Additions, keep: in.keep, parsed: in.parsed, noSummary: in.noSummary}
+	checker := &Checker{Rules: s.Rules, RuleOptions: s.RuleOptions, LowConfidence: opts.LowConfidence, ParseLimit: opts.ParseLimit, MaxParseBytes: opts.MaxParseBytes, Given: given(in.project), Facts: in.facts, Additions: s.Additions, keep: in.keep, parsed: in.parsed, noSummary: in.noSummary}
 	found, parsed, sum, err := checker.checkRules(parser, shown, src, firing)
 	setSeverities(found, &s)
 	var out FileResult
@@ -408,7 +407,7 @@ func firingRules(rules []*rule.Rule, text *rule.Text) []*rule.Rule {
 // these may answer otherwise once the project's facts are known.
 type prefilterAnswers struct {
 	firing, askers []*rule.Rule
-	// Which facts were asked for (rule.Text.AskedProjectFacts).
+	// Which facts were asked for (rule.Text.Asked).
 	askedLoader, askedClock bool
 }
 
@@ -423,7 +422,7 @@ func askPrefilters(rules []*rule.Rule, text *rule.Text) *prefilterAnswers {
 			a.askers = append(a.askers, r)
 		}
 	}
-	a.askedLoader, a.askedClock = text.AskedProjectFacts()
+	a.askedLoader, a.askedClock = text.Asked(rule.Loaders), text.Asked(rule.Clocks)
 	// Asked only of files some rule may fire on: most files are not, and
 	// the question reads the whole text.
 	if len(a.firing) > 0 && cudaparse.HIPOnly(text.Src) {
@@ -435,8 +434,12 @@ func askPrefilters(rules []*rule.Rule, text *rule.Text) *prefilterAnswers {
 // firesWith reports whether one of the askers fires with the project's
 // facts set as given (on a file that is not HIP's alone).
 func (a *prefilterAnswers) firesWith(text *rule.Text, callsLoader, callsClock bool) bool {
-	text.SetProjectFacts(callsLoader, callsClock)
-	defer text.SetProjectFacts(false, false)
+	text.Give(rule.Loaders, callsLoader)
+	text.Give(rule.Clocks, callsClock)
+	defer func() {
+		text.Give(rule.Loaders, false)
+		text.Give(rule.Clocks, false)
+	}()
 	for _, r := range a.askers {
 		if fire, _ := mayFire(r, text); fire {
 			return len(a.firing) > 0 || !cudaparse.HIPOnly(text.Src)
@@ -479,8 +482,8 @@ type Checker struct {
 	LowConfidence bool
 	ParseLimit    time.Duration
 	MaxParseBytes int64 // as Options.MaxParseBytes
-	// Project, when set, gives rules the facts of the project's other files.
-	Project *link.Project
+	// Given, when set, gives rules the facts of the project's other files.
+	Given rule.Given
 	// Facts are what the project's other files give the file's parse:
 	// the renaming macros of the headers it includes, the functions of
 	// other files that read a host clock, the device code of its units.
@@ -541,7 +544,7 @@ func (c *Checker) checkRules(parser **cudaparse.Parser, path string, src []byte,
 		c.keep(f, sum)
 	}
 	for _, r := range rules {
-		out, rerr := runRule(r, f, c.RuleOptions[r.ID], c.Project)
+		out, rerr := runRule(r, f, c.RuleOptions[r.ID], c.Given)
 		if rerr != nil {
 			err = errors.Join(err, rerr)
 		}
@@ -628,15 +631,14 @@ func (c *Checker) maxParseBytes() int64 {
 }
 
 // runRule runs one rule, turning a panic into an error for this file.
-func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string, project *link.Project) (out []rule.Finding, err error) {
+func runRule(r *rule.Rule, f *cudaparse.File, options map[string]string, given rule.Given) (out []rule.Finding, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			out = nil
 			err = fmt.Errorf("internal error in rule %s (%s): %v; please report it", r.ID, r.Name, v)
 		}
 	}()
-	pass := rule.NewPass(r, f, options, func(fd rule.Finding) { out = append(out, fd) })
-	pass.Project = project
+	pass := rule.NewPass(r, f, options, given, func(fd rule.Finding) { out = append(out, fd) })
 	r.Run(pass)
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 
+	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/cudaparse/link"
 	"github.com/lazylint/lazylint/internal/rule"
 )
@@ -33,6 +34,9 @@ type provider struct {
 	digest func(pr *projectRun, p *link.Project, i int, h io.Writer)
 	// give fills what the check of file i (its text in text) is given.
 	give func(pr *projectRun, p *link.Project, i int, text *rule.Text, in *projectInput)
+	// pass, when set, is what a pass of a rule that requires the fact
+	// reads of it (rule.Pass.Fact) from the linked project.
+	pass func(p *link.Project) any
 	// prepare runs once the files to check again are chosen (indices),
 	// before they are checked.
 	prepare func(pr *projectRun, indices []int, results []FileResult)
@@ -57,9 +61,10 @@ var providers = []provider{
 				fmt.Fprintf(h, "%s %s:%d %v\n", name, pf.File, pf.Summary.Line, *p.Kernels(pf))
 			})
 		},
-		give: func(pr *projectRun, p *link.Project, i int, _ *rule.Text, in *projectInput) {
-			in.callsLoader = pr.callsLoaderElsewhere(p, i)
+		give: func(pr *projectRun, p *link.Project, i int, text *rule.Text, _ *projectInput) {
+			text.Give(rule.Loaders, pr.callsLoaderElsewhere(p, i))
 		},
+		pass: func(p *link.Project) any { return p },
 	},
 	{
 		fact: rule.CallerLoads,
@@ -67,6 +72,7 @@ var providers = []provider{
 		extend: (*projectRun).findCallers,
 		// A finding sits in a function whose callers may load first.
 		affects: func(pr *projectRun, p *link.Project, i int) bool { return pr.hasLoadingCallers(p, i) },
+		pass:    func(p *link.Project) any { return p },
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
 			if sum := pr.facts[i].summary; sum != nil {
 				for _, fn := range sum.Functions {
@@ -113,6 +119,7 @@ var providers = []provider{
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
 			fmt.Fprintf(h, "preloads every kernel %v\n", p.PreloadsEveryKernel(pr.shown[i]))
 		},
+		pass: func(p *link.Project) any { return p },
 	},
 	{
 		fact: rule.UnitDevice,
@@ -144,8 +151,26 @@ var providers = []provider{
 		give: func(pr *projectRun, p *link.Project, i int, text *rule.Text, in *projectInput) {
 			in.facts.Clocks = p.ClockFunctions(pr.calledNames(i), pr.shown[i])
 			in.timers = pr.declaredTimers(p, i, text.Src)
+			// A clock macro of a header counts as a clock for the
+			// prefilters (HeaderMacros gave in.facts.Macros before).
+			text.Give(rule.Clocks, len(in.facts.Clocks) > 0 || cudaparse.SpellsClockMacro(in.facts.Macros))
 		},
 	},
+}
+
+// given returns what the passes of a file's rules are given of the
+// project's facts: each provider's value (nil: the file checked alone).
+func given(p *link.Project) rule.Given {
+	if p == nil {
+		return nil
+	}
+	g := rule.Given{}
+	for k := range providers {
+		if pv := &providers[k]; pv.pass != nil {
+			g[pv.fact] = pv.pass(p)
+		}
+	}
+	return g
 }
 
 // eachCallee calls visit with each definition a call of file i may reach,

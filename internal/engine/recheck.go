@@ -43,8 +43,6 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *link.
 			pv.give(pr, p, i, text, &in)
 		}
 	}
-	// A clock macro of a header counts as a clock for the prefilters.
-	text.SetProjectFacts(in.callsLoader, len(in.facts.Clocks) > 0 || cudaparse.SpellsClockMacro(in.facts.Macros))
 	// A file kept from the per-file check needs no second parse, unless
 	// header macros rename its calls (they are applied while parsing).
 	if f := pr.kept.take(i); f != nil && len(in.facts.Macros) == 0 {

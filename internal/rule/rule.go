@@ -128,7 +128,7 @@ type Fact struct {
 // The kinds of project facts every rule sees.
 var (
 	// Loaders: the functions of other files that launch or preload
-	// kernels, and which (Pass.Project; a call of one from a function
+	// kernels, and which (Pass.Loaders; a call of one from a function
 	// that measures is a timed launch).
 	Loaders = &Fact{Name: "loaders", Doc: "the functions of other files that launch or preload kernels, and which kernels", EveryRule: true}
 	// Clocks: the functions of other files that read a host clock, and
@@ -143,11 +143,11 @@ var (
 // The kinds of project facts a rule may require.
 var (
 	// CallerLoads: what a function's callers, in any file, launch or
-	// preload before calling it (Pass.Project.LoadedOnEntry). The engine
+	// preload before calling it (Pass.CallerLoads). The engine
 	// looks for the callers of the functions that hold a finding.
 	CallerLoads = &Fact{Name: "caller-loads", Doc: "what the callers of a function launch or preload before calling it"}
 	// ProjectPreloads: whether the program preloads every kernel elsewhere
-	// (Pass.Project.PreloadsEveryKernel). The engine checks a file with a
+	// (Pass.PreloadsEveryKernel). The engine checks a file with a
 	// finding again when the project has such a preload.
 	ProjectPreloads = &Fact{Name: "project-preloads", Doc: "whether the program preloads every kernel somewhere else"}
 	// UnitDevice: the device code of the other files of the file's
@@ -184,35 +184,99 @@ func (r *Rule) DocURL() string { return DocsBaseURL + r.ID + ".md" }
 type Pass struct {
 	Rule *Rule
 	File *cudaparse.File
-	// Project links the facts of the project's other files: what a
-	// function the file calls but does not define does to kernels, and
-	// what its callers load before calling it. Nil when the file is
-	// checked alone; its methods then answer "nothing known".
-	Project *link.Project
+	// given are the project's facts about the file, by kind (Fact);
+	// nil when the file is checked alone.
+	given   Given
 	options map[string]string
 	report  func(Finding)
 }
 
+// Given holds what the project's other files give one file's check, by
+// kind of fact: the value a rule that requires the kind reads (Pass.Fact).
+// The engine's providers fill it; a kind they give nothing for, or a nil
+// Given (the file checked alone), reads as "nothing known".
+type Given map[*Fact]any
+
+// Fact returns what the project gives the file for facts of kind k, nil
+// when nothing is given. It panics when the rule does not require k (as
+// go/analysis does for a fact type a pass does not declare): the engine
+// checks a file again when a kind its rules require changes, so a rule
+// reading another kind would keep a stale result.
+func (p *Pass) Fact(k *Fact) any {
+	if !p.Rule.RequiresFact(k) {
+		panic(fmt.Sprintf("rule %s reads facts of kind %s but does not require them", p.Rule.ID, k.Name))
+	}
+	return p.given[k]
+}
+
+// LoaderFacts are the questions the Loaders fact answers: which functions
+// of other files a call reaches, and what they launch or preload.
+type LoaderFacts interface {
+	Defines(name string) bool
+	Definitions(name string) []*link.ProjectFunction
+	Names() []string
+	Kernels(fn *link.ProjectFunction) *link.KernelFacts
+	Bases(class string) []string
+	ResolveCall(callerClass, name, qualifier string, arity int, method bool, fromFile string) *link.ProjectFunction
+}
+
+// CallerFacts are the questions the CallerLoads fact answers: a function
+// as the project knows it, and what its callers load before calling it.
+type CallerFacts interface {
+	Function(file, name string, line int) *link.ProjectFunction
+	LoadedOnEntry(fn *link.ProjectFunction) *link.KernelFacts
+}
+
+// PreloadFacts is the question the ProjectPreloads fact answers: whether
+// the program preloads every kernel before the file's code runs.
+type PreloadFacts interface {
+	PreloadsEveryKernel(from string) bool
+}
+
+// Loaders returns the Loaders fact. The answers of a file checked alone
+// are those of an empty project.
+func (p *Pass) Loaders() LoaderFacts {
+	if v, ok := p.Fact(Loaders).(LoaderFacts); ok {
+		return v
+	}
+	return (*link.Project)(nil)
+}
+
+// CallerLoads returns the CallerLoads fact (the rule must require it).
+func (p *Pass) CallerLoads() CallerFacts {
+	if v, ok := p.Fact(CallerLoads).(CallerFacts); ok {
+		return v
+	}
+	return (*link.Project)(nil)
+}
+
+// PreloadsEveryKernel reports the ProjectPreloads fact for the file (the
+// rule must require it): false when nothing is known.
+func (p *Pass) PreloadsEveryKernel() bool {
+	v, ok := p.Fact(ProjectPreloads).(PreloadFacts)
+	return ok && v.PreloadsEveryKernel(p.File.Path)
+}
+
 // ProjectFunction returns fn as the project knows it (for its callers'
-// facts), or nil.
+// facts), or nil. The rule must require CallerLoads.
 func (p *Pass) ProjectFunction(fn *cudaparse.Function) *link.ProjectFunction {
-	if p.Project == nil || fn == nil {
+	if fn == nil {
 		return nil
 	}
-	return p.Project.Function(p.File.Path, fn.Name, p.File.Position(fn.Node.Start()).Line)
+	return p.CallerLoads().Function(p.File.Path, fn.Name, p.File.Position(fn.Node.Start()).Line)
 }
 
 // ResolveCall returns the definition in another file that a call of the
 // file reaches, or nil (none, ambiguous, or defined in this file).
 func (p *Pass) ResolveCall(c *cudaparse.Call) *link.ProjectFunction {
-	if p.Project == nil || c == nil || c.Name == "" || p.File.FunctionNamed(c.Name) != nil {
+	if c == nil || c.Name == "" || p.File.FunctionNamed(c.Name) != nil {
 		return nil
 	}
 	qualifier, method := cudaparse.CalleeQualifier(c), c.Callee.Is("field_expression")
 	if method {
 		qualifier = p.File.ReceiverClass(c) // the object's class
 	}
-	pf := p.Project.ResolveCall(cudaparse.CallerClass(c), c.Name, qualifier, len(c.Args), method, p.File.Path)
+	pf := p.Loaders().ResolveCall(cudaparse.CallerClass(c), c.Name, qualifier, len(c.Args), method, p.File.Path)
 	if pf == nil || pf.File == p.File.Path {
 		return nil
 	}
@@ -220,9 +284,10 @@ func (p *Pass) ResolveCall(c *cudaparse.Call) *link.ProjectFunction {
 }
 
 // NewPass returns a pass of r over f that hands findings to report.
-// options override the rule's defaults by name.
-func NewPass(r *Rule, f *cudaparse.File, options map[string]string, report func(Finding)) *Pass {
-	return &Pass{Rule: r, File: f, options: options, report: report}
+// options override the rule's defaults by name; given are the project's
+// facts about the file (nil: checked alone).
+func NewPass(r *Rule, f *cudaparse.File, options map[string]string, given Given, report func(Finding)) *Pass {
+	return &Pass{Rule: r, File: f, given: given, options: options, report: report}
 }
 
 // Option returns the value of a rule option as text.
@@ -348,14 +413,14 @@ func (r *Rule) MayFire(text *Text) bool {
 }
 
 // MayFireAsking is MayFire that also reports whether the prefilter asked
-// for a project fact (Text.CallsProjectLoader or CallsProjectClock): a
-// prefilter that did not answers the same whatever the facts.
+// for a project fact (Text.Gives): a prefilter that did not answers the
+// same whatever the facts.
 func (r *Rule) MayFireAsking(text *Text) (fire, asked bool) {
-	loader, clock := text.askedLoader, text.askedClock
-	text.askedLoader, text.askedClock = false, false
+	before := text.asked
+	text.asked = 0
 	defer func() {
-		asked = text.askedLoader || text.askedClock
-		text.askedLoader, text.askedClock = loader || text.askedLoader, clock || text.askedClock
+		asked = text.asked != 0
+		text.asked |= before
 	}()
 	return r.MayFire(text), false
 }

@@ -20,10 +20,9 @@ import (
 type Text struct {
 	Src []byte
 
-	// The project's facts about the file (SetProjectFacts), and which of
-	// them a prefilter asked for since Reset.
-	callsLoader, callsClock bool
-	askedLoader, askedClock bool
+	// The kinds of project facts given for the file (Give), and those a
+	// prefilter asked about since Reset (Gives).
+	given, asked factSet
 	// ownLoads, ownClocks: the spellings of the team's own launch and
 	// preload helpers, and of its clocks and timer classes (SetAdditions).
 	ownLoads, ownClocks []string
@@ -31,13 +30,42 @@ type Text struct {
 	built               bool
 }
 
-// SetProjectFacts tells the prefilters what the project says of the file:
-// whether it calls a function that another file of the project defines and
-// that launches or preloads kernels (a launch the file's own text does not
-// spell), and whether it calls a function another file defines that reads
-// a host clock.
-func (t *Text) SetProjectFacts(callsLoader, callsClock bool) {
-	t.callsLoader, t.callsClock = callsLoader, callsClock
+// Give tells the prefilters whether the project gives the file facts of
+// kind k that its text does not show: for Loaders, that it calls a
+// function another file of the project defines that launches or preloads
+// kernels; for Clocks, one that reads a host clock (or a header's clock
+// macro).
+func (t *Text) Give(k *Fact, yes bool) {
+	if yes {
+		t.given |= k.bit()
+	} else {
+		t.given &^= k.bit()
+	}
+}
+
+// Gives reports whether the project gives the file facts of kind k (Give),
+// and notes that a prefilter asked.
+func (t *Text) Gives(k *Fact) bool {
+	t.asked |= k.bit()
+	return t.given&k.bit() != 0
+}
+
+// Asked reports whether a prefilter asked Gives(k) since Reset.
+// Prefilters are functions of the text and the facts given: one that did
+// not ask about k cannot have changed an answer, so the engine need not
+// ask again with k given.
+func (t *Text) Asked(k *Fact) bool { return t.asked&k.bit() != 0 }
+
+// factSet is a set of the kinds of Facts, a bit each.
+type factSet uint32
+
+// bit is k's bit in a factSet. Every kind is one of Facts: a kind made
+// elsewhere would be given and asked for by no one.
+func (k *Fact) bit() factSet {
+	if i := slices.Index(Facts, k); i >= 0 {
+		return 1 << i
+	}
+	panic("rule: a kind of fact not listed in rule.Facts: " + k.Name)
 }
 
 // SetAdditions tells the prefilters the names of the team's own launch
@@ -48,28 +76,18 @@ func (t *Text) SetAdditions(loads, clocks []string) {
 	t.ownLoads, t.ownClocks = loads, clocks
 }
 
-// CallsProjectLoader reports the first fact of SetProjectFacts, or that
-// the file spells a launch or preload helper of SetAdditions: either way
-// it calls a function that launches or loads kernels its text does not
-// spell.
+// CallsProjectLoader reports whether the project gives the file Loaders
+// facts, or the file spells a launch or preload helper of SetAdditions:
+// either way it calls a function that launches or loads kernels its text
+// does not spell.
 func (t *Text) CallsProjectLoader() bool {
-	t.askedLoader = true
-	return t.callsLoader || len(t.ownLoads) > 0 && t.ContainsAny(t.ownLoads...)
+	return t.Gives(Loaders) || len(t.ownLoads) > 0 && t.ContainsAny(t.ownLoads...)
 }
 
-// CallsProjectClock reports the second fact of SetProjectFacts, or that
-// the file spells a clock or timer class of SetAdditions.
+// CallsProjectClock reports whether the project gives the file Clocks
+// facts, or the file spells a clock or timer class of SetAdditions.
 func (t *Text) CallsProjectClock() bool {
-	t.askedClock = true
-	return t.callsClock || len(t.ownClocks) > 0 && t.ContainsAny(t.ownClocks...)
-}
-
-// AskedProjectFacts reports which facts of SetProjectFacts a prefilter
-// asked for since Reset. Prefilters are functions of the text and those
-// facts: one that was not asked for cannot have changed an answer, so the
-// engine need not ask again with it changed.
-func (t *Text) AskedProjectFacts() (loader, clock bool) {
-	return t.askedLoader, t.askedClock
+	return t.Gives(Clocks) || len(t.ownClocks) > 0 && t.ContainsAny(t.ownClocks...)
 }
 
 // tripleSet has one bit per hash of a three-byte sequence: a bloom filter
@@ -93,8 +111,7 @@ func NewText(src []byte) *Text { return &Text{Src: src} }
 func (t *Text) Reset(src []byte) {
 	t.Src = src
 	t.built = false
-	t.callsLoader, t.callsClock = false, false
-	t.askedLoader, t.askedClock = false, false
+	t.given, t.asked = 0, 0
 	t.ownLoads, t.ownClocks = nil, nil
 }
 

@@ -68,21 +68,50 @@ func FuzzTextContains(f *testing.F) {
 // with each text.
 func TestAskedProjectFacts(t *testing.T) {
 	text := NewText([]byte("int main() {}"))
-	if l, c := text.AskedProjectFacts(); l || c {
+	if text.Asked(Loaders) || text.Asked(Clocks) {
 		t.Fatal("asked before any question")
 	}
-	text.SetProjectFacts(true, false)
+	text.Give(Loaders, true)
 	if !text.CallsProjectLoader() {
 		t.Error("fact not kept")
 	}
-	if l, c := text.AskedProjectFacts(); !l || c {
-		t.Errorf("asked loader=%v clock=%v after asking for the loader", l, c)
+	if !text.Asked(Loaders) || text.Asked(Clocks) {
+		t.Errorf("asked loader=%v clock=%v after asking for the loader", text.Asked(Loaders), text.Asked(Clocks))
 	}
 	if text.CallsProjectClock() {
-		t.Error("clock fact set")
+		t.Error("clock fact given")
 	}
+	text.Give(Loaders, false)
+	if text.CallsProjectLoader() {
+		t.Error("a fact taken back is still given")
+	}
+	text.Give(Clocks, true)
 	text.Reset([]byte("x"))
-	if l, c := text.AskedProjectFacts(); l || c || text.CallsProjectLoader() {
+	if text.Asked(Loaders) || text.Asked(Clocks) || text.CallsProjectLoader() || text.CallsProjectClock() {
 		t.Error("Reset kept the facts or the record")
 	}
+}
+
+// A rule reads only the kinds of facts it requires (or that every rule
+// sees): the engine checks a file again when those change, so reading
+// another kind must fail loudly, as go/analysis does for an undeclared
+// fact type.
+func TestPassFactNeedsRequires(t *testing.T) {
+	r := &Rule{ID: "LL999", Requires: []*Fact{CallerLoads}}
+	p := NewPass(r, nil, nil, Given{CallerLoads: "callers", ProjectPreloads: "preloads"}, nil)
+	if got := p.Fact(CallerLoads); got != "callers" {
+		t.Errorf("Fact(CallerLoads) = %v, want the value given", got)
+	}
+	if got := p.Fact(Loaders); got != nil {
+		t.Errorf("Fact(Loaders) = %v, want nil: nothing given", got)
+	}
+	if p.Loaders().Defines("k") || p.CallerLoads().LoadedOnEntry(nil) == nil {
+		t.Error("facts not given do not answer as an empty project")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("reading ProjectPreloads, not required, did not panic")
+		}
+	}()
+	p.Fact(ProjectPreloads)
 }

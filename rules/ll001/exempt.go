@@ -185,11 +185,11 @@ func (a *analysis) callLoads(c *cudaparse.Call, seen map[*cudaparse.Function]boo
 	}
 	p := a.pass
 	if pf := p.ResolveCall(c); pf != nil {
-		return !p.Project.Kernels(pf).Empty() || a.fileLoads(pf.File)
+		return !p.Loaders().Kernels(pf).Empty() || a.fileLoads(pf.File)
 	}
-	for _, pf := range p.Project.Definitions(c.Name) {
+	for _, pf := range p.Loaders().Definitions(c.Name) {
 		// Defined more than once: any definition that may load counts.
-		if !p.Project.Kernels(pf).Empty() || a.fileLoads(pf.File) {
+		if !p.Loaders().Kernels(pf).Empty() || a.fileLoads(pf.File) {
 			return true
 		}
 	}
@@ -204,8 +204,8 @@ func (a *analysis) fileLoads(path string) bool {
 	p := a.pass
 	if a.loadingFiles == nil {
 		a.loadingFiles = map[string]bool{}
-		for _, name := range p.Project.Names() {
-			for _, pf := range p.Project.Definitions(name) {
+		for _, name := range p.Loaders().Names() {
+			for _, pf := range p.Loaders().Definitions(name) {
 				for _, st := range pf.Summary.Steps {
 					if st.Kind != cudaparse.StepCall && st.Kind != cudaparse.StepDeviceSwitch {
 						a.loadingFiles[pf.File] = true
@@ -268,7 +268,7 @@ func (a *analysis) scopeMayLoad(fn *cudaparse.Function, from, to int, name strin
 	}
 	for _, c := range a.file.CallsIn(fn) {
 		if c.Node.Start() < from || c.Node.Start() >= to || a.file.FunctionNamed(c.Name) != nil || a.pass.ResolveCall(c) != nil ||
-			a.pass.Project != nil && a.pass.Project.Defines(c.Name) {
+			a.pass.Loaders().Defines(c.Name) {
 			continue
 		}
 		q := cudaparse.CalleeQualifier(c)

@@ -124,7 +124,7 @@ func run(p *rule.Pass) {
 		uses := a.uses(fn)
 		a.placeHelperLambdas(fn, helpers, uses)
 		// Kernels every known caller (in any file) loads before calling fn.
-		onEntry := p.Project.LoadedOnEntry(p.ProjectFunction(fn))
+		onEntry := p.CallerLoads().LoadedOnEntry(p.ProjectFunction(fn))
 		reported := map[int]bool{}
 		if len(helpers) > 0 {
 			a.checkHelperCalls(fn, helpers, uses, onEntry, reported)
@@ -316,7 +316,7 @@ func (a *analysis) callUse(fn *cudaparse.Function, c *cudaparse.Call) (kernelUse
 		// gemm.run() is the run of gemm's class, not a run the file
 		// defines for another class: the one of the object's class, when
 		// the file defines it.
-		if callee = a.file.MethodCalled(c, a.pass.Project.Bases); callee == nil {
+		if callee = a.file.MethodCalled(c, a.pass.Loaders().Bases); callee == nil {
 			return kernelUse{}, false
 		}
 	}
@@ -332,7 +332,7 @@ func (a *analysis) callUse(fn *cudaparse.Function, c *cudaparse.Call) (kernelUse
 		if pf == nil {
 			return kernelUse{}, false
 		}
-		k := a.pass.Project.Kernels(pf)
+		k := a.pass.Loaders().Kernels(pf)
 		if k.Empty() {
 			return kernelUse{}, false
 		}
@@ -412,7 +412,7 @@ func (a *analysis) summarize(fn *cudaparse.Function, depth int) *summary {
 			s.preloaded = append(s.preloaded, cs.preloaded...)
 			s.all = s.all || cs.all
 		} else if pf := a.pass.ResolveCall(c); pf != nil {
-			k := a.pass.Project.Kernels(pf)
+			k := a.pass.Loaders().Kernels(pf)
 			s.launched = append(s.launched, k.Launched...)
 			s.preloaded = append(s.preloaded, k.Preloaded...)
 			s.all = s.all || k.All

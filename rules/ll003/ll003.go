@@ -128,7 +128,7 @@ type waiter struct {
 func run(p *rule.Pass) {
 	a := newAnalysis(p.File)
 	waiters := a.waiters()
-	if len(waiters) == 0 || p.Project.PreloadsEveryKernel(p.File.Path) {
+	if len(waiters) == 0 || p.PreloadsEveryKernel() {
 		// Every kernel of the project is loaded before any can wait:
 		// nothing that releases a waiter has to load.
 		return

@@ -45,7 +45,7 @@ __global__ void hand_over(int *handoff) { *handoff = 1; }
 		t.Fatal(err)
 	}
 	capped := map[string]bool{}
-	ll003.Rule.Run(rule.NewPass(ll003.Rule, f, nil, func(fd rule.Finding) {
+	ll003.Rule.Run(rule.NewPass(ll003.Rule, f, nil, nil, func(fd rule.Finding) {
 		name := strings.Fields(fd.Message)[1]
 		capped[name] = fd.Capped && fd.Cap == rule.Info
 	}))

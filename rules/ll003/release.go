@@ -355,13 +355,13 @@ func (s *windowScan) callLoads(a *analysis, c *cudaparse.Call, ctx launchContext
 	}
 	p := s.p
 	if pf := p.ResolveCall(c); pf != nil {
-		return s.factsLoad(a, p.Project.Kernels(pf), ctx)
+		return s.factsLoad(a, p.Loaders().Kernels(pf), ctx)
 	}
-	if p.Project != nil && p.Project.Defines(c.Name) {
+	if p.Loaders().Defines(c.Name) {
 		// Defined more than once (or out of sight): any definition that
 		// loads counts.
-		for _, pf := range p.Project.Definitions(c.Name) {
-			if s.factsLoad(a, p.Project.Kernels(pf), ctx) {
+		for _, pf := range p.Loaders().Definitions(c.Name) {
+			if s.factsLoad(a, p.Loaders().Kernels(pf), ctx) {
 				return true
 			}
 		}
