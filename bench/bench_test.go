@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 	"github.com/lazylint/lazylint/internal/benchcorpus"
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/internal/rule"
@@ -102,7 +103,7 @@ func BenchmarkParseBareNeutralized(b *testing.B) {
 	files, n := kernelFiles(b)
 	neutral := make([][]byte, len(files))
 	for i, src := range files {
-		neutral[i], _ = cudaparse.Neutralize(src)
+		neutral[i], _ = syntax.Neutralize(src)
 	}
 	p := newParser(b)
 	b.SetBytes(n)
@@ -142,7 +143,7 @@ func BenchmarkNeutralize(b *testing.B) {
 	b.SetBytes(n)
 	for b.Loop() {
 		for _, src := range files {
-			cudaparse.Neutralize(src)
+			syntax.Neutralize(src)
 		}
 	}
 }

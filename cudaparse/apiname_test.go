@@ -3,6 +3,8 @@ package cudaparse
 import (
 	"regexp"
 	"testing"
+
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 )
 
 // IsRuntimeAPI and IsDriverAPI answer as the expressions they replaced,
@@ -55,9 +57,9 @@ func TestByteClasses(t *testing.T) {
 	for c := range 256 {
 		b := byte(c)
 		identStart := b == '_' || b == '$' || (b|0x20) >= 'a' && (b|0x20) <= 'z' || b >= 0x80
-		if isIdentStart(b) != identStart || isIdentByte(b) != (identStart || b >= '0' && b <= '9') ||
-			isSpace(b) != (b == ' ' || b == '\t' || b == '\r' || b == '\f' || b == '\v') {
-			t.Errorf("byte %#x: ident start %v, ident byte %v, space %v", b, isIdentStart(b), isIdentByte(b), isSpace(b))
+		if syntax.IsIdentStart(b) != identStart || syntax.IsIdentByte(b) != (identStart || b >= '0' && b <= '9') ||
+			syntax.IsSpace(b) != (b == ' ' || b == '\t' || b == '\r' || b == '\f' || b == '\v') {
+			t.Errorf("byte %#x: ident start %v, ident byte %v, space %v", b, syntax.IsIdentStart(b), syntax.IsIdentByte(b), syntax.IsSpace(b))
 		}
 	}
 }

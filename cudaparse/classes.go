@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 )
 
 // Classes and their bases, for method calls. `m.Scale(2)` on an object
@@ -65,7 +67,7 @@ func afterEnum(src []byte, at int) bool {
 	for j > 0 && isBlank(src[j-1]) {
 		j--
 	}
-	return j >= 4 && string(src[j-4:j]) == "enum" && (j == 4 || !isIdentByte(src[j-5]))
+	return j >= 4 && string(src[j-4:j]) == "enum" && (j == 4 || !syntax.IsIdentByte(src[j-5]))
 }
 
 // accessWords are the words a base specifier may start with.
@@ -74,7 +76,7 @@ var accessWords = map[string]bool{"public": true, "protected": true, "private": 
 // classHead reads what follows `class`: attributes or export macros, the
 // name, `final`, and a base list up to the body's brace.
 func classHead(head []byte) (ClassBases, bool) {
-	toks := lex(head)
+	toks := syntax.Lex(head)
 	name, k, ok := classHeadName(head, toks)
 	if !ok {
 		return ClassBases{}, false
@@ -90,21 +92,21 @@ func classHead(head []byte) (ClassBases, bool) {
 // opens its base list: the name is the last identifier before it (`class
 // KALDI_EXPORT Name :`), `final` aside. Anything else before the colon
 // (`class T>` of a template, a forward declaration, a use) is no head.
-func classHeadName(head []byte, toks []token) (string, int, bool) {
+func classHeadName(head []byte, toks []syntax.Token) (string, int, bool) {
 	name := ""
 	for k, t := range toks {
-		if t.kind == tokComment {
+		if t.Kind == syntax.TokComment {
 			continue
 		}
-		word := string(head[t.start:t.end])
-		if t.kind == tokIdent {
+		word := string(head[t.Start:t.End])
+		if t.Kind == syntax.TokIdent {
 			if word != "final" {
 				name = word
 			}
 			continue
 		}
-		qualified := k+1 < len(toks) && head[toks[k+1].start] == ':' && toks[k+1].start == t.end
-		if t.kind == tokPunct && word == ":" && !qualified && name != "" {
+		qualified := k+1 < len(toks) && head[toks[k+1].Start] == ':' && toks[k+1].Start == t.End
+		if t.Kind == syntax.TokPunct && word == ":" && !qualified && name != "" {
 			return name, k, true
 		}
 		return "", 0, false
@@ -114,20 +116,20 @@ func classHeadName(head []byte, toks []token) (string, int, bool) {
 
 // baseList reads base specifiers up to the body's brace: the last name of
 // each (`public ns::Base<T>` gives Base).
-func baseList(head []byte, toks []token) ([]string, bool) {
+func baseList(head []byte, toks []syntax.Token) ([]string, bool) {
 	var bases []string
 	depth, base := 0, ""
 	for _, t := range toks {
-		if t.kind == tokComment {
+		if t.Kind == syntax.TokComment {
 			continue
 		}
-		word := string(head[t.start:t.end])
+		word := string(head[t.Start:t.End])
 		switch {
-		case t.kind == tokIdent && depth == 0:
+		case t.Kind == syntax.TokIdent && depth == 0:
 			if !accessWords[word] {
 				base = word
 			}
-		case t.kind != tokPunct:
+		case t.Kind != syntax.TokPunct:
 		case word == "<":
 			depth++
 		case word == ">":
@@ -277,10 +279,10 @@ func classBefore(src []byte, at int) string {
 		}
 	}
 	start := end
-	for start > 0 && isIdentByte(src[start-1]) {
+	for start > 0 && syntax.IsIdentByte(src[start-1]) {
 		start--
 	}
-	if start == end || !isIdentStart(src[start]) {
+	if start == end || !syntax.IsIdentStart(src[start]) {
 		return ""
 	}
 	return string(src[start:end])
@@ -296,7 +298,7 @@ func DeclaresVariableOf(src []byte, class string) bool {
 		j, ok := skipTemplateArgs(src, skipSpaces(src, i))
 		if ok {
 			j = skipDeclaratorPrefix(src, j)
-			found = j < len(src) && isIdentStart(src[j])
+			found = j < len(src) && syntax.IsIdentStart(src[j])
 		}
 		return !found
 	})
@@ -334,7 +336,7 @@ func skipDeclaratorPrefix(src []byte, j int) int {
 		switch {
 		case j < len(src) && (src[j] == '*' || src[j] == '&'):
 			j++
-		case bytes.HasPrefix(src[j:], []byte("const")) && j+5 < len(src) && !isIdentByte(src[j+5]):
+		case bytes.HasPrefix(src[j:], []byte("const")) && j+5 < len(src) && !syntax.IsIdentByte(src[j+5]):
 			j += 5
 		default:
 			return j

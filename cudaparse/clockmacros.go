@@ -3,6 +3,7 @@ package cudaparse
 import (
 	"strings"
 
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 	"github.com/lazylint/lazylint/knowledge"
 )
 
@@ -96,12 +97,12 @@ func clockReadsIn(body string, t MacroTable, depth int, into ...*clockMacro) []i
 // parenthesis.
 func eachCalledName(body string, visit func(name string, at, open int)) {
 	for i := 0; i < len(body); {
-		if !isIdentStart(body[i]) || i > 0 && isIdentByte(body[i-1]) {
+		if !syntax.IsIdentStart(body[i]) || i > 0 && syntax.IsIdentByte(body[i-1]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(body) && isIdentByte(body[j]) {
+		for j < len(body) && syntax.IsIdentByte(body[j]) {
 			j++
 		}
 		k := j
@@ -179,7 +180,7 @@ func wordIndex(s, word string) int {
 		}
 		at := from + k
 		end := at + len(word)
-		if (at == 0 || !isIdentByte(s[at-1])) && (end == len(s) || !isIdentByte(s[end])) {
+		if (at == 0 || !syntax.IsIdentByte(s[at-1])) && (end == len(s) || !syntax.IsIdentByte(s[end])) {
 			return at
 		}
 		from = end

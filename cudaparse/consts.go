@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 )
 
 // Constant folding: the numeric value of an expression built from literals,
@@ -152,30 +154,30 @@ func parseNumber(s string) (float64, bool) {
 // macroValue evaluates the text of an object-like macro: a constant
 // expression of numbers, casts, parentheses, operators and other macros.
 func (f *File) macroValue(text string, depth int) (float64, bool) {
-	e := &macroExpr{f: f, toks: lex([]byte(text)), src: text, depth: depth}
+	e := &macroExpr{f: f, toks: syntax.Lex([]byte(text)), src: text, depth: depth}
 	v, ok := e.expr(0)
 	return v, ok && e.pos == len(e.toks)
 }
 
 type macroExpr struct {
 	f     *File
-	toks  []token
+	toks  []syntax.Token
 	src   string
 	pos   int
 	depth int
 }
 
 func (e *macroExpr) peek() string {
-	for e.pos < len(e.toks) && e.toks[e.pos].kind == tokComment {
+	for e.pos < len(e.toks) && e.toks[e.pos].Kind == syntax.TokComment {
 		e.pos++
 	}
 	if e.pos >= len(e.toks) {
 		return ""
 	}
 	t := e.toks[e.pos]
-	s := e.src[t.start:t.end]
+	s := e.src[t.Start:t.End]
 	// Two-character operators arrive as two punctuation tokens.
-	if (s == "<" || s == ">") && e.pos+1 < len(e.toks) && e.src[e.toks[e.pos+1].start:e.toks[e.pos+1].end] == s {
+	if (s == "<" || s == ">") && e.pos+1 < len(e.toks) && e.src[e.toks[e.pos+1].Start:e.toks[e.pos+1].End] == s {
 		return s + s
 	}
 	return s
@@ -228,10 +230,10 @@ func (e *macroExpr) unary() (float64, bool) {
 		e.take(s)
 		// A cast: (size_t), (unsigned long long)
 		save := e.pos
-		for e.pos < len(e.toks) && e.toks[e.pos].kind == tokIdent {
+		for e.pos < len(e.toks) && e.toks[e.pos].Kind == syntax.TokIdent {
 			e.pos++
 		}
-		if e.pos > save && e.peek() == ")" && isCastName(strings.Fields(e.src[e.toks[save].start:e.toks[e.pos-1].end])[0]) {
+		if e.pos > save && e.peek() == ")" && isCastName(strings.Fields(e.src[e.toks[save].Start:e.toks[e.pos-1].End])[0]) {
 			e.take(")")
 			return e.unary()
 		}
@@ -247,10 +249,10 @@ func (e *macroExpr) unary() (float64, bool) {
 	}
 	t := e.toks[e.pos]
 	e.pos++
-	switch t.kind {
-	case tokNumber:
+	switch t.Kind {
+	case syntax.TokNumber:
 		return parseNumber(s)
-	case tokIdent:
+	case syntax.TokIdent:
 		if e.depth > maxConstDepth {
 			return 0, false
 		}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 )
 
 // A small intra-procedural def-use helper: which assignments may reach an
@@ -651,10 +653,10 @@ func hostOnlyRangesLexed(src []byte) []Range {
 	if !bytes.Contains(src, []byte("#if")) {
 		return nil
 	}
-	return withTokens(src, func(toks []token) []Range {
+	return syntax.WithTokens(src, func(toks []syntax.Token) []Range {
 		var out []Range
-		text := func(k int) string { return strings.TrimSpace(string(src[toks[k].start:toks[k].end])) }
-		for _, dirs := range conditionalGroups(src, toks) {
+		text := func(k int) string { return strings.TrimSpace(string(src[toks[k].Start:toks[k].End])) }
+		for _, dirs := range syntax.ConditionalGroups(src, toks) {
 			m := gpuCondition.FindStringSubmatch(text(dirs[0]))
 			if len(m) != 4 || !gpuMacro.MatchString(m[3]) || includeGuard(src, toks, dirs[0], m[3]) {
 				continue
@@ -663,11 +665,11 @@ func hostOnlyRangesLexed(src []byte) []Range {
 			elif := false
 			for k := 1; k < len(dirs); k++ {
 				// The branch between directives k-1 and k.
-				inElse := directiveName([]byte(text(dirs[k-1]))) == "else"
+				inElse := syntax.DirectiveName([]byte(text(dirs[k-1]))) == "else"
 				if !elif && (k == 1 && hostFirst || inElse && !hostFirst) {
-					out = append(out, Range{int(toks[dirs[k-1]].end), int(toks[dirs[k]].start)})
+					out = append(out, Range{Start: int(toks[dirs[k-1]].End), End: int(toks[dirs[k]].Start)})
 				}
-				name := directiveName([]byte(text(dirs[k])))
+				name := syntax.DirectiveName([]byte(text(dirs[k])))
 				elif = elif || name != "else" && name != "endif"
 			}
 		}
@@ -679,13 +681,13 @@ func hostOnlyRangesLexed(src []byte) []Range {
 // opens an include guard: the next directive defines name
 // (`#ifndef MGARD_X_DEVICE_ADAPTER_CUDA_H` / `#define
 // MGARD_X_DEVICE_ADAPTER_CUDA_H`), whatever the name says of CUDA.
-func includeGuard(src []byte, toks []token, k int, name string) bool {
+func includeGuard(src []byte, toks []syntax.Token, k int, name string) bool {
 	for k++; k < len(toks); k++ {
-		switch toks[k].kind {
-		case tokComment:
+		switch toks[k].Kind {
+		case syntax.TokComment:
 			continue
-		case tokDirective:
-			fields := strings.Fields(strings.TrimPrefix(strings.TrimSpace(string(src[toks[k].start:toks[k].end])), "#"))
+		case syntax.TokDirective:
+			fields := strings.Fields(strings.TrimPrefix(strings.TrimSpace(string(src[toks[k].Start:toks[k].End])), "#"))
 			return len(fields) >= 2 && fields[0] == "define" && fields[1] == name
 		}
 		return false

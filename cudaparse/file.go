@@ -12,6 +12,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 	"github.com/lazylint/lazylint/knowledge"
 )
 
@@ -46,7 +47,7 @@ const DefaultParseLimit = 10 * time.Second
 // Parser parses files. It owns a tree-sitter parser: use one per goroutine
 // and Close it when done.
 type Parser struct {
-	tp *treeParser
+	tp *syntax.TreeParser
 	// Limit is the longest one parse may take (0: DefaultParseLimit).
 	Limit time.Duration
 	// NoPrepass parses the raw text, to measure what the pre-pass gains.
@@ -68,7 +69,7 @@ type Parser struct {
 	// qualifiers are where a function's execution space comes from).
 	DeviceCodeOnly bool
 
-	tokens []token // the pre-pass's token memory, reused from file to file
+	tokens []syntax.Token // the pre-pass's token memory, reused from file to file
 }
 
 // ProjectFacts are what the other files of the project give one file's
@@ -100,21 +101,25 @@ func declaresDeviceCode(qualifiers []Qualifier) bool {
 
 // NewParser returns a parser for C, C++ and CUDA.
 func NewParser() (*Parser, error) {
-	tp, err := newTreeParser()
+	tp, err := syntax.NewTreeParser()
 	if err != nil {
 		return nil, err
 	}
 	return &Parser{tp: tp}, nil
 }
 
+// ParseBare parses text with tree-sitter and frees the tree at once, with no
+// pre-pass, flattening or facts: the baseline benchmarks compare against.
+func (p *Parser) ParseBare(text []byte) error { return p.tp.ParseBare(text) }
+
 // Close frees the parser's C memory.
-func (p *Parser) Close() { p.tp.close() }
+func (p *Parser) Close() { p.tp.Close() }
 
 // Parse parses src, the contents of path, and builds the facts rules use.
 // The syntax tree's C memory is freed before Parse returns, unless the
 // parser is Incremental.
 func (p *Parser) Parse(path string, src []byte) (*File, error) {
-	f := &File{Path: path, Src: src, Lines: NewLineIndex(src)}
+	f := &File{Path: path, Src: src, Lines: syntax.NewLineIndex(src)}
 	limit := p.Limit
 	if limit <= 0 {
 		limit = DefaultParseLimit
@@ -124,15 +129,15 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 	text := src
 	if !p.NoPrepass {
 		var ok bool
-		if text, f.Rewrites, ok = neutralizeBy(src, start.Add(limit), &p.tokens); !ok {
+		if text, f.Rewrites, ok = syntax.NeutralizeBy(src, start.Add(limit), &p.tokens); !ok {
 			return nil, ErrParseLimit
 		}
 		if p.DeviceCodeOnly && !declaresDeviceCode(f.Rewrites.Qualifiers) {
 			return nil, ErrNoDeviceCode
 		}
 	}
-	p.tp.keep = p.Incremental
-	nodes, err := p.tp.parse(text, max(limit-time.Since(start), time.Millisecond))
+	p.tp.Keep = p.Incremental
+	nodes, err := p.tp.Parse(text, max(limit-time.Since(start), time.Millisecond))
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +207,7 @@ type File struct {
 	// Rewrites is what the pre-pass replaced.
 	Rewrites Rewrites
 
-	nodes []rawNode
+	nodes []syntax.RawNode
 
 	// Functions are the function definitions, in source order.
 	Functions []*Function
@@ -285,7 +290,7 @@ func (f *File) ErrorCount() int { return len(f.errorNodes) }
 func (f *File) ErrorBytes() int {
 	n := 0
 	for _, i := range f.errorNodes {
-		n += int(f.nodes[i].end - f.nodes[i].start)
+		n += int(f.nodes[i].End - f.nodes[i].Start)
 	}
 	return n
 }
@@ -294,17 +299,16 @@ func (f *File) ErrorBytes() int {
 func (f *File) ErrorRanges() []Range {
 	out := make([]Range, len(f.errorNodes))
 	for k, i := range f.errorNodes {
-		out[k] = Range{int(f.nodes[i].start), int(f.nodes[i].end)}
+		out[k] = Range{Start: int(f.nodes[i].Start), End: int(f.nodes[i].End)}
 	}
 	return out
 }
 
 // NodesOfKind returns all nodes of the given kinds, in source order.
 func (f *File) NodesOfKind(kinds ...string) []Node {
-	g := grammar
 	var out []Node
 	for i := range f.nodes {
-		k := g.symbol(f.nodes[i].symbol)
+		k := syntax.SymbolName(f.nodes[i].Symbol)
 		for _, want := range kinds {
 			if k == want {
 				out = append(out, Node{f, int32(i)})
@@ -320,8 +324,8 @@ func (f *File) NodeAt(start, end int) Node {
 	best := Node{}
 	for i := int32(0); i < int32(len(f.nodes)); {
 		r := &f.nodes[i]
-		if int(r.start) <= start && end <= int(r.end) {
-			if r.flags&flagNamed != 0 {
+		if int(r.Start) <= start && end <= int(r.End) {
+			if r.Flags&syntax.FlagNamed != 0 {
 				best = Node{f, i}
 			}
 			i++ // descend
@@ -432,7 +436,6 @@ type Variable struct {
 }
 
 func (f *File) buildFacts() {
-	g := grammar
 	f.funcOf = map[int32]*Function{}
 	launchOpen := map[int]*LaunchSyntax{}
 	for k := range f.Rewrites.Launches {
@@ -443,10 +446,10 @@ func (f *File) buildFacts() {
 	launchMacros := map[string]launchMacro{}
 	for i := int32(0); i < int32(len(f.nodes)); i++ {
 		r := &f.nodes[i]
-		if r.flags&flagError != 0 {
+		if r.Flags&syntax.FlagError != 0 {
 			f.errorNodes = append(f.errorNodes, i)
 		}
-		switch g.symbol(r.symbol) {
+		switch syntax.SymbolName(r.Symbol) {
 		case "function_definition":
 			f.addFunction(Node{f, i}, false)
 		case "declaration", "field_declaration":
@@ -462,7 +465,7 @@ func (f *File) buildFacts() {
 	// Keep only the outermost ERROR nodes.
 	outer := f.errorNodes[:0]
 	for _, e := range f.errorNodes {
-		if len(outer) == 0 || f.nodes[e].start >= f.nodes[outer[len(outer)-1]].end || !(Node{f, outer[len(outer)-1]}).Contains(Node{f, e}) {
+		if len(outer) == 0 || f.nodes[e].Start >= f.nodes[outer[len(outer)-1]].End || !(Node{f, outer[len(outer)-1]}).Contains(Node{f, e}) {
 			outer = append(outer, e)
 		}
 	}
@@ -529,9 +532,8 @@ func (f *File) buildFacts() {
 // function. The use is found by its name, not as a call: `LAUNCH(float,
 // p);` parses as a declaration when an argument is a type.
 func (f *File) addMacroLaunches(macros map[string]launchMacro) {
-	g := grammar
 	for i := int32(0); i < int32(len(f.nodes)); i++ {
-		if k := g.symbol(f.nodes[i].symbol); k != "identifier" && k != "type_identifier" {
+		if k := syntax.SymbolName(f.nodes[i].Symbol); k != "identifier" && k != "type_identifier" {
 			continue
 		}
 		n := Node{f, i}
@@ -550,7 +552,7 @@ func (f *File) addMacroLaunches(macros map[string]launchMacro) {
 		if stmt.IsError() && stmt.Start() == n.Start() && stmt.End() <= end {
 			// `LAUNCH(float, p);` is an ERROR to the grammar only because
 			// a macro's argument is a type: explained, not a guess.
-			f.nodes[stmt.i].flags &^= flagError
+			f.nodes[stmt.i].Flags &^= syntax.FlagError
 			f.errorNodes = slices.DeleteFunc(f.errorNodes, func(e int32) bool { return e == stmt.i })
 		}
 		fn := f.enclosingFunction(n)
@@ -772,19 +774,19 @@ func (f *File) enclosingFunction(n Node) *Function {
 // start) and the start of its declarator.
 func (f *File) qualifiersBefore(d Node, declarator Node) []Qualifier {
 	from := 0
-	if parent := d.raw().parent; parent >= 0 {
+	if parent := d.raw().Parent; parent >= 0 {
 		// In pre-order the node before d is its parent or lies inside its
 		// previous sibling.
-		from = int(f.nodes[parent].start)
-		if f.nodes[parent].parent < 0 {
+		from = int(f.nodes[parent].Start)
+		if f.nodes[parent].Parent < 0 {
 			from = 0 // the root starts at its first token, after blanked qualifiers
 		}
 		prev := d.i - 1
-		for prev > parent && f.nodes[prev].parent != parent {
-			prev = f.nodes[prev].parent
+		for prev > parent && f.nodes[prev].Parent != parent {
+			prev = f.nodes[prev].Parent
 		}
 		if prev > parent {
-			from = int(f.nodes[prev].end)
+			from = int(f.nodes[prev].End)
 		}
 	}
 	to := declarator.Start()
@@ -1017,7 +1019,9 @@ func DeclaredName(d Node) string { return declaredName(d) }
 
 // MemoryBytes is about what the parsed file holds in memory: its source
 // and its nodes.
-func (f *File) MemoryBytes() int { return len(f.Src) + len(f.nodes)*int(unsafe.Sizeof(rawNode{})) }
+func (f *File) MemoryBytes() int {
+	return len(f.Src) + len(f.nodes)*int(unsafe.Sizeof(syntax.RawNode{}))
+}
 
 // ParsedText is what a parse produced (the text, what the pre-pass
 // rewrote, the tree), without the facts built from it: a file kept
@@ -1029,7 +1033,7 @@ type ParsedText struct {
 	src      []byte
 	lines    *LineIndex
 	rewrites Rewrites
-	nodes    []rawNode
+	nodes    []syntax.RawNode
 	macros   MacroTable
 }
 
@@ -1040,7 +1044,7 @@ func (f *File) Parsed() *ParsedText {
 
 // MemoryBytes is about what the parse holds in memory.
 func (t *ParsedText) MemoryBytes() int {
-	return len(t.src) + len(t.nodes)*int(unsafe.Sizeof(rawNode{}))
+	return len(t.src) + len(t.nodes)*int(unsafe.Sizeof(syntax.RawNode{}))
 }
 
 // File builds the file's facts as a parse with a Parser of these project

@@ -99,7 +99,7 @@ func TestCallsThroughMacros(t *testing.T) {
 	if c.Func.Name != "host_fn" || len(c.Args) != 2 || c.Arg(1).Text() != "1 << 20" {
 		t.Errorf("call: func %v args %d", c.Func, len(c.Args))
 	}
-	if pos := f.Position(c.Callee.Start()); pos != (Position{17, 14}) {
+	if pos := f.Position(c.Callee.Start()); pos != (Position{Line: 17, Column: 14}) {
 		t.Errorf("position %v", pos)
 	}
 }
@@ -108,10 +108,10 @@ func TestPositionsCountCharacters(t *testing.T) {
 	src := "// ünïcödé\nvoid f() { /* é */ cudaMalloc(&p, n); }\n"
 	f := parse(t, src)
 	c := f.CallsTo("cudaMalloc")[0]
-	if pos := f.Position(c.Node.Start()); pos != (Position{2, 20}) {
+	if pos := f.Position(c.Node.Start()); pos != (Position{Line: 2, Column: 20}) {
 		t.Errorf("got %v, want 2:20 (characters, not bytes)", pos)
 	}
-	if off := f.Lines.Offset(Position{2, 20}); off != c.Node.Start() {
+	if off := f.Lines.Offset(Position{Line: 2, Column: 20}); off != c.Node.Start() {
 		t.Errorf("Offset does not invert Position: %d vs %d", off, c.Node.Start())
 	}
 }

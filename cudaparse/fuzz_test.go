@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 )
 
 // addSeeds adds every fixture of the repository's rules and GPU programs
@@ -30,7 +32,7 @@ func addSeeds(f *testing.F) {
 func FuzzNeutralize(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
-		out, _ := Neutralize(src)
+		out, _ := syntax.Neutralize(src)
 		if len(out) != len(src) {
 			t.Fatalf("length %d -> %d", len(src), len(out))
 		}
@@ -39,7 +41,7 @@ func FuzzNeutralize(f *testing.F) {
 				t.Fatalf("line break moved at offset %d: %q -> %q", i, c, out[i])
 			}
 		}
-		again, _ := Neutralize(out)
+		again, _ := syntax.Neutralize(out)
 		if !bytes.Equal(again, out) {
 			t.Fatalf("not idempotent:\n once %q\ntwice %q", out, again)
 		}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 	"github.com/lazylint/lazylint/knowledge"
 )
 
@@ -29,7 +30,7 @@ func LexicalSummary(path string, src []byte, want map[string]bool, additions *kn
 // file's timer classes already (what TimerClasses(src, additions) returns).
 func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, additions *knowledge.Additions, timers []knowledge.TimerClass) *FileSummary {
 	s := &FileSummary{Path: path, Timers: timers}
-	lines := NewLineIndex(src)
+	lines := syntax.NewLineIndex(src)
 	mayHoldClasses := bytes.Contains(src, []byte("class")) || bytes.Contains(src, []byte("struct"))
 	var classes []classBody
 	lexedClasses := false
@@ -200,7 +201,7 @@ func qualifierStart(b []byte, pos int) int {
 	i := pos
 	for i >= 2 && b[i-1] == ':' && b[i-2] == ':' {
 		j := i - 2
-		for j > 0 && isIdentByte(b[j-1]) {
+		for j > 0 && syntax.IsIdentByte(b[j-1]) {
 			j--
 		}
 		if j == i-2 {
@@ -275,18 +276,18 @@ func kernelBefore(b []byte, pos int) string {
 			i--
 		}
 	}
-	for i > 0 && (isIdentByte(b[i-1]) || b[i-1] == ':') {
+	for i > 0 && (syntax.IsIdentByte(b[i-1]) || b[i-1] == ':') {
 		i--
 	}
 	key := compactSpace(string(b[i:end]))
 	key = strings.TrimPrefix(key, "::")
-	if key == "" || !isIdentStart(key[0]) {
+	if key == "" || !syntax.IsIdentStart(key[0]) {
 		return ""
 	}
 	return key
 }
 
-func isBlank(c byte) bool { return isSpace(c) || c == '\n' }
+func isBlank(c byte) bool { return syntax.IsSpace(c) || c == '\n' }
 
 // callArguments splits the argument list that opens after pos (blanks,
 // then '(') at top-level commas.
@@ -317,7 +318,7 @@ func callArguments(b []byte, pos int) []string {
 				start = i + 1
 			}
 		case '"', '\'':
-			i = skipQuoted(b, i, b[i]) - 1
+			i = syntax.SkipQuoted(b, i, b[i]) - 1
 		}
 	}
 	return args
@@ -337,7 +338,7 @@ func lexicalKernel(arg string) string {
 	}
 	arg = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(arg), "&"))
 	key := strings.TrimPrefix(compactSpace(arg), "::")
-	if key == "" || !isIdentStart(key[0]) || strings.ContainsAny(key, "()[].-") {
+	if key == "" || !syntax.IsIdentStart(key[0]) || strings.ContainsAny(key, "()[].-") {
 		return ""
 	}
 	return key
@@ -391,7 +392,7 @@ func subscriptCopy(body []byte, name string) bool {
 		}
 		start, end := i+k, i+k+len(name)
 		i = end
-		if start > 0 && isIdentByte(body[start-1]) || end < len(body) && isIdentByte(body[end]) {
+		if start > 0 && syntax.IsIdentByte(body[start-1]) || end < len(body) && syntax.IsIdentByte(body[end]) {
 			continue
 		}
 		j := end
@@ -405,7 +406,7 @@ func subscriptCopy(body []byte, name string) bool {
 		for j < len(body) && isBlank(body[j]) {
 			j++
 		}
-		for j < len(body) && (isIdentByte(body[j]) || body[j] == '.' || body[j] == '>' || body[j] == '-' || body[j] == ':') {
+		for j < len(body) && (syntax.IsIdentByte(body[j]) || body[j] == '.' || body[j] == '>' || body[j] == '-' || body[j] == ':') {
 			j++
 		}
 		if j < len(body) && body[j] == '[' {
@@ -448,7 +449,7 @@ func rangeForVar(body []byte, name string) bool {
 			continue
 		}
 		left := strings.TrimRight(head[:colon], " \t")
-		if strings.HasSuffix(left, name) && (len(left) == len(name) || !isIdentByte(left[len(left)-len(name)-1])) {
+		if strings.HasSuffix(left, name) && (len(left) == len(name) || !syntax.IsIdentByte(left[len(left)-len(name)-1])) {
 			return true
 		}
 	}
@@ -488,7 +489,7 @@ func eachWord(b, w []byte, visit func(at, end int) bool) {
 		at := i + k
 		end := at + len(w)
 		i = at + 1
-		if (at == 0 || !isIdentByte(b[at-1])) && (end >= len(b) || !isIdentByte(b[end])) && !visit(at, end) {
+		if (at == 0 || !syntax.IsIdentByte(b[at-1])) && (end >= len(b) || !syntax.IsIdentByte(b[end])) && !visit(at, end) {
 			return
 		}
 	}
@@ -606,7 +607,7 @@ func ownClockReads(body []byte, a *knowledge.Additions) int {
 			}
 			at := i + k
 			i = at + len(name)
-			if (at == 0 || !isIdentByte(body[at-1])) && nextIs(body, i, '(') && a.IsClock(name, qualifiedAt(body, at, name)) {
+			if (at == 0 || !syntax.IsIdentByte(body[at-1])) && nextIs(body, i, '(') && a.IsClock(name, qualifiedAt(body, at, name)) {
 				n++
 			}
 		}
@@ -628,7 +629,7 @@ func timerObjectReads(body []byte, lits [][]byte) int {
 			at := i + k
 			i = at + len(lit)
 			start := at
-			for start > 0 && isIdentByte(body[start-1]) {
+			for start > 0 && syntax.IsIdentByte(body[start-1]) {
 				start--
 			}
 			if start < at && knowledge.TimerObject.Match(body[start:at]) {

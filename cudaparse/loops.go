@@ -3,6 +3,7 @@ package cudaparse
 import (
 	"bytes"
 
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 	"github.com/lazylint/lazylint/knowledge"
 )
 
@@ -74,13 +75,13 @@ func CallsInLoopThrough(src []byte, names []string) bool {
 // file ends inside a comment or literal, where the lexer loses what the
 // parser recovers).
 func eachLoopCall(src []byte, visit func(name string) bool) bool {
-	return withTokens(src, func(toks []token) bool { return eachLoopCallIn(src, toks, visit) })
+	return syntax.WithTokens(src, func(toks []syntax.Token) bool { return eachLoopCallIn(src, toks, visit) })
 }
 
-func eachLoopCallIn(src []byte, toks []token, visit func(name string) bool) bool {
+func eachLoopCallIn(src []byte, toks []syntax.Token, visit func(name string) bool) bool {
 	// A token's text as bytes: compared with a keyword it is not copied
 	// (a string of every identifier of a file was a tenth of this scan).
-	text := func(t token) []byte { return src[t.start:t.end] }
+	text := func(t syntax.Token) []byte { return src[t.Start:t.End] }
 	// A comment or literal that never ends hides the rest of the file from
 	// the lexer, not from the parser, which recovers after it.
 	if n := len(toks); n > 0 && unterminated(src, toks[n-1]) {
@@ -90,15 +91,17 @@ func eachLoopCallIn(src []byte, toks []token, visit func(name string) bool) bool
 	// read one), so that `while /* retry */ (...)` is a loop header.
 	code := toks[:0]
 	for _, t := range toks {
-		if t.kind != tokComment {
+		if t.Kind != syntax.TokComment {
 			code = append(code, t)
 		}
 	}
 	toks = code
 	isPunct := func(k int, c byte) bool {
-		return k < len(toks) && toks[k].kind == tokPunct && src[toks[k].start] == c
+		return k < len(toks) && toks[k].Kind == syntax.TokPunct && src[toks[k].Start] == c
 	}
-	calls := func(k int) bool { return toks[k].kind == tokIdent && isPunct(k+1, '(') && visit(string(text(toks[k]))) }
+	calls := func(k int) bool {
+		return toks[k].Kind == syntax.TokIdent && isPunct(k+1, '(') && visit(string(text(toks[k])))
+	}
 	// braces holds, for each open brace, whether it is in a loop.
 	var braces []bool
 	inLoop := func() bool { return len(braces) > 0 && braces[len(braces)-1] }
@@ -107,15 +110,15 @@ func eachLoopCallIn(src []byte, toks []token, visit func(name string) bool) bool
 	parens := 0
 	for k := 0; k < len(toks); k++ {
 		t := toks[k]
-		switch t.kind {
-		case tokIdent:
+		switch t.Kind {
+		case syntax.TokIdent:
 			switch name := text(t); {
 			case string(name) == "for" || string(name) == "while":
 				if !isPunct(k+1, '(') {
 					continue
 				}
 				// The header: a call in it runs once per iteration.
-				end := balancedEnd(src, toks, k+1)
+				end := syntax.BalancedEnd(src, toks, k+1)
 				for j := k + 1; j <= end; j++ {
 					if calls(j) {
 						return true
@@ -128,7 +131,7 @@ func eachLoopCallIn(src []byte, toks []token, visit func(name string) bool) bool
 					// parser's recovery makes of a malformed one (`do ;
 					// err = f(0; while (...)`), the calls before it may
 					// be in the loop.
-					for j := k + 1; j < len(toks) && !(toks[j].kind == tokIdent && string(text(toks[j])) == "while"); j++ {
+					for j := k + 1; j < len(toks) && !(toks[j].Kind == syntax.TokIdent && string(text(toks[j])) == "while"); j++ {
 						if calls(j) {
 							return true
 						}
@@ -138,8 +141,8 @@ func eachLoopCallIn(src []byte, toks []token, visit func(name string) bool) bool
 			case (inLoop() || stmtDepth >= 0) && calls(k):
 				return true
 			}
-		case tokPunct:
-			switch src[t.start] {
+		case syntax.TokPunct:
+			switch src[t.Start] {
 			case '{':
 				braces = append(braces, inLoop() || stmtDepth >= 0)
 			case '}':
@@ -180,35 +183,14 @@ func enterLoopBody(isPunct func(int, byte) bool, k int, braces *[]bool, stmtDept
 
 // unterminated reports whether t, a file's last token, is a block comment
 // or a string or character literal that the file ends inside.
-func unterminated(src []byte, t token) bool {
-	body := src[t.start:t.end]
-	switch t.kind {
-	case tokComment:
+func unterminated(src []byte, t syntax.Token) bool {
+	body := src[t.Start:t.End]
+	switch t.Kind {
+	case syntax.TokComment:
 		return len(body) >= 2 && body[1] == '*' && (len(body) < 4 || string(body[len(body)-2:]) != "*/")
-	case tokString, tokChar:
+	case syntax.TokString, syntax.TokChar:
 		last := body[len(body)-1]
-		return int(t.end) == len(src) && (len(body) < 2 || last != '"' && last != '\'')
+		return int(t.End) == len(src) && (len(body) < 2 || last != '"' && last != '\'')
 	}
 	return false
-}
-
-// balancedEnd returns the index of the token that closes the parenthesis
-// toks[k] opens, k itself when toks[k] opens none, and the last token when
-// the file ends first.
-func balancedEnd(src []byte, toks []token, k int) int {
-	depth := 0
-	for ; k < len(toks); k++ {
-		if toks[k].kind == tokPunct {
-			switch src[toks[k].start] {
-			case '(':
-				depth++
-			case ')':
-				depth--
-			}
-		}
-		if depth == 0 {
-			return k
-		}
-	}
-	return len(toks) - 1
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 )
 
 // Macros that spell CUDA calls. Portable code names the API through a
@@ -52,7 +54,7 @@ func ScanDirectives(src []byte) (macros []Macro, includes []Include) {
 			i = j + 1
 			continue
 		}
-		end := skipDirective(src, j)
+		end := syntax.SkipDirective(src, j)
 		d := src[j:end]
 		i = end + 1
 		word, rest := directiveWord(d)
@@ -86,7 +88,7 @@ func directiveWord(d []byte) (string, []byte) {
 	d = joinContinuations(d)
 	d = bytes.TrimLeft(d[1:], " \t")
 	j := 0
-	for j < len(d) && isIdentByte(d[j]) {
+	for j < len(d) && syntax.IsIdentByte(d[j]) {
 		j++
 	}
 	return string(d[:j]), d[j:]
@@ -107,12 +109,12 @@ func joinContinuations(d []byte) []byte {
 			i += 2
 			out = append(out, ' ')
 		case d[i] == '/' && i+1 < len(d) && d[i+1] == '*':
-			i = skipBlockComment(d, i) - 1
+			i = syntax.SkipBlockComment(d, i) - 1
 			out = append(out, ' ')
 		case d[i] == '/' && i+1 < len(d) && d[i+1] == '/':
-			i = skipLineComment(d, i) - 1
+			i = syntax.SkipLineComment(d, i) - 1
 		case d[i] == '"' || d[i] == '\'':
-			j := skipQuoted(d, i, d[i])
+			j := syntax.SkipQuoted(d, i, d[i])
 			out = append(out, d[i:j]...)
 			i = j - 1
 		default:
@@ -124,32 +126,8 @@ func joinContinuations(d []byte) []byte {
 
 // parseDefine reads ` NAME body` or ` NAME(a, b) body`.
 func parseDefine(rest []byte) (Macro, bool) {
-	rest = bytes.TrimLeft(rest, " \t")
-	j := 0
-	for j < len(rest) && isIdentByte(rest[j]) {
-		j++
-	}
-	if j == 0 {
-		return Macro{}, false
-	}
-	m := Macro{Name: string(rest[:j])}
-	rest = rest[j:]
-	if len(rest) > 0 && rest[0] == '(' {
-		k := bytes.IndexByte(rest, ')')
-		if k < 0 {
-			return Macro{}, false
-		}
-		m.FunctionLike = true
-		m.Params = []string{}
-		for _, p := range strings.Split(string(rest[1:k]), ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				m.Params = append(m.Params, p)
-			}
-		}
-		rest = rest[k+1:]
-	}
-	m.Body = strings.TrimSpace(string(rest))
-	return m, true
+	d, ok := syntax.ParseDefine(rest)
+	return Macro{Name: d.Name, Params: d.Params, FunctionLike: d.FunctionLike, Body: d.Body}, ok
 }
 
 // MacroTable holds the macros visible to a file, by name. A name defined
@@ -255,9 +233,9 @@ func (t MacroTable) pastedName(name string, args []string, depth int) (string, b
 func substituteParams(body string, params, args []string) string {
 	var b strings.Builder
 	for i := 0; i < len(body); {
-		if isIdentStart(body[i]) {
+		if syntax.IsIdentStart(body[i]) {
 			j := i
-			for j < len(body) && isIdentByte(body[j]) {
+			for j < len(body) && syntax.IsIdentByte(body[j]) {
 				j++
 			}
 			word := body[i:j]
@@ -282,11 +260,11 @@ func substituteParams(body string, params, args []string) string {
 }
 
 func isIdentifier(s string) bool {
-	if s == "" || !isIdentStart(s[0]) {
+	if s == "" || !syntax.IsIdentStart(s[0]) {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
-		if !isIdentByte(s[i]) {
+		if !syntax.IsIdentByte(s[i]) {
 			return false
 		}
 	}

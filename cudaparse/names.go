@@ -1,6 +1,10 @@
 package cudaparse
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/lazylint/lazylint/cudaparse/syntax"
+)
 
 // A cheap index of the function names a file defines and calls, without a
 // parse: what decides which files take part in project-wide analysis. A
@@ -59,43 +63,43 @@ func EachName(src []byte, visit func(name []byte, def bool)) {
 			atLineStart = true
 			i++
 			continue
-		case isSpace(c):
+		case syntax.IsSpace(c):
 			i++
 			continue
 		case c == '#' && atLineStart:
-			i = skipDirective(src, i)
+			i = syntax.SkipDirective(src, i)
 			continue
 		case c == '/' && i+1 < n && src[i+1] == '/':
-			i = skipLineComment(src, i)
+			i = syntax.SkipLineComment(src, i)
 			continue
 		case c == '/' && i+1 < n && src[i+1] == '*':
-			i = skipBlockComment(src, i)
+			i = syntax.SkipBlockComment(src, i)
 			atLineStart = false
 			continue
 		case c == '"' || c == '\'':
-			i = skipQuoted(src, i, c)
+			i = syntax.SkipQuoted(src, i, c)
 			atLineStart = false
 			continue
 		case c >= '0' && c <= '9':
-			i = skipNumber(src, i)
+			i = syntax.SkipNumber(src, i)
 			atLineStart = false
 			continue
-		case isIdentStart(c):
+		case syntax.IsIdentStart(c):
 			start := i
-			for i < n && isIdentByte(src[i]) {
+			for i < n && syntax.IsIdentByte(src[i]) {
 				i++
 			}
 			atLineStart = false
-			if i < n && src[i] == '"' && isLiteralPrefix(src[start:i]) {
+			if i < n && src[i] == '"' && syntax.IsLiteralPrefix(src[start:i]) {
 				if i-start > 0 && src[i-1] == 'R' {
-					i = skipRawString(src, i)
+					i = syntax.SkipRawString(src, i)
 				} else {
-					i = skipQuoted(src, i, '"')
+					i = syntax.SkipQuoted(src, i, '"')
 				}
 				continue
 			}
 			j := i
-			for j < n && (isSpace(src[j]) || src[j] == '\n') {
+			for j < n && (syntax.IsSpace(src[j]) || src[j] == '\n') {
 				j++
 			}
 			if j < n && src[j] == '<' {
@@ -137,7 +141,7 @@ func bodyAfter(src []byte, open int) int {
 		case ';', '{', '}':
 			return -1
 		case '"', '\'':
-			i = skipQuoted(src, i, src[i]) - 1
+			i = syntax.SkipQuoted(src, i, src[i]) - 1
 		}
 	}
 	return -1
@@ -145,12 +149,12 @@ closed:
 	for i++; i < len(src); i++ {
 		c := src[i]
 		switch {
-		case isSpace(c) || c == '\n':
+		case syntax.IsSpace(c) || c == '\n':
 		case c == '{':
 			return i
-		case isIdentStart(c):
+		case syntax.IsIdentStart(c):
 			start := i
-			for i < len(src) && isIdentByte(src[i]) {
+			for i < len(src) && syntax.IsIdentByte(src[i]) {
 				i++
 			}
 			switch string(src[start:i]) {
@@ -252,11 +256,11 @@ func matchingBrace(src []byte, open int) int {
 				return i + 1
 			}
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			i = skipLineComment(src, i) - 1
+			i = syntax.SkipLineComment(src, i) - 1
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			i = skipBlockComment(src, i) - 1
+			i = syntax.SkipBlockComment(src, i) - 1
 		case c == '"' || c == '\'':
-			i = skipQuoted(src, i, c) - 1
+			i = syntax.SkipQuoted(src, i, c) - 1
 		}
 	}
 	return len(src)
@@ -299,7 +303,7 @@ func afterTemplateArguments(src []byte, lt int) int {
 		}
 		if depth == 0 {
 			k++
-			for k < len(src) && (isSpace(src[k]) || src[k] == '\n') {
+			for k < len(src) && (syntax.IsSpace(src[k]) || src[k] == '\n') {
 				k++
 			}
 			return k

@@ -3,6 +3,8 @@ package cudaparse
 import (
 	"bytes"
 	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 )
 
 // Namespaces, from the text alone: which namespace a definition is in, and
@@ -31,7 +33,7 @@ func namespaceBlocks(src []byte) []namespaceBlock {
 	if !bytes.Contains(src, []byte("namespace")) {
 		return nil
 	}
-	return withTokens(src, func(toks []token) []namespaceBlock {
+	return syntax.WithTokens(src, func(toks []syntax.Token) []namespaceBlock {
 		// A frame per open brace: the namespace block it opens (-1 for
 		// another brace), and whether that namespace added a name.
 		type frame struct {
@@ -44,28 +46,28 @@ func namespaceBlocks(src []byte) []namespaceBlock {
 		for k := 0; k < len(toks); k++ {
 			t := toks[k]
 			switch {
-			case t.kind == tokPunct && src[t.start] == '{':
+			case t.Kind == syntax.TokPunct && src[t.Start] == '{':
 				stack = append(stack, frame{block: -1})
-			case t.kind == tokPunct && src[t.start] == '}' && len(stack) > 0:
+			case t.Kind == syntax.TokPunct && src[t.Start] == '}' && len(stack) > 0:
 				f := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
 				if f.block >= 0 {
-					out[f.block].stop = int(t.start)
+					out[f.block].stop = int(t.Start)
 				}
 				if f.named {
 					names = names[:len(names)-1]
 				}
-			case t.kind == tokIdent && string(src[t.start:t.end]) == "namespace":
+			case t.Kind == syntax.TokIdent && string(src[t.Start:t.End]) == "namespace":
 				own, open, ok := namespaceHead(src, toks, k+1)
 				if !ok {
 					continue
 				}
-				inline := k > 0 && toks[k-1].kind == tokIdent && string(src[toks[k-1].start:toks[k-1].end]) == "inline"
+				inline := k > 0 && toks[k-1].Kind == syntax.TokIdent && string(src[toks[k-1].Start:toks[k-1].End]) == "inline"
 				named := own != "" && !inline
 				if named {
 					names = append(names, own)
 				}
-				out = append(out, namespaceBlock{name: strings.Join(names, "::"), open: int(toks[open].start), stop: len(src)})
+				out = append(out, namespaceBlock{name: strings.Join(names, "::"), open: int(toks[open].Start), stop: len(src)})
 				stack = append(stack, frame{block: len(out) - 1, named: named})
 				k = open
 			}
@@ -78,16 +80,16 @@ func namespaceBlocks(src []byte) []namespaceBlock {
 // name (`a`, `a::b`, none for an anonymous one) up to the opening brace,
 // whose token index it returns; ok false for an alias (`namespace fs =
 // std::filesystem;`) or a using-directive's word.
-func namespaceHead(src []byte, toks []token, k int) (name string, open int, ok bool) {
+func namespaceHead(src []byte, toks []syntax.Token, k int) (name string, open int, ok bool) {
 	var parts []string
 	for ; k < len(toks); k++ {
 		t := toks[k]
 		switch {
-		case t.kind == tokComment:
-		case t.kind == tokIdent:
-			parts = append(parts, string(src[t.start:t.end]))
-		case t.kind == tokPunct && src[t.start] == ':':
-		case t.kind == tokPunct && src[t.start] == '{':
+		case t.Kind == syntax.TokComment:
+		case t.Kind == syntax.TokIdent:
+			parts = append(parts, string(src[t.Start:t.End]))
+		case t.Kind == syntax.TokPunct && src[t.Start] == ':':
+		case t.Kind == syntax.TokPunct && src[t.Start] == '{':
 			return strings.Join(parts, "::"), k, true
 		default:
 			return "", 0, false

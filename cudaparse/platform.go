@@ -3,6 +3,8 @@ package cudaparse
 import (
 	"bytes"
 	"regexp"
+
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 )
 
 // Which GPUs a file is written for. HIP code built for AMD GPUs does not
@@ -19,18 +21,18 @@ func HIPOnly(src []byte) bool {
 		return false
 	}
 	hip := false
-	for _, t := range lex(src) {
-		switch t.kind {
-		case tokIdent:
-			switch platformOf(src[t.start:t.end]) {
+	for _, t := range syntax.Lex(src) {
+		switch t.Kind {
+		case syntax.TokIdent:
+			switch platformOf(src[t.Start:t.End]) {
 			case platformCUDA:
 				return false
 			case platformHIP:
 				hip = true
 			}
-		case tokDirective:
-			d := src[t.start:t.end]
-			if directiveName(d) == "include" {
+		case syntax.TokDirective:
+			d := src[t.Start:t.End]
+			if syntax.DirectiveName(d) == "include" {
 				switch {
 				case hipHeader.Match(d):
 					hip = true
@@ -39,7 +41,7 @@ func HIPOnly(src []byte) bool {
 				}
 				continue
 			}
-			for _, word := range directiveWords.FindAll(d, -1) {
+			for _, word := range syntax.DirectiveWords(d) {
 				switch platformOf(word) {
 				case platformCUDA:
 					return false
@@ -63,7 +65,7 @@ func mentionsHIP(src []byte) bool {
 		if k < 0 {
 			return false
 		}
-		if at := i + k; at == 0 || !isIdentByte(src[at-1]) {
+		if at := i + k; at == 0 || !syntax.IsIdentByte(src[at-1]) {
 			return true
 		}
 		i += k + 3
@@ -79,11 +81,10 @@ const (
 )
 
 var (
-	hipName        = regexp.MustCompile(`^(hip[A-Z]\w*|__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIPCC__|__HIP_DEVICE_COMPILE__|__builtin_amdgcn_\w+|__AMDGCN__)$`)
-	cudaName       = regexp.MustCompile(`^(cuda[A-Z]\w*|cu[A-Z][a-z]\w*|CU[a-z]\w*|CUDA_\w+|CUresult|__nv_\w+|nvcuda|__NVCC__|__CUDACC__|__HIP_PLATFORM_NVIDIA__|__HIP_PLATFORM_NVCC__)$`)
-	hipHeader      = regexp.MustCompile(`[<"]hip/`)
-	cudaHeader     = regexp.MustCompile(`[<"/](cuda|cuda_runtime|cuda_runtime_api|cuda_fp16|cuda_bf16|cooperative_groups|cub/|thrust/|cuda/)`)
-	directiveWords = regexp.MustCompile(`[A-Za-z_]\w*`)
+	hipName    = regexp.MustCompile(`^(hip[A-Z]\w*|__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIPCC__|__HIP_DEVICE_COMPILE__|__builtin_amdgcn_\w+|__AMDGCN__)$`)
+	cudaName   = regexp.MustCompile(`^(cuda[A-Z]\w*|cu[A-Z][a-z]\w*|CU[a-z]\w*|CUDA_\w+|CUresult|__nv_\w+|nvcuda|__NVCC__|__CUDACC__|__HIP_PLATFORM_NVIDIA__|__HIP_PLATFORM_NVCC__)$`)
+	hipHeader  = regexp.MustCompile(`[<"]hip/`)
+	cudaHeader = regexp.MustCompile(`[<"/](cuda|cuda_runtime|cuda_runtime_api|cuda_fp16|cuda_bf16|cooperative_groups|cub/|thrust/|cuda/)`)
 )
 
 func platformOf(name []byte) platform {
@@ -98,11 +99,3 @@ func platformOf(name []byte) platform {
 	}
 	return platformNone
 }
-
-// amdOnlyCondition matches a conditional whose branch is compiled for AMD
-// GPUs only: `#ifdef __HIP_PLATFORM_AMD__`, `#if defined(USE_ROCM)`.
-var amdOnlyCondition = regexp.MustCompile(`^#\s*(ifdef\s+|(el)?if\s+(defined\s*\(?\s*)?)(__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIPCC__|__HIP__|__HIP_DEVICE_COMPILE__|__AMDGCN__|__gfx\w+__|USE_ROCM|USE_HIP|\w+_USE_HIP|\w+_USE_ROCM)\s*\)?\s*$`)
-
-// notAMDCondition matches the opposite test, whose #else branch is AMD's:
-// `#ifndef USE_ROCM`, `#if !defined(__HIP_PLATFORM_AMD__)`.
-var notAMDCondition = regexp.MustCompile(`^#\s*(ifndef\s+|if\s+!\s*(defined\s*\(?\s*)?)(__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIPCC__|__HIP__|__HIP_DEVICE_COMPILE__|__AMDGCN__|USE_ROCM|USE_HIP|\w+_USE_HIP|\w+_USE_ROCM)\s*\)?\s*$`)

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 	"github.com/lazylint/lazylint/knowledge"
 )
 
@@ -159,7 +160,7 @@ func spellsWordAt(b, lit []byte) bool {
 			return false
 		}
 		at := i + k
-		if at == 0 || !isIdentByte(b[at-1]) || !isIdentByte(lit[0]) {
+		if at == 0 || !syntax.IsIdentByte(b[at-1]) || !syntax.IsIdentByte(lit[0]) {
 			return true
 		}
 		i = at + 1
@@ -501,21 +502,21 @@ type classBody struct {
 // src (not forward declarations, nor `class T` of a template's parameter
 // list).
 func classBodies(src []byte) []classBody {
-	return withTokens(src, func(toks []token) []classBody { return classBodiesIn(src, toks) })
+	return syntax.WithTokens(src, func(toks []syntax.Token) []classBody { return classBodiesIn(src, toks) })
 }
 
-func classBodiesIn(src []byte, toks []token) []classBody {
+func classBodiesIn(src []byte, toks []syntax.Token) []classBody {
 	var out []classBody
 	for k := 0; k+1 < len(toks); k++ {
 		t := toks[k]
-		if t.kind != tokIdent {
+		if t.Kind != syntax.TokIdent {
 			continue
 		}
-		word := string(src[t.start:t.end])
-		if word != "class" && word != "struct" || toks[k+1].kind != tokIdent {
+		word := string(src[t.Start:t.End])
+		if word != "class" && word != "struct" || toks[k+1].Kind != syntax.TokIdent {
 			continue
 		}
-		name := string(src[toks[k+1].start:toks[k+1].end])
+		name := string(src[toks[k+1].Start:toks[k+1].End])
 		if open := classBrace(src, toks, k+2); open >= 0 {
 			out = append(out, classBody{name: name, open: open, stop: matchingBrace(src, open)})
 		}
@@ -525,21 +526,21 @@ func classBodiesIn(src []byte, toks []token) []classBody {
 
 // classBrace returns the offset of the brace that opens a class body after
 // its name (toks from k on: `final`, a base list), or -1.
-func classBrace(src []byte, toks []token, k int) int {
+func classBrace(src []byte, toks []syntax.Token, k int) int {
 	bases := false
 	for ; k < len(toks); k++ {
 		t := toks[k]
-		if t.kind == tokComment {
+		if t.Kind == syntax.TokComment {
 			continue
 		}
-		c := src[t.start]
+		c := src[t.Start]
 		switch {
-		case c == '{' && t.kind == tokPunct:
-			return int(t.start)
-		case c == ':' && t.kind == tokPunct:
+		case c == '{' && t.Kind == syntax.TokPunct:
+			return int(t.Start)
+		case c == ':' && t.Kind == syntax.TokPunct:
 			bases = true
-		case t.kind == tokIdent && (bases || string(src[t.start:t.end]) == "final"):
-		case bases && t.kind == tokPunct && (c == ',' || c == '<' || c == '>'):
+		case t.Kind == syntax.TokIdent && (bases || string(src[t.Start:t.End]) == "final"):
+		case bases && t.Kind == syntax.TokPunct && (c == ',' || c == '<' || c == '>'):
 		default:
 			return -1
 		}
@@ -606,13 +607,13 @@ func declaresObjectOf(src []byte, class string) bool {
 		}
 		j = skipSpaces(src, j)
 		start := j
-		for j < len(src) && isIdentByte(src[j]) {
+		for j < len(src) && syntax.IsIdentByte(src[j]) {
 			j++
 		}
-		if j == start || !isIdentStart(src[start]) {
+		if j == start || !syntax.IsIdentStart(src[start]) {
 			return true
 		}
-		for j < len(src) && isSpace(src[j]) {
+		for j < len(src) && syntax.IsSpace(src[j]) {
 			j++
 		}
 		found = j < len(src) && bytes.IndexByte([]byte(";({=,["), src[j]) >= 0
@@ -654,7 +655,7 @@ func initializerBefore(src []byte, k int) (int, bool) {
 		return 0, false
 	}
 	k = skipBlanksBack(src, k)
-	for k > 0 && (isIdentByte(src[k-1]) || src[k-1] == ':' || src[k-1] == '>' || src[k-1] == '<') {
+	for k > 0 && (syntax.IsIdentByte(src[k-1]) || src[k-1] == ':' || src[k-1] == '>' || src[k-1] == '<') {
 		k-- // the member's or base's name, qualified or instantiated
 	}
 	return k, true
@@ -665,9 +666,9 @@ func initializerBefore(src []byte, k int) (int, bool) {
 // it, after `noexcept` or the like.
 func constructorBefore(src []byte, colon int) ([]byte, bool) {
 	k := skipBlanksBack(src, colon)
-	for k > 0 && isIdentByte(src[k-1]) {
+	for k > 0 && syntax.IsIdentByte(src[k-1]) {
 		word := k
-		for k > 0 && isIdentByte(src[k-1]) {
+		for k > 0 && syntax.IsIdentByte(src[k-1]) {
 			k--
 		}
 		if w := string(src[k:word]); w != "noexcept" && w != "override" && w != "explicit" {
@@ -683,10 +684,10 @@ func constructorBefore(src []byte, colon int) ([]byte, bool) {
 	}
 	end := skipBlanksBack(src, k)
 	start := end
-	for start > 0 && isIdentByte(src[start-1]) {
+	for start > 0 && syntax.IsIdentByte(src[start-1]) {
 		start--
 	}
-	if start == end || !isIdentStart(src[start]) {
+	if start == end || !syntax.IsIdentStart(src[start]) {
 		return nil, false
 	}
 	return src[start:end], true

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 	"github.com/lazylint/lazylint/knowledge"
 )
 
@@ -509,7 +510,7 @@ func registeredWith(src []byte, name, method string) bool {
 		}
 		i := from + at + len(macro)
 		from = i
-		for i < len(src) && isIdentByte(src[i]) {
+		for i < len(src) && syntax.IsIdentByte(src[i]) {
 			i++
 		}
 		if i >= len(src) || src[i] != '(' {
@@ -520,7 +521,7 @@ func registeredWith(src []byte, name, method string) bool {
 			continue
 		}
 		i += len(name)
-		if i < len(src) && isIdentByte(src[i]) {
+		if i < len(src) && syntax.IsIdentByte(src[i]) {
 			continue // a longer name: BENCHMARK(run_all) for run
 		}
 		end := bytes.IndexByte(src[i:], ';')

@@ -1,6 +1,10 @@
 package cudaparse
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse/syntax"
+)
 
 // Node is a node of a parsed file's syntax tree. The zero Node is "no node":
 // every method on it returns a zero value. Nodes are plain values over the
@@ -10,7 +14,7 @@ type Node struct {
 	i int32
 }
 
-func (n Node) raw() *rawNode { return &n.f.nodes[n.i] }
+func (n Node) raw() *syntax.RawNode { return &n.f.nodes[n.i] }
 
 // File is the parsed file n belongs to.
 func (n Node) File() *File { return n.f }
@@ -24,7 +28,7 @@ func (n Node) Kind() string {
 	if n.f == nil {
 		return ""
 	}
-	return grammar.symbol(n.raw().symbol)
+	return syntax.SymbolName(n.raw().Symbol)
 }
 
 // Is reports whether n is of one of the given kinds.
@@ -39,46 +43,46 @@ func (n Node) Is(kinds ...string) bool {
 }
 
 // IsNamed reports whether n is a named node (not punctuation or a keyword).
-func (n Node) IsNamed() bool { return n.f != nil && n.raw().flags&flagNamed != 0 }
+func (n Node) IsNamed() bool { return n.f != nil && n.raw().Flags&syntax.FlagNamed != 0 }
 
 // IsMissing reports whether the parser inserted n to recover from an error.
-func (n Node) IsMissing() bool { return n.f != nil && n.raw().flags&flagMissing != 0 }
+func (n Node) IsMissing() bool { return n.f != nil && n.raw().Flags&syntax.FlagMissing != 0 }
 
 // IsError reports whether n is an ERROR node.
-func (n Node) IsError() bool { return n.f != nil && n.raw().flags&flagError != 0 }
+func (n Node) IsError() bool { return n.f != nil && n.raw().Flags&syntax.FlagError != 0 }
 
 // Start and End are n's byte offsets in the file.
 func (n Node) Start() int {
 	if n.f == nil {
 		return 0
 	}
-	return int(n.raw().start)
+	return int(n.raw().Start)
 }
 
 func (n Node) End() int {
 	if n.f == nil {
 		return 0
 	}
-	return int(n.raw().end)
+	return int(n.raw().End)
 }
 
 // Range is n's byte range.
-func (n Node) Range() Range { return Range{n.Start(), n.End()} }
+func (n Node) Range() Range { return Range{Start: n.Start(), End: n.End()} }
 
 // Text is the original source text of n (before the pre-pass).
 func (n Node) Text() string {
 	if n.f == nil {
 		return ""
 	}
-	return string(n.f.Src[n.raw().start:n.raw().end])
+	return string(n.f.Src[n.raw().Start:n.raw().End])
 }
 
 // Parent is n's parent, or the zero Node at the root.
 func (n Node) Parent() Node {
-	if n.f == nil || n.raw().parent < 0 {
+	if n.f == nil || n.raw().Parent < 0 {
 		return Node{}
 	}
-	return Node{n.f, n.raw().parent}
+	return Node{n.f, n.raw().Parent}
 }
 
 // Field is the name of the field n is in its parent ("function",
@@ -87,7 +91,7 @@ func (n Node) Field() string {
 	if n.f == nil {
 		return ""
 	}
-	return grammar.fields[n.raw().field]
+	return syntax.FieldName(n.raw().Field)
 }
 
 // Children are n's children in order: its named children, and the
@@ -98,7 +102,7 @@ func (n Node) Children() []Node {
 		return nil
 	}
 	var out []Node
-	for c := n.raw().firstChild; c >= 0; c = n.f.nodes[c].nextSibling {
+	for c := n.raw().FirstChild; c >= 0; c = n.f.nodes[c].NextSibling {
 		out = append(out, Node{n.f, c})
 	}
 	return out
@@ -110,9 +114,9 @@ func (n Node) NamedChildren() []Node {
 		return nil
 	}
 	var out []Node
-	for c := n.raw().firstChild; c >= 0; c = n.f.nodes[c].nextSibling {
+	for c := n.raw().FirstChild; c >= 0; c = n.f.nodes[c].NextSibling {
 		r := &n.f.nodes[c]
-		if r.flags&flagNamed != 0 && r.flags&flagExtra == 0 {
+		if r.Flags&syntax.FlagNamed != 0 && r.Flags&syntax.FlagExtra == 0 {
 			out = append(out, Node{n.f, c})
 		}
 	}
@@ -124,12 +128,12 @@ func (n Node) ChildByField(field string) Node {
 	if n.f == nil {
 		return Node{}
 	}
-	id, ok := grammar.fieldIDs[field]
+	id, ok := syntax.FieldID(field)
 	if !ok {
 		return Node{}
 	}
-	for c := n.raw().firstChild; c >= 0; c = n.f.nodes[c].nextSibling {
-		if n.f.nodes[c].field == id {
+	for c := n.raw().FirstChild; c >= 0; c = n.f.nodes[c].NextSibling {
+		if n.f.nodes[c].Field == id {
 			return Node{n.f, c}
 		}
 	}
@@ -141,13 +145,13 @@ func (n Node) ChildrenByField(field string) []Node {
 	if n.f == nil {
 		return nil
 	}
-	id, ok := grammar.fieldIDs[field]
+	id, ok := syntax.FieldID(field)
 	if !ok {
 		return nil
 	}
 	var out []Node
-	for c := n.raw().firstChild; c >= 0; c = n.f.nodes[c].nextSibling {
-		if n.f.nodes[c].field == id {
+	for c := n.raw().FirstChild; c >= 0; c = n.f.nodes[c].NextSibling {
+		if n.f.nodes[c].Field == id {
 			out = append(out, Node{n.f, c})
 		}
 	}
@@ -251,8 +255,8 @@ func isCastName(name string) bool {
 }
 
 func firstNamed(n Node) Node {
-	for c := n.raw().firstChild; c >= 0; c = n.f.nodes[c].nextSibling {
-		if r := &n.f.nodes[c]; r.flags&flagNamed != 0 && r.flags&flagExtra == 0 {
+	for c := n.raw().FirstChild; c >= 0; c = n.f.nodes[c].NextSibling {
+		if r := &n.f.nodes[c]; r.Flags&syntax.FlagNamed != 0 && r.Flags&syntax.FlagExtra == 0 {
 			return Node{n.f, c}
 		}
 	}
@@ -285,8 +289,8 @@ func (n Node) Name() string {
 // subtreeEnd returns the index just past the subtree rooted at i (nodes are
 // in pre-order, so a subtree is a contiguous run).
 func (f *File) subtreeEnd(i int32) int32 {
-	for p := i; p >= 0; p = f.nodes[p].parent {
-		if s := f.nodes[p].nextSibling; s >= 0 {
+	for p := i; p >= 0; p = f.nodes[p].Parent {
+		if s := f.nodes[p].NextSibling; s >= 0 {
 			return s
 		}
 	}

@@ -1,6 +1,10 @@
 package cudaparse
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/lazylint/lazylint/cudaparse/syntax"
+)
 
 // VolatileData reports whether src applies the volatile keyword to data,
 // as far as a lexer can tell: in a declaration, a cast or a macro's body,
@@ -8,31 +12,31 @@ import "bytes"
 // after a parameter list (a volatile member function). Prefilters use it:
 // PTX-heavy headers spell volatile hundreds of times, all in asm.
 func VolatileData(src []byte) bool {
-	return withTokens(src, func(toks []token) bool { return volatileDataIn(src, toks) })
+	return syntax.WithTokens(src, func(toks []syntax.Token) bool { return volatileDataIn(src, toks) })
 }
 
-func volatileDataIn(src []byte, toks []token) bool {
+func volatileDataIn(src []byte, toks []syntax.Token) bool {
 	if n := len(toks); n > 0 && unterminated(src, toks[n-1]) {
 		return true
 	}
 	prev := -1 // the last token that is not a comment
 	for k, t := range toks {
-		switch t.kind {
-		case tokComment:
+		switch t.Kind {
+		case syntax.TokComment:
 			continue
-		case tokDirective:
-			if directiveVolatile(src[t.start:t.end]) {
+		case syntax.TokDirective:
+			if directiveVolatile(src[t.Start:t.End]) {
 				return true
 			}
-		case tokIdent:
-			if w := src[t.start:t.end]; string(w) == "volatile" || string(w) == "__volatile__" {
+		case syntax.TokIdent:
+			if w := src[t.Start:t.End]; string(w) == "volatile" || string(w) == "__volatile__" {
 				if prev < 0 {
 					return true
 				}
 				p := toks[prev]
-				before := string(src[p.start:p.end])
-				asm := p.kind == tokIdent && (before == "asm" || before == "__asm__" || before == "__asm")
-				qualifier := p.kind == tokPunct && before == ")"
+				before := string(src[p.Start:p.End])
+				asm := p.Kind == syntax.TokIdent && (before == "asm" || before == "__asm__" || before == "__asm")
+				qualifier := p.Kind == syntax.TokPunct && before == ")"
 				if !asm && !qualifier {
 					return true
 				}

@@ -11,6 +11,7 @@ import (
 	"github.com/lazylint/lazylint/analyzers"
 	"github.com/lazylint/lazylint/analyzers/syntaxdriver"
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 	"github.com/lazylint/lazylint/internal/rule"
 )
 
@@ -224,7 +225,7 @@ func checkPreamble(fset *token.FileSet, sf *syntaxdriver.SourceFile, f *goFile, 
 // goFinding turns a diagnostic in the file src into a finding; columns
 // become characters, suggested fixes byte-offset edits.
 func goFinding(fset *token.FileSet, shown string, src []byte, r *rule.Rule, d analysis.Diagnostic) Finding {
-	lines := cudaparse.NewLineIndex(src)
+	lines := syntax.NewLineIndex(src)
 	offset := func(p token.Pos) int { return min(max(fset.Position(p).Offset, 0), len(src)) }
 	start := offset(d.Pos)
 	end := start

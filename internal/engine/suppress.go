@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/internal/suppress"
 )
@@ -45,7 +46,7 @@ func suppressions(path string, text *rule.Text, goFile bool, findings []Finding,
 		}
 		kept = append(kept, f)
 	}
-	lines := cudaparse.NewLineIndex(src)
+	lines := syntax.NewLineIndex(src)
 	meta := func(line, byteCol int, msg string) Finding {
 		// The suppress package counts bytes; findings count characters.
 		off := lines.Offset(cudaparse.Position{Line: line, Column: 1}) + byteCol - 1

@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 	"github.com/lazylint/lazylint/internal/engine"
 	"github.com/lazylint/lazylint/internal/rule"
 )
@@ -30,7 +31,7 @@ func newTextIndex(text string) *textIndex {
 			starts = append(starts, i+1)
 		}
 	}
-	return &textIndex{text: text, starts: starts, lines: cudaparse.NewLineIndex([]byte(text))}
+	return &textIndex{text: text, starts: starts, lines: syntax.NewLineIndex([]byte(text))}
 }
 
 // lineEnd returns the offset of the end of 0-based line n, before its

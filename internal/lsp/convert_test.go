@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/cudaparse/syntax"
 )
 
 func TestTextIndexUTF16(t *testing.T) {
@@ -69,7 +70,7 @@ func TestEnginePosRoundTrips(t *testing.T) {
 			b.WriteString(pieces[rng.Intn(len(pieces))])
 		}
 		text := b.String()
-		li := cudaparse.NewLineIndex([]byte(text))
+		li := syntax.NewLineIndex([]byte(text))
 		x := newTextIndex(text)
 		// The offsets where characters start (an invalid byte is one).
 		offs := []int{len(text)}

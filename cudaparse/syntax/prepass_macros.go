@@ -1,4 +1,4 @@
-package cudaparse
+package syntax
 
 import (
 	"bytes"
@@ -14,10 +14,10 @@ import (
 func (p *prepass) discoverMacros() {
 	p.macros = map[string]QualifierKind{}
 	for _, t := range p.toks {
-		if t.kind != tokDirective {
+		if t.Kind != TokDirective {
 			continue
 		}
-		name, body, ok := objectLikeDefine(p.src[t.start:t.end])
+		name, body, ok := objectLikeDefine(p.src[t.Start:t.End])
 		if !ok || cppKeywords[name] {
 			continue
 		}
@@ -65,12 +65,12 @@ func objectLikeDefine(d []byte) (name string, body []byte, ok bool) {
 		return "", nil, false
 	}
 	d = d[len("define"):]
-	if len(d) == 0 || !isSpace(d[0]) {
+	if len(d) == 0 || !IsSpace(d[0]) {
 		return "", nil, false
 	}
 	d = bytes.TrimLeft(d, " \t")
 	j := 0
-	for j < len(d) && isIdentByte(d[j]) {
+	for j < len(d) && IsIdentByte(d[j]) {
 		j++
 	}
 	if j == 0 || j < len(d) && d[j] == '(' {
@@ -84,19 +84,19 @@ func objectLikeDefine(d []byte) (name string, body []byte, ok bool) {
 // strongest qualifier among them.
 func (p *prepass) qualifierExpansion(body []byte) (QualifierKind, bool) {
 	kind := QualOther
-	toks := lex(body)
+	toks := Lex(body)
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		w := body[t.start:t.end]
-		switch t.kind {
-		case tokComment:
+		w := body[t.Start:t.End]
+		switch t.Kind {
+		case TokComment:
 			continue
-		case tokPunct:
+		case TokPunct:
 			if w[0] == '\\' {
 				continue
 			}
 			return 0, false
-		case tokIdent:
+		case TokIdent:
 		default:
 			return 0, false
 		}
@@ -117,7 +117,7 @@ func (p *prepass) qualifierExpansion(body []byte) (QualifierKind, bool) {
 		case s == "__attribute__" || s == "__declspec" || cudaAttributeCalls[s]:
 			// Skip the balanced argument list.
 			if i+1 < len(toks) {
-				i = balancedEnd(body, toks, i+1)
+				i = BalancedEnd(body, toks, i+1)
 			}
 		default:
 			return 0, false
@@ -135,7 +135,7 @@ func (p *prepass) rewriteQualifiers() {
 	classes := p.classNames()
 	typeNames := p.declaredTypeNames()
 	for i, t := range p.toks {
-		if t.kind != tokIdent || p.blanked[i] {
+		if t.Kind != TokIdent || p.blanked[i] {
 			continue
 		}
 		// w is looked up in maps as string(w), which copies nothing; a
@@ -143,7 +143,7 @@ func (p *prepass) rewriteQualifiers() {
 		w := p.text(i)
 		if k, ok := cudaQualifiers[string(w)]; ok {
 			p.blankTokens(i, i)
-			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.start), End: int(t.end)})
+			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.Start), End: int(t.End)})
 			continue
 		}
 		if cudaAttributeCalls[string(w)] {
@@ -161,12 +161,12 @@ func (p *prepass) rewriteQualifiers() {
 		}
 		if k, ok := knownQualifierMacros[string(w)]; ok && (!p.isPunct(i+1, '(') || p.afterLambdaIntroducer(i)) {
 			p.blankTokens(i, i)
-			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.start), End: int(t.end), Macro: string(w)})
+			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.Start), End: int(t.End), Macro: string(w)})
 			continue
 		}
 		if k, ok := p.macros[string(w)]; ok && (!p.isPunct(i+1, '(') || p.afterLambdaIntroducer(i)) {
 			p.blankTokens(i, i)
-			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.start), End: int(t.end), Macro: string(w)})
+			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.Start), End: int(t.End), Macro: string(w)})
 			continue
 		}
 		if p.isPragmaMacro(i) {
@@ -187,15 +187,15 @@ func (p *prepass) rewriteQualifiers() {
 		}
 		if p.isAccessMacro(i, classes) {
 			// _CUDAX_SEMI_PRIVATE: becomes `public` and spaces.
-			copy(p.out[t.start:], "public")
-			p.blank(int(t.start)+len("public"), int(t.end))
+			copy(p.out[t.Start:], "public")
+			p.blank(int(t.Start)+len("public"), int(t.End))
 			p.blanked[i] = true
-			p.rw.Blanked = append(p.rw.Blanked, Range{int(t.start), int(t.end)})
+			p.rw.Blanked = append(p.rw.Blanked, Range{int(t.Start), int(t.End)})
 			continue
 		}
 		if p.isCallingConventionMacro(i) || p.isConditionMacro(i) {
 			p.blankTokens(i, i)
-			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: QualOther, Start: int(t.start), End: int(t.end), Macro: string(w)})
+			p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: QualOther, Start: int(t.Start), End: int(t.End), Macro: string(w)})
 			continue
 		}
 		if !p.isPunct(i+1, '(') || p.afterLambdaIntroducer(i) {
@@ -222,7 +222,7 @@ func (p *prepass) rewriteQualifiers() {
 			}
 		}
 		p.blankTokens(i, i)
-		p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.start), End: int(t.end), Macro: s})
+		p.rw.Qualifiers = append(p.rw.Qualifiers, Qualifier{Kind: k, Start: int(t.Start), End: int(t.End), Macro: s})
 	}
 	sortQualifiers(p.rw.Qualifiers)
 }
@@ -271,17 +271,17 @@ func (p *prepass) isStandaloneMacro(i int) bool {
 		end = e
 	}
 	prev := p.prevToken(i)
-	if prev >= 0 && !(p.toks[prev].kind == tokDirective || p.isPunct(prev, ';') || p.isPunct(prev, '{') || p.isPunct(prev, '}')) {
+	if prev >= 0 && !(p.toks[prev].Kind == TokDirective || p.isPunct(prev, ';') || p.isPunct(prev, '{') || p.isPunct(prev, '}')) {
 		return false
 	}
-	if prev >= 0 && p.toks[prev].kind != tokDirective && !p.toks[i].lineStart {
+	if prev >= 0 && p.toks[prev].Kind != TokDirective && !p.toks[i].LineStart {
 		return false
 	}
 	// CUDA keywords after the macro are blanked by this pass: look past
 	// them, as a second pass over the rewritten text would.
 	next, lineStart := end+1, false
 	for next < len(p.toks) && (p.blanked[next] || p.isKeyword(next)) {
-		lineStart = lineStart || p.toks[next].lineStart
+		lineStart = lineStart || p.toks[next].LineStart
 		next++
 	}
 	if next >= len(p.toks) {
@@ -292,16 +292,16 @@ func (p *prepass) isStandaloneMacro(i int) bool {
 	}
 	// An operator on the next line continues an expression:
 	// CHECK(x)\n    << "message";
-	if p.toks[next].kind == tokPunct && bytes.IndexByte([]byte("<>|&+*/%^?[:!"), p.src[p.toks[next].start]) >= 0 {
+	if p.toks[next].Kind == TokPunct && bytes.IndexByte([]byte("<>|&+*/%^?[:!"), p.src[p.toks[next].Start]) >= 0 {
 		return false
 	}
-	return lineStart || p.toks[next].lineStart || p.toks[next].kind == tokDirective
+	return lineStart || p.toks[next].LineStart || p.toks[next].Kind == TokDirective
 }
 
 // isKeyword reports whether token i is a CUDA keyword, or a qualifier
 // macro known by name or defined in the file, that the pre-pass blanks.
 func (p *prepass) isKeyword(i int) bool {
-	if p.toks[i].kind != tokIdent {
+	if p.toks[i].Kind != TokIdent {
 		return false
 	}
 	w := p.text(i)
@@ -344,7 +344,7 @@ func (p *prepass) isAccessMacro(i int, classes map[int]string) bool {
 		return false
 	}
 	prev := p.prevToken(i)
-	if !(prev < 0 || p.isPunct(prev, ';') || p.isPunct(prev, '{') || p.isPunct(prev, '}') || p.isPunct(prev, ':') || p.toks[prev].kind == tokDirective) {
+	if !(prev < 0 || p.isPunct(prev, ';') || p.isPunct(prev, '{') || p.isPunct(prev, '}') || p.isPunct(prev, ':') || p.toks[prev].Kind == TokDirective) {
 		return false
 	}
 	return p.enclosingClass(i, classes) != ""
@@ -378,7 +378,7 @@ func (p *prepass) declaredTypeNames() map[string]bool {
 // be one). Blanked, the literals still concatenate.
 func (p *prepass) isStringMacro(i int) bool {
 	prev, next := p.prevToken(i), i+1 // blanked keywords before it are white space, as in a second pass
-	isString := func(k int) bool { return k >= 0 && k < len(p.toks) && p.toks[k].kind == tokString }
+	isString := func(k int) bool { return k >= 0 && k < len(p.toks) && p.toks[k].Kind == TokString }
 	return isString(prev) && (isString(next) || p.isPunct(next, ')') || p.isPunct(next, ',') || p.isPunct(next, ';')) ||
 		isString(next) && (p.isPunct(prev, '(') || p.isPunct(prev, ','))
 }
@@ -423,7 +423,7 @@ func (p *prepass) isClassHeadMacro(i int) bool {
 // {`).
 func (p *prepass) opensNamespace(i int) bool {
 	prev := p.prevToken(i)
-	if prev >= 0 && p.toks[prev].kind == tokString {
+	if prev >= 0 && p.toks[prev].Kind == TokString {
 		return p.isIdent(p.prevToken(prev)) && string(p.text(p.prevToken(prev))) == "extern"
 	}
 	for k, n := prev, 0; k >= 0 && n < 16; k, n = p.prevToken(k), n+1 {
@@ -464,7 +464,7 @@ func (p *prepass) blankFileScopeMacroArguments() {
 			}
 		case depth == 0 && p.isIdent(i) && !p.blanked[i] && isMacroLikeName(p.text(i)) && p.isPunct(i+1, '('):
 			prev := p.prevToken(i)
-			if !(prev < 0 || p.toks[prev].kind == tokDirective || p.isPunct(prev, ';') || p.isPunct(prev, '}') || p.isPunct(prev, '{')) {
+			if !(prev < 0 || p.toks[prev].Kind == TokDirective || p.isPunct(prev, ';') || p.isPunct(prev, '}') || p.isPunct(prev, '{')) {
 				continue
 			}
 			end, ok := p.balancedParensAcross(i + 1)
@@ -472,7 +472,7 @@ func (p *prepass) blankFileScopeMacroArguments() {
 				continue
 			}
 			if next := p.nextToken(end); p.isPunct(next, '{') || p.isPunct(next, ';') {
-				start, stop := int(p.toks[i+1].end), int(p.toks[end].start)
+				start, stop := int(p.toks[i+1].End), int(p.toks[end].Start)
 				p.blank(start, stop)
 				for k := i + 2; k < end; k++ {
 					p.blanked[k] = true
@@ -511,7 +511,7 @@ func (p *prepass) classNames() map[int]string {
 	for i := 0; i < len(p.toks); i++ {
 		t := p.toks[i]
 		switch {
-		case t.kind == tokIdent:
+		case t.Kind == TokIdent:
 			s := p.text(i) // compared as string(s): no copy
 			if (string(s) == "struct" || string(s) == "class" || string(s) == "union") && !p.isPunct(i-1, '<') && !p.isPunct(i-1, ',') {
 				// The class name is the last plain name before `{`, `:` or `;`.
@@ -529,12 +529,12 @@ func (p *prepass) classNames() map[int]string {
 					}
 				}
 			}
-		case t.kind == tokPunct && p.src[t.start] == '{':
+		case t.Kind == TokPunct && p.src[t.Start] == '{':
 			if pending != "" {
 				names[i] = pending
 				pending = ""
 			}
-		case t.kind == tokPunct && (p.src[t.start] == ';' || p.src[t.start] == '(' || p.src[t.start] == '='):
+		case t.Kind == TokPunct && (p.src[t.Start] == ';' || p.src[t.Start] == '(' || p.src[t.Start] == '='):
 			pending = ""
 		}
 	}
@@ -545,10 +545,10 @@ func (p *prepass) classNames() map[int]string {
 func (p *prepass) enclosingClass(i int, classes map[int]string) string {
 	depth := 0
 	for j := i - 1; j >= 0; j-- {
-		if p.toks[j].kind != tokPunct {
+		if p.toks[j].Kind != TokPunct {
 			continue
 		}
-		switch p.src[p.toks[j].start] {
+		switch p.src[p.toks[j].Start] {
 		case '}':
 			depth++
 		case '{':
@@ -572,7 +572,7 @@ const maxMacroChain = 6
 func (p *prepass) atDeclarationStart(i, depth int) bool {
 	prev := p.prevToken(i)
 	switch {
-	case prev < 0 || p.toks[prev].kind == tokDirective:
+	case prev < 0 || p.toks[prev].Kind == TokDirective:
 		return true
 	case p.isPunct(prev, ';'), p.isPunct(prev, '{'), p.isPunct(prev, '}'), p.isPunct(prev, ':'), p.isPunct(prev, '>'), p.isPunct(prev, ']'), p.isPunct(prev, ')') && p.afterLambdaIntroducer(i):
 		return true

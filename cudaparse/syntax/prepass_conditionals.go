@@ -1,4 +1,4 @@
-package cudaparse
+package syntax
 
 import (
 	"bytes"
@@ -20,8 +20,8 @@ func (p *prepass) resolveConditionals() {
 	depth := 0
 	for i, t := range p.toks {
 		depthAt[i] = depth
-		if t.kind == tokPunct {
-			switch p.src[t.start] {
+		if t.Kind == TokPunct {
+			switch p.src[t.Start] {
 			case '(', '[', '{':
 				depth++
 			case ')', ']', '}':
@@ -30,12 +30,12 @@ func (p *prepass) resolveConditionals() {
 		}
 	}
 	zero := p.zeroMacros()
-	for _, dirs := range conditionalGroups(p.src, p.toks) {
+	for _, dirs := range ConditionalGroups(p.src, p.toks) {
 		for _, d := range dirs {
 			p.simplifyCondition(d)
 		}
 		last := dirs[len(dirs)-1]
-		if len(dirs) < 2 || directiveName(p.text(last)) != "endif" || p.blanked[dirs[0]] {
+		if len(dirs) < 2 || DirectiveName(p.text(last)) != "endif" || p.blanked[dirs[0]] {
 			continue // unterminated, or inside a branch already blanked
 		}
 		if isIfZero(p.text(dirs[0]), zero) {
@@ -47,7 +47,7 @@ func (p *prepass) resolveConditionals() {
 		amd := false
 		for k := 0; k+1 < len(dirs); k++ {
 			d := p.text(dirs[k])
-			if amdOnlyCondition.Match(d) || k == 1 && directiveName(d) == "else" && notAMDCondition.Match(p.text(dirs[0])) {
+			if amdOnlyCondition.Match(d) || k == 1 && DirectiveName(d) == "else" && notAMDCondition.Match(p.text(dirs[0])) {
 				p.blankBetween(dirs[k], dirs[k+1])
 				amd = true
 			}
@@ -61,21 +61,21 @@ func (p *prepass) resolveConditionals() {
 		// Flatten: keep the first branch, blank the rest and the directives.
 		p.blankTokens(dirs[0], dirs[0])
 		p.blankBetween(dirs[1]-1, last+1)
-		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[dirs[0]].start), int(p.toks[dirs[0]].end)})
+		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[dirs[0]].Start), int(p.toks[dirs[0]].End)})
 	}
 }
 
-// conditionalGroups returns the file's #if groups, in the order of their
+// ConditionalGroups returns the file's #if groups, in the order of their
 // #if: each as the indexes in toks of its directives (#if, #elif and
 // #else, #endif when the group has one).
-func conditionalGroups(src []byte, toks []token) [][]int {
+func ConditionalGroups(src []byte, toks []Token) [][]int {
 	var groups [][]int
 	var open []int // indexes in groups of the groups not closed yet
 	for i, t := range toks {
-		if t.kind != tokDirective {
+		if t.Kind != TokDirective {
 			continue
 		}
-		switch directiveName(src[t.start:t.end]) {
+		switch DirectiveName(src[t.Start:t.End]) {
 		case "if", "ifdef", "ifndef":
 			open = append(open, len(groups))
 			groups = append(groups, []int{i})
@@ -102,13 +102,13 @@ func (p *prepass) zeroMacros() map[string]bool {
 	var zero map[string]bool
 	other := map[string]bool{}
 	for _, t := range p.toks {
-		if t.kind != tokDirective {
+		if t.Kind != TokDirective {
 			continue
 		}
-		d := p.src[t.start:t.end]
-		switch directiveName(d) {
+		d := p.src[t.Start:t.End]
+		switch DirectiveName(d) {
 		case "define":
-			m, ok := parseDefine(bytes.TrimSpace(d[bytes.Index(d, []byte("define"))+len("define"):]))
+			m, ok := ParseDefine(bytes.TrimSpace(d[bytes.Index(d, []byte("define"))+len("define"):]))
 			if !ok {
 				continue
 			}
@@ -122,7 +122,7 @@ func (p *prepass) zeroMacros() map[string]bool {
 			other[m.Name] = true
 			delete(zero, m.Name)
 		case "undef":
-			for _, w := range directiveWords.FindAll(d, -1)[1:] {
+			for _, w := range DirectiveWords(d)[1:] {
 				other[string(w)] = true
 				delete(zero, string(w))
 			}
@@ -147,8 +147,8 @@ var alternativeOperator = regexp.MustCompile(`(^|[^A-Za-z0-9_])(and|or|not|bitan
 // ERROR node.
 func (p *prepass) simplifyCondition(d int) {
 	t := p.toks[d]
-	text := p.src[t.start:t.end]
-	name := directiveName(text)
+	text := p.src[t.Start:t.End]
+	name := DirectiveName(text)
 	if name != "if" && name != "elif" {
 		return
 	}
@@ -157,16 +157,16 @@ func (p *prepass) simplifyCondition(d int) {
 		return
 	}
 	at := bytes.Index(text, []byte(name)) + len(name)
-	start := int(t.start) + at
-	for start < int(t.end) && isSpace(p.src[start]) {
+	start := int(t.Start) + at
+	for start < int(t.End) && IsSpace(p.src[start]) {
 		start++
 	}
-	if start >= int(t.end) {
+	if start >= int(t.End) {
 		return
 	}
-	p.blank(start, int(t.end))
+	p.blank(start, int(t.End))
 	p.out[start] = '1'
-	p.rw.Blanked = append(p.rw.Blanked, Range{start, int(t.end)})
+	p.rw.Blanked = append(p.rw.Blanked, Range{start, int(t.End)})
 }
 
 // blankBetween blanks the tokens strictly between token indexes a and b.
@@ -174,10 +174,10 @@ func (p *prepass) blankBetween(a, b int) {
 	if b <= a+1 {
 		return
 	}
-	start := int(p.toks[a].end)
-	end := int(p.toks[b-1].end)
+	start := int(p.toks[a].End)
+	end := int(p.toks[b-1].End)
 	if b < len(p.toks) {
-		end = int(p.toks[b].start)
+		end = int(p.toks[b].Start)
 	}
 	p.blank(start, end)
 	p.rw.Blanked = append(p.rw.Blanked, Range{start, end})
@@ -214,7 +214,7 @@ func (p *prepass) groupParses(dirs []int, depthAt []int) bool {
 // b, or -1 (for a = -1: the last before b, or -1 at the start).
 func (p *prepass) lastCodeToken(a, b int) int {
 	for k := b - 1; k > a && k >= 0; k-- {
-		if p.toks[k].kind != tokDirective {
+		if p.toks[k].Kind != TokDirective {
 			return k
 		}
 	}
@@ -222,30 +222,30 @@ func (p *prepass) lastCodeToken(a, b int) int {
 }
 
 func (p *prepass) isStatementBoundary(i int) bool {
-	if i < 0 || p.toks[i].kind == tokDirective {
+	if i < 0 || p.toks[i].Kind == TokDirective {
 		return true
 	}
-	if p.toks[i].kind != tokPunct {
+	if p.toks[i].Kind != TokPunct {
 		return false
 	}
-	switch p.src[p.toks[i].start] {
+	switch p.src[p.toks[i].Start] {
 	case ';', '{', '}', ':':
 		return true
 	}
 	return false
 }
 
-func directiveName(d []byte) string {
+func DirectiveName(d []byte) string {
 	d = bytes.TrimLeft(d[1:], " \t")
 	j := 0
-	for j < len(d) && isIdentByte(d[j]) {
+	for j < len(d) && IsIdentByte(d[j]) {
 		j++
 	}
 	return string(d[:j])
 }
 
 func isIfZero(d []byte, zero map[string]bool) bool {
-	if directiveName(d) != "if" {
+	if DirectiveName(d) != "if" {
 		return false
 	}
 	d = bytes.TrimLeft(d[1:], " \t")[2:]
@@ -263,3 +263,56 @@ func isIfZero(d []byte, zero map[string]bool) bool {
 		return zero[strings.Trim(cond, "() ")]
 	}
 }
+
+// Define is one #define, read by ParseDefine.
+type Define struct {
+	Name string
+	// Params are a function-like macro's parameter names ("..." last for
+	// a variadic one); nil for an object-like macro.
+	Params       []string
+	FunctionLike bool
+	Body         string
+}
+
+// ParseDefine reads what follows #define: ` NAME body` or ` NAME(a, b) body`.
+func ParseDefine(rest []byte) (Define, bool) {
+	rest = bytes.TrimLeft(rest, " \t")
+	j := 0
+	for j < len(rest) && IsIdentByte(rest[j]) {
+		j++
+	}
+	if j == 0 {
+		return Define{}, false
+	}
+	m := Define{Name: string(rest[:j])}
+	rest = rest[j:]
+	if len(rest) > 0 && rest[0] == '(' {
+		k := bytes.IndexByte(rest, ')')
+		if k < 0 {
+			return Define{}, false
+		}
+		m.FunctionLike = true
+		m.Params = []string{}
+		for _, p := range strings.Split(string(rest[1:k]), ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				m.Params = append(m.Params, p)
+			}
+		}
+		rest = rest[k+1:]
+	}
+	m.Body = strings.TrimSpace(string(rest))
+	return m, true
+}
+
+// amdOnlyCondition matches a conditional whose branch is compiled for AMD
+// GPUs only: `#ifdef __HIP_PLATFORM_AMD__`, `#if defined(USE_ROCM)`.
+var amdOnlyCondition = regexp.MustCompile(`^#\s*(ifdef\s+|(el)?if\s+(defined\s*\(?\s*)?)(__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIPCC__|__HIP__|__HIP_DEVICE_COMPILE__|__AMDGCN__|__gfx\w+__|USE_ROCM|USE_HIP|\w+_USE_HIP|\w+_USE_ROCM)\s*\)?\s*$`)
+
+// notAMDCondition matches the opposite test, whose #else branch is AMD's:
+// `#ifndef USE_ROCM`, `#if !defined(__HIP_PLATFORM_AMD__)`.
+var notAMDCondition = regexp.MustCompile(`^#\s*(ifndef\s+|if\s+!\s*(defined\s*\(?\s*)?)(__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIPCC__|__HIP__|__HIP_DEVICE_COMPILE__|__AMDGCN__|USE_ROCM|USE_HIP|\w+_USE_HIP|\w+_USE_ROCM)\s*\)?\s*$`)
+
+var directiveWords = regexp.MustCompile(`[A-Za-z_]\w*`)
+
+// DirectiveWords returns the words of a directive, its name first.
+func DirectiveWords(d []byte) [][]byte { return directiveWords.FindAll(d, -1) }

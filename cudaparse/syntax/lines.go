@@ -1,4 +1,4 @@
-package cudaparse
+package syntax
 
 import (
 	"sort"

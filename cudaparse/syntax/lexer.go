@@ -1,4 +1,4 @@
-package cudaparse
+package syntax
 
 import (
 	"slices"
@@ -9,33 +9,33 @@ import (
 // comments, string and character literals and preprocessor directives are
 // opaque tokens, so nothing inside them is ever rewritten.
 
-type tokenKind uint8
+type TokenKind uint8
 
 const (
-	tokIdent tokenKind = iota
-	tokNumber
-	tokPunct     // one byte of punctuation
-	tokString    // "..." and raw strings R"d(...)d", with any prefix
-	tokChar      // '...'
-	tokComment   // // and /* */
-	tokDirective // a whole preprocessor directive, continuation lines included
+	TokIdent TokenKind = iota
+	TokNumber
+	TokPunct     // one byte of punctuation
+	TokString    // "..." and raw strings R"d(...)d", with any prefix
+	TokChar      // '...'
+	TokComment   // // and /* */
+	TokDirective // a whole preprocessor directive, continuation lines included
 )
 
-type token struct {
-	start, end int32
-	kind       tokenKind
-	// lineStart is true when only whitespace precedes the token on its line.
-	lineStart bool
+type Token struct {
+	Start, End int32
+	Kind       TokenKind
+	// LineStart is true when only whitespace precedes the token on its line.
+	LineStart bool
 }
 
 // The lexers here (the pre-pass's, EachName's, the prefilters' scans) ask
 // these of nearly every byte they read: a table answers with one load
 // where the comparisons took several branches.
-func isIdentStart(c byte) bool { return byteClasses[c]&classIdentStart != 0 }
+func IsIdentStart(c byte) bool { return byteClasses[c]&classIdentStart != 0 }
 
-func isIdentByte(c byte) bool { return byteClasses[c]&classIdentByte != 0 }
+func IsIdentByte(c byte) bool { return byteClasses[c]&classIdentByte != 0 }
 
-func isSpace(c byte) bool { return byteClasses[c]&classSpace != 0 }
+func IsSpace(c byte) bool { return byteClasses[c]&classSpace != 0 }
 
 const (
 	classIdentStart = 1 << iota // a letter, '_', '$' or a byte above 0x7f
@@ -59,20 +59,20 @@ var byteClasses = func() (t [256]uint8) {
 	return t
 }()
 
-// lex splits src into tokens. It never fails: unterminated comments, strings
+// Lex splits src into tokens. It never fails: unterminated comments, strings
 // and directives run to the end of the input.
-func lex(src []byte) []token { return lexAppend(make([]token, 0, len(src)/4), src) }
+func Lex(src []byte) []Token { return LexAppend(make([]Token, 0, len(src)/4), src) }
 
-// withTokens calls f with the tokens of src, lexed into memory that later
+// WithTokens calls f with the tokens of src, lexed into memory that later
 // calls reuse: f must not keep them. The whole-text scans every file gets
 // (class bodies, loop calls, volatile data) allocated 150 MB of tokens
 // over the 13-project tree, each slice garbage a moment later.
-func withTokens[T any](src []byte, f func(toks []token) T) T {
-	buf, ok := tokenPool.Get().(*[]token)
+func WithTokens[T any](src []byte, f func(toks []Token) T) T {
+	buf, ok := tokenPool.Get().(*[]Token)
 	if !ok {
-		buf = new([]token)
+		buf = new([]Token)
 	}
-	toks := lexAppend((*buf)[:0], src)
+	toks := LexAppend((*buf)[:0], src)
 	defer func() {
 		if cap(toks) <= maxPooledTokens {
 			*buf = toks[:0]
@@ -82,14 +82,14 @@ func withTokens[T any](src []byte, f func(toks []token) T) T {
 	return f(toks)
 }
 
-var tokenPool = sync.Pool{New: func() any { return new([]token) }}
+var tokenPool = sync.Pool{New: func() any { return new([]Token) }}
 
 // maxPooledTokens keeps a huge file's tokens (generated tables) from
 // staying in the pool.
 const maxPooledTokens = 1 << 18
 
-// lexAppend is lex appending to toks, whose memory it reuses.
-func lexAppend(toks []token, src []byte) []token {
+// LexAppend is lex appending to toks, whose memory it reuses.
+func LexAppend(toks []Token, src []byte) []Token {
 	n := len(src)
 	atLineStart := true
 	for i := 0; i < n; {
@@ -99,54 +99,54 @@ func lexAppend(toks []token, src []byte) []token {
 			i++
 			continue
 		}
-		if isSpace(c) {
+		if IsSpace(c) {
 			i++
 			continue
 		}
 		start := i
-		var kind tokenKind
+		var kind TokenKind
 		switch {
 		case c == '#' && atLineStart:
-			kind = tokDirective
-			i = skipDirective(src, i)
+			kind = TokDirective
+			i = SkipDirective(src, i)
 		case c == '/' && i+1 < n && src[i+1] == '/':
-			kind = tokComment
-			i = skipLineComment(src, i)
+			kind = TokComment
+			i = SkipLineComment(src, i)
 		case c == '/' && i+1 < n && src[i+1] == '*':
-			kind = tokComment
-			i = skipBlockComment(src, i)
+			kind = TokComment
+			i = SkipBlockComment(src, i)
 		case c == '"':
-			kind = tokString
-			i = skipQuoted(src, i, '"')
+			kind = TokString
+			i = SkipQuoted(src, i, '"')
 		case c == '\'':
-			kind = tokChar
-			i = skipQuoted(src, i, '\'')
+			kind = TokChar
+			i = SkipQuoted(src, i, '\'')
 		case c >= '0' && c <= '9' || c == '.' && i+1 < n && src[i+1] >= '0' && src[i+1] <= '9':
-			kind = tokNumber
-			i = skipNumber(src, i)
-		case isIdentStart(c):
+			kind = TokNumber
+			i = SkipNumber(src, i)
+		case IsIdentStart(c):
 			j := i
-			for j < n && isIdentByte(src[j]) {
+			for j < n && IsIdentByte(src[j]) {
 				j++
 			}
 			// String and character literal prefixes: u8"", L'', R"(...)", u8R"x(...)x".
-			if j < n && (src[j] == '"' || src[j] == '\'') && isLiteralPrefix(src[i:j]) {
+			if j < n && (src[j] == '"' || src[j] == '\'') && IsLiteralPrefix(src[i:j]) {
 				if src[j] == '"' && src[j-1] == 'R' {
-					kind = tokString
-					i = skipRawString(src, j)
+					kind = TokString
+					i = SkipRawString(src, j)
 				} else if src[j] == '"' {
-					kind = tokString
-					i = skipQuoted(src, j, '"')
+					kind = TokString
+					i = SkipQuoted(src, j, '"')
 				} else {
-					kind = tokChar
-					i = skipQuoted(src, j, '\'')
+					kind = TokChar
+					i = SkipQuoted(src, j, '\'')
 				}
 			} else {
-				kind = tokIdent
+				kind = TokIdent
 				i = j
 			}
 		default:
-			kind = tokPunct
+			kind = TokPunct
 			i++
 		}
 		if len(toks) == cap(toks) {
@@ -154,16 +154,16 @@ func lexAppend(toks []token, src []byte) []token {
 			// a 20 MB file has millions of tokens.
 			toks = slices.Grow(toks, cap(toks)+16)
 		}
-		toks = append(toks, token{kind: kind, start: int32(start), end: int32(i), lineStart: atLineStart})
+		toks = append(toks, Token{Kind: kind, Start: int32(start), End: int32(i), LineStart: atLineStart})
 		atLineStart = false
-		if kind == tokDirective || (kind == tokComment && src[i-1] == '\n') {
+		if kind == TokDirective || (kind == TokComment && src[i-1] == '\n') {
 			atLineStart = true
 		}
 	}
 	return toks
 }
 
-func isLiteralPrefix(p []byte) bool {
+func IsLiteralPrefix(p []byte) bool {
 	switch string(p) {
 	case "L", "u", "U", "u8", "R", "LR", "uR", "UR", "u8R":
 		return true
@@ -171,7 +171,7 @@ func isLiteralPrefix(p []byte) bool {
 	return false
 }
 
-func skipLineComment(src []byte, i int) int {
+func SkipLineComment(src []byte, i int) int {
 	for i < len(src) {
 		if src[i] == '\n' {
 			// A backslash before the newline continues a // comment.
@@ -186,7 +186,7 @@ func skipLineComment(src []byte, i int) int {
 	return i
 }
 
-func skipBlockComment(src []byte, i int) int {
+func SkipBlockComment(src []byte, i int) int {
 	for i += 2; i+1 < len(src); i++ {
 		if src[i] == '*' && src[i+1] == '/' {
 			return i + 2
@@ -195,9 +195,9 @@ func skipBlockComment(src []byte, i int) int {
 	return len(src)
 }
 
-// skipQuoted skips a "..." or '...' literal starting at the quote at i. A
+// SkipQuoted skips a "..." or '...' literal starting at the quote at i. A
 // literal never spans an unescaped newline; an unterminated one ends there.
-func skipQuoted(src []byte, i int, quote byte) int {
+func SkipQuoted(src []byte, i int, quote byte) int {
 	for i++; i < len(src); i++ {
 		switch src[i] {
 		case '\\':
@@ -211,18 +211,18 @@ func skipQuoted(src []byte, i int, quote byte) int {
 	return len(src)
 }
 
-// skipRawString skips R"delim( ... )delim" starting at the quote at i.
-func skipRawString(src []byte, i int) int {
+// SkipRawString skips R"delim( ... )delim" starting at the quote at i.
+func SkipRawString(src []byte, i int) int {
 	open := i + 1
 	j := open
 	for j < len(src) && j-open <= 16 && src[j] != '(' {
 		if src[j] == '\n' || src[j] == ')' || src[j] == '\\' || src[j] == ' ' {
-			return skipQuoted(src, i, '"') // not a valid raw string
+			return SkipQuoted(src, i, '"') // not a valid raw string
 		}
 		j++
 	}
 	if j >= len(src) || src[j] != '(' {
-		return skipQuoted(src, i, '"')
+		return SkipQuoted(src, i, '"')
 	}
 	delim := src[open:j]
 	for k := j + 1; k < len(src); k++ {
@@ -245,14 +245,14 @@ func hasPrefixAt(src []byte, at int, p []byte) bool {
 	return true
 }
 
-// skipNumber skips a pp-number, including C++14 digit separators (1'000) and
+// SkipNumber skips a pp-number, including C++14 digit separators (1'000) and
 // exponents with signs (1e-5, 0x1p+3).
-func skipNumber(src []byte, i int) int {
+func SkipNumber(src []byte, i int) int {
 	n := len(src)
 	for i < n {
 		c := src[i]
 		switch {
-		case isIdentByte(c) || c == '.':
+		case IsIdentByte(c) || c == '.':
 			if (c|0x20) == 'e' || (c|0x20) == 'p' {
 				if i+1 < n && (src[i+1] == '+' || src[i+1] == '-') {
 					i += 2
@@ -260,7 +260,7 @@ func skipNumber(src []byte, i int) int {
 				}
 			}
 			i++
-		case c == '\'' && i+1 < n && isIdentByte(src[i+1]):
+		case c == '\'' && i+1 < n && IsIdentByte(src[i+1]):
 			i += 2
 		default:
 			return i
@@ -269,9 +269,9 @@ func skipNumber(src []byte, i int) int {
 	return i
 }
 
-// skipDirective skips a preprocessor directive to its end of line, following
+// SkipDirective skips a preprocessor directive to its end of line, following
 // backslash continuations and block comments that span lines.
-func skipDirective(src []byte, i int) int {
+func SkipDirective(src []byte, i int) int {
 	n := len(src)
 	for i < n {
 		switch c := src[i]; {
@@ -282,14 +282,35 @@ func skipDirective(src []byte, i int) int {
 			}
 			return i
 		case c == '/' && i+1 < n && src[i+1] == '*':
-			i = skipBlockComment(src, i)
+			i = SkipBlockComment(src, i)
 		case c == '/' && i+1 < n && src[i+1] == '/':
-			return skipLineComment(src, i)
+			return SkipLineComment(src, i)
 		case c == '"' || c == '\'':
-			i = skipQuoted(src, i, c)
+			i = SkipQuoted(src, i, c)
 		default:
 			i++
 		}
 	}
 	return n
+}
+
+// BalancedEnd returns the index of the token that closes the parenthesis
+// toks[k] opens, k itself when toks[k] opens none, and the last token when
+// the file ends first.
+func BalancedEnd(src []byte, toks []Token, k int) int {
+	depth := 0
+	for ; k < len(toks); k++ {
+		if toks[k].Kind == TokPunct {
+			switch src[toks[k].Start] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+		}
+		if depth == 0 {
+			return k
+		}
+	}
+	return len(toks) - 1
 }

@@ -1,4 +1,4 @@
-package cudaparse
+package syntax
 
 import (
 	"bytes"
@@ -26,8 +26,8 @@ func (p *prepass) rewriteTargetMacros() {
 		if !ok {
 			continue
 		}
-		p.blank(int(p.toks[i].start), int(p.toks[i+1].end))
-		p.out[p.toks[end].start] = ' '
+		p.blank(int(p.toks[i].Start), int(p.toks[i+1].End))
+		p.out[p.toks[end].Start] = ' '
 		p.blanked[i], p.blanked[i+1], p.blanked[end] = true, true, true
 		depth := 0
 		argStart := i + 2
@@ -44,17 +44,17 @@ func (p *prepass) rewriteTargetMacros() {
 				// A branch in parentheses becomes a block.
 				if p.isPunct(argStart, '(') && p.isPunct(k-1, ')') && argStart < k-1 {
 					if e, ok := p.balancedParensAcross(argStart); ok && e == k-1 {
-						p.out[p.toks[argStart].start] = '{'
-						p.out[p.toks[k-1].start] = '}'
+						p.out[p.toks[argStart].Start] = '{'
+						p.out[p.toks[k-1].Start] = '}'
 					}
 				}
 				if k != end {
-					p.out[p.toks[k].start] = ';'
+					p.out[p.toks[k].Start] = ';'
 				}
 				argStart = k + 1
 			}
 		}
-		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i].start), int(p.toks[i+1].end)})
+		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i].Start), int(p.toks[i+1].End)})
 		i = end
 	}
 }
@@ -75,24 +75,24 @@ func (p *prepass) rewriteConceptMacros() {
 			if !ok || !p.adjacent(i, i+1) {
 				continue
 			}
-			p.blank(int(t.start), int(t.end))
-			copy(p.out[t.start:], "template")
-			p.out[p.toks[i+1].start] = '<'
-			p.out[p.toks[end].start] = '>'
+			p.blank(int(t.Start), int(t.End))
+			copy(p.out[t.Start:], "template")
+			p.out[p.toks[i+1].Start] = '<'
+			p.out[p.toks[end].Start] = '>'
 		case "_CCCL_REQUIRES", "_CCCL_REQUIRES_EXPR":
 			if !p.isPunct(i+1, '(') {
 				continue
 			}
-			p.blank(int(t.start), int(t.end))
-			copy(p.out[t.start:], "requires")
+			p.blank(int(t.Start), int(t.End))
+			copy(p.out[t.Start:], "requires")
 		case "_CCCL_AND":
-			p.blank(int(t.start), int(t.end))
-			copy(p.out[t.start:], "&&")
+			p.blank(int(t.Start), int(t.End))
+			copy(p.out[t.Start:], "&&")
 		default:
 			continue
 		}
 		p.blanked[i] = true
-		p.rw.Blanked = append(p.rw.Blanked, Range{int(t.start), int(t.end)})
+		p.rw.Blanked = append(p.rw.Blanked, Range{int(t.Start), int(t.End)})
 	}
 }
 
@@ -123,21 +123,21 @@ func (p *prepass) rewriteAsmOperands() {
 		for k := open + 1; k < end; k++ {
 			constraintMacro := false
 			if depth == 0 && (section == 1 || section == 2) && p.isIdent(k) && p.isPunct(k+1, '(') &&
-				(p.isPunct(k-1, ':') || p.isPunct(k-1, ',')) && p.toks[k].end-p.toks[k].start >= 3 {
+				(p.isPunct(k-1, ':') || p.isPunct(k-1, ',')) && p.toks[k].End-p.toks[k].Start >= 3 {
 				// A constraint spelled as a macro, _CG_ASM_PTR_CONSTRAINT(p)
 				// of cooperative groups ("l" or "r" by pointer size): a
 				// string of the same length, so the operand parses.
 				t := p.toks[k]
-				copy(p.out[t.start:t.end], bytes.Repeat([]byte{' '}, int(t.end-t.start)))
-				copy(p.out[t.start:], `"l"`)
+				copy(p.out[t.Start:t.End], bytes.Repeat([]byte{' '}, int(t.End-t.Start)))
+				copy(p.out[t.Start:], `"l"`)
 				constraintMacro = true
 				k++
 			}
 			switch {
 			case p.isPunct(k, '('):
-				if depth == 0 && section == 1 && (p.toks[k-1].kind == tokString || constraintMacro) {
+				if depth == 0 && section == 1 && (p.toks[k-1].Kind == TokString || constraintMacro) {
 					if e, ok := p.balancedParensAcross(k); ok && e > k+2 {
-						p.flattenToName(int(p.toks[k+1].start), int(p.toks[e-1].end))
+						p.flattenToName(int(p.toks[k+1].Start), int(p.toks[e-1].End))
 					}
 				}
 				depth++
@@ -158,7 +158,7 @@ func (p *prepass) flattenToName(start, end int) {
 		return
 	}
 	for k := start; k < end; k++ {
-		if !isIdentByte(p.out[k]) {
+		if !IsIdentByte(p.out[k]) {
 			p.out[k] = '_'
 		}
 	}
@@ -217,8 +217,8 @@ func (p *prepass) rewriteKeywordCasts() {
 		if prev := p.prevToken(i); p.isIdent(prev) && declarationKeywords[string(p.text(prev))] {
 			continue // unsigned long(x) and the like: leave alone
 		}
-		c := p.out[p.toks[i].start]
-		p.out[p.toks[i].start] = c - 'a' + 'A'
+		c := p.out[p.toks[i].Start]
+		p.out[p.toks[i].Start] = c - 'a' + 'A'
 	}
 }
 
@@ -386,7 +386,7 @@ func (p *prepass) rewriteStatementMacros() {
 		if len(commas) > 0 {
 			lastArg = commas[len(commas)-1] + 1
 		}
-		for lastArg < end && p.toks[lastArg].kind == tokComment {
+		for lastArg < end && p.toks[lastArg].Kind == TokComment {
 			lastArg++
 		}
 		block := len(commas) > 0 && p.isPunct(lastArg, '{') && p.closingBrace(lastArg) == end-1 && p.holdsSemicolon(lastArg, end)
@@ -439,11 +439,11 @@ func (p *prepass) rewriteStatementMacros() {
 			}
 			body = pieceStart(open, commas, piece)
 		}
-		p.blank(int(p.toks[i].start), int(p.toks[body-1].end))
-		p.out[p.toks[open].start] = '{'
-		p.out[p.toks[end].start] = '}'
-		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i].start), int(p.toks[body-1].end)})
-		for b := body; b < end && p.toks[b].kind == tokComment; b++ {
+		p.blank(int(p.toks[i].Start), int(p.toks[body-1].End))
+		p.out[p.toks[open].Start] = '{'
+		p.out[p.toks[end].Start] = '}'
+		p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i].Start), int(p.toks[body-1].End)})
+		for b := body; b < end && p.toks[b].Kind == TokComment; b++ {
 			body = b + 1
 		}
 		startsStatement[body] = true
@@ -497,10 +497,10 @@ var jumpKeywords = map[string]bool{"return": true, "break": true, "continue": tr
 // bracketDelta is 1 for a token that opens a bracket, -1 for one that
 // closes it, 0 for any other.
 func (p *prepass) bracketDelta(k int) int {
-	if p.toks[k].kind != tokPunct {
+	if p.toks[k].Kind != TokPunct {
 		return 0
 	}
-	switch p.src[p.toks[k].start] {
+	switch p.src[p.toks[k].Start] {
 	case '(', '[', '{':
 		return 1
 	case ')', ']', '}':
@@ -519,10 +519,10 @@ func (p *prepass) topLevelSplit(open, end int) (commas []int, firstSemi int) {
 			depth += d
 			continue
 		}
-		if p.toks[k].kind != tokPunct {
+		if p.toks[k].Kind != TokPunct {
 			continue
 		}
-		switch p.src[p.toks[k].start] {
+		switch p.src[p.toks[k].Start] {
 		case ',':
 			if depth == 0 {
 				commas = append(commas, k)
@@ -626,7 +626,7 @@ func (p *prepass) closingBrace(i int) int {
 // a comment or directive), or -1.
 func (p *prepass) prevCode(i int) int {
 	for i--; i >= 0; i-- {
-		if k := p.toks[i].kind; k != tokComment && k != tokDirective {
+		if k := p.toks[i].Kind; k != TokComment && k != TokDirective {
 			return i
 		}
 	}
@@ -692,8 +692,8 @@ func (p *prepass) capitalizeTypeArguments() {
 				continue
 			}
 			if k == start+1 && p.isIdent(start) && builtinTypes[string(p.text(start))] {
-				c := p.out[p.toks[start].start]
-				p.out[p.toks[start].start] = c - 'a' + 'A'
+				c := p.out[p.toks[start].Start]
+				p.out[p.toks[start].Start] = c - 'a' + 'A'
 			}
 			start = k + 1
 		}
@@ -751,9 +751,9 @@ func (p *prepass) opensClassBody(i int) bool {
 	for k, n := p.prevToken(i), 0; k >= 0 && n < 64; k, n = p.prevToken(k), n+1 {
 		t := p.toks[k]
 		switch {
-		case t.kind == tokDirective || p.isPunct(k, ';') || p.isPunct(k, '{') || p.isPunct(k, '}') || p.isPunct(k, '(') || p.isPunct(k, ')') || p.isPunct(k, '='):
+		case t.Kind == TokDirective || p.isPunct(k, ';') || p.isPunct(k, '{') || p.isPunct(k, '}') || p.isPunct(k, '(') || p.isPunct(k, ')') || p.isPunct(k, '='):
 			return false
-		case t.kind == tokIdent:
+		case t.Kind == TokIdent:
 			switch string(p.text(k)) {
 			case "struct", "class", "union":
 				return true
@@ -809,11 +809,11 @@ func (p *prepass) blankInitializersBeforeComma(from, semi int) {
 	eq := -1
 	depth, angles := 0, 0 // angles: template argument lists open in an initializer
 	for k := from; k < semi; k++ {
-		if d := p.bracketDelta(k); d != 0 || depth != 0 || p.toks[k].kind != tokPunct {
+		if d := p.bracketDelta(k); d != 0 || depth != 0 || p.toks[k].Kind != TokPunct {
 			depth += d
 			continue
 		}
-		switch c := p.src[p.toks[k].start]; {
+		switch c := p.src[p.toks[k].Start]; {
 		case c == '<' && eq >= 0 && p.isIdent(k-1):
 			angles++
 		case c == '>' && angles > 0:
@@ -853,7 +853,7 @@ func (p *prepass) declaratorFollows(i, semi int) bool {
 // isAssignment reports whether the `=` at k stands alone: not part of
 // `==`, `<=`, `+=` and the like (the lexer gives one token per byte).
 func (p *prepass) isAssignment(k int) bool {
-	if k > 0 && p.adjacent(k-1, k) && p.toks[k-1].kind == tokPunct && bytes.IndexByte([]byte("=!<>+-*/%&|^"), p.src[p.toks[k-1].start]) >= 0 {
+	if k > 0 && p.adjacent(k-1, k) && p.toks[k-1].Kind == TokPunct && bytes.IndexByte([]byte("=!<>+-*/%&|^"), p.src[p.toks[k-1].Start]) >= 0 {
 		return false
 	}
 	return !(p.isPunct(k+1, '=') && p.adjacent(k, k+1))
@@ -868,15 +868,15 @@ var computedIncludeRE = regexp.MustCompile(`^#\s*include\s+[A-Za-z_]\w*\s*\(`)
 //	#include BACKEND_HEADER(atomic.cuh)  ->  #include BACKEND_HEADER(          )
 func (p *prepass) blankComputedIncludes() {
 	for _, t := range p.toks {
-		if t.kind != tokDirective {
+		if t.Kind != TokDirective {
 			continue
 		}
-		d := p.src[t.start:t.end]
+		d := p.src[t.Start:t.End]
 		m := computedIncludeRE.FindIndex(d)
 		if m == nil {
 			continue
 		}
-		open := int(t.start) + m[1] - 1
+		open := int(t.Start) + m[1] - 1
 		closeAt := bytes.IndexByte(d[m[1]:], ')')
 		if closeAt <= 0 || bytes.ContainsAny(d[m[1]:m[1]+closeAt], "\n\\") {
 			continue
@@ -914,13 +914,13 @@ func (p *prepass) rewriteTemplateParameterMacros() {
 				continue
 			}
 			closing, ok := p.balancedParensAcross(k + 1)
-			if !ok || !(p.isPunct(closing+1, ',') || closing+1 == end-1) || p.toks[k].end-p.toks[k].start < 3 {
+			if !ok || !(p.isPunct(closing+1, ',') || closing+1 == end-1) || p.toks[k].End-p.toks[k].Start < 3 {
 				continue
 			}
-			start := int(p.toks[k].start)
-			p.blank(start, int(p.toks[closing].end))
+			start := int(p.toks[k].Start)
+			p.blank(start, int(p.toks[closing].End))
 			copy(p.out[start:], "int")
-			p.rw.Blanked = append(p.rw.Blanked, Range{start, int(p.toks[closing].end)})
+			p.rw.Blanked = append(p.rw.Blanked, Range{start, int(p.toks[closing].End)})
 			k = closing
 		}
 		return i
@@ -958,12 +958,12 @@ func (p *prepass) rewriteExplicitOperatorCalls() {
 		if !p.isPunct(k, '(') {
 			continue
 		}
-		from, to := int(p.toks[i].end), int(p.toks[k].start)
+		from, to := int(p.toks[i].End), int(p.toks[k].Start)
 		if bytes.ContainsAny(p.src[from:to], "\n") {
 			continue
 		}
 		for b := from; b < to; b++ {
-			if c := p.src[b]; c == ' ' || c == '\t' || !isIdentByte(c) {
+			if c := p.src[b]; c == ' ' || c == '\t' || !IsIdentByte(c) {
 				p.out[b] = '_'
 			}
 		}
@@ -1066,7 +1066,7 @@ func (p *prepass) terminateMacroStatements() {
 			continue
 		}
 		next := end + 1
-		if !p.toks[next].lineStart || p.toks[next].kind == tokComment || p.toks[next].kind == tokDirective {
+		if !p.toks[next].LineStart || p.toks[next].Kind == TokComment || p.toks[next].Kind == TokDirective {
 			continue
 		}
 		startsOther := p.isPunct(next, '}') ||
@@ -1075,7 +1075,7 @@ func (p *prepass) terminateMacroStatements() {
 		if !startsOther {
 			continue
 		}
-		at := int(p.toks[end].end)
+		at := int(p.toks[end].End)
 		switch c := p.src[at]; {
 		case c == ' ' || c == '\t':
 			p.out[at] = ';'
@@ -1084,9 +1084,9 @@ func (p *prepass) terminateMacroStatements() {
 			// No room after `)` (line breaks stay where they are): a call
 			// of names only becomes a declaration of the same names,
 			// CASE_TY Int8_t, Uint8_t; (types were capitalized before).
-			p.out[p.toks[i+1].start] = ' '
-			p.out[p.toks[end].start] = ';'
-			p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i+1].start), int(p.toks[end].end)})
+			p.out[p.toks[i+1].Start] = ' '
+			p.out[p.toks[end].Start] = ';'
+			p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[i+1].Start), int(p.toks[end].End)})
 		default:
 			continue
 		}
@@ -1143,23 +1143,23 @@ func (p *prepass) rewriteDeclarationArguments() {
 		if semi >= 0 {
 			continue // statements: rewriteStatementMacros' case
 		}
-		from := int(p.toks[i].start)
+		from := int(p.toks[i].Start)
 		switch {
 		case len(commas) > 0:
-			p.blank(from, int(p.toks[i].end))
-			p.out[p.toks[i+1].start] = '{'
-			p.out[p.toks[commas[0]].start] = ';'
-			p.blank(int(p.toks[commas[0]].end), int(p.toks[end].start))
-			p.out[p.toks[end].start] = '}'
+			p.blank(from, int(p.toks[i].End))
+			p.out[p.toks[i+1].Start] = '{'
+			p.out[p.toks[commas[0]].Start] = ';'
+			p.blank(int(p.toks[commas[0]].End), int(p.toks[end].Start))
+			p.out[p.toks[end].Start] = '}'
 		case p.isPunct(end+1, ';'):
-			p.blank(from, int(p.toks[i].end))
-			p.out[p.toks[i+1].start] = '{'
-			p.out[p.toks[end].start] = ';'
-			p.out[p.toks[end+1].start] = '}'
+			p.blank(from, int(p.toks[i].End))
+			p.out[p.toks[i+1].Start] = '{'
+			p.out[p.toks[end].Start] = ';'
+			p.out[p.toks[end+1].Start] = '}'
 		default:
 			continue
 		}
-		p.rw.Blanked = append(p.rw.Blanked, Range{from, int(p.toks[end].end)})
+		p.rw.Blanked = append(p.rw.Blanked, Range{from, int(p.toks[end].End)})
 		i = end
 	}
 }
@@ -1169,7 +1169,7 @@ func (p *prepass) rewriteDeclarationArguments() {
 // while (0) in a project header), leaving the block.
 func (p *prepass) rewriteScopeMacros() {
 	for i := 0; i+1 < len(p.toks); i++ {
-		if !p.isIdent(i) || !isMacroLikeName(p.text(i)) || !p.isPunct(i+1, '{') || p.blanked[i] || !p.toks[i].lineStart {
+		if !p.isIdent(i) || !isMacroLikeName(p.text(i)) || !p.isPunct(i+1, '{') || p.blanked[i] || !p.toks[i].LineStart {
 			continue
 		}
 		if prev := p.prevCode(i); prev < 0 || !(p.isPunct(prev, ';') || p.isPunct(prev, '{') || p.isPunct(prev, '}')) {
@@ -1194,11 +1194,11 @@ func (p *prepass) rewriteScopeMacros() {
 // continuations inside a comment stay, so the definition keeps its lines.
 func (p *prepass) blankCommentsInDefines() {
 	for _, t := range p.toks {
-		if t.kind != tokDirective || directiveName(p.src[t.start:t.end]) != "define" {
+		if t.Kind != TokDirective || DirectiveName(p.src[t.Start:t.End]) != "define" {
 			continue
 		}
 		var quote byte
-		for b := int(t.start); b+1 < int(t.end); b++ {
+		for b := int(t.Start); b+1 < int(t.End); b++ {
 			c := p.src[b]
 			switch {
 			case quote != 0:
@@ -1211,7 +1211,7 @@ func (p *prepass) blankCommentsInDefines() {
 			case c == '"' || c == '\'':
 				quote = c
 			case c == '/' && p.src[b+1] == '*':
-				end := bytes.Index(p.src[b+2:t.end], []byte("*/"))
+				end := bytes.Index(p.src[b+2:t.End], []byte("*/"))
 				if end < 0 {
 					break
 				}

@@ -1,4 +1,4 @@
-package cudaparse
+package syntax
 
 // Kernel launches: k<<<cfg>>>(args).
 
@@ -28,11 +28,11 @@ func (p *prepass) rewriteLaunches() {
 		if !ok {
 			continue
 		}
-		open, closeAt := int(p.toks[i].start), int(p.toks[closeTok].start)
+		open, closeAt := int(p.toks[i].Start), int(p.toks[closeTok].Start)
 		if spaced {
 			// The same columns as the spelling: `(` over the first `<`,
 			// `)` over the last `>`, blanks between.
-			openEnd, closeEnd := int(p.toks[i+2].end), int(p.toks[closeTok+2].end)
+			openEnd, closeEnd := int(p.toks[i+2].End), int(p.toks[closeTok+2].End)
 			for k := open; k < openEnd; k++ {
 				p.out[k] = ' '
 			}
@@ -62,7 +62,7 @@ func (p *prepass) isSpacedTriple(i int, c byte) bool {
 		return false
 	}
 	for _, j := range []int{i, i + 1} {
-		between := p.src[p.toks[j].end:p.toks[j+1].start]
+		between := p.src[p.toks[j].End:p.toks[j+1].Start]
 		for _, b := range between {
 			if b != ' ' && b != '\t' {
 				return false
@@ -81,16 +81,16 @@ func (p *prepass) findLaunchClose(i int, spaced bool) (int, []Range, bool) {
 	argStart := -1
 	for j := i; j < len(p.toks); j++ {
 		t := p.toks[j]
-		if t.kind == tokDirective {
+		if t.Kind == TokDirective {
 			continue
 		}
 		if argStart < 0 {
-			argStart = int(t.start)
+			argStart = int(t.Start)
 		}
-		if t.kind != tokPunct {
+		if t.Kind != TokPunct {
 			continue
 		}
-		switch p.src[t.start] {
+		switch p.src[t.Start] {
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
@@ -104,13 +104,13 @@ func (p *prepass) findLaunchClose(i int, spaced bool) (int, []Range, bool) {
 			}
 		case ',':
 			if depth == 0 {
-				config = append(config, Range{argStart, int(p.toks[j-1].end)})
+				config = append(config, Range{argStart, int(p.toks[j-1].End)})
 				argStart = -1
 			}
 		case '>':
 			if depth == 0 && (p.isTriple(j, '>') || spaced && p.isSpacedTriple(j, '>')) && !(p.isPunct(j+3, '>') && p.adjacent(j+2, j+3)) && p.isPunct(j+3, '(') {
-				if argStart >= 0 && argStart < int(t.start) {
-					config = append(config, Range{argStart, int(p.toks[j-1].end)})
+				if argStart >= 0 && argStart < int(t.Start) {
+					config = append(config, Range{argStart, int(p.toks[j-1].End)})
 				}
 				return j, config, true
 			}

@@ -1,4 +1,4 @@
-package cudaparse
+package syntax
 
 // Parsing and tree flattening happen in C, in one cgo call per file: walking
 // a tree through smacker's Go API costs about as much as parsing it and
@@ -201,22 +201,22 @@ import (
 
 // Node flags, as set by ll_push.
 const (
-	flagNamed   = 1
-	flagMissing = 2
-	flagError   = 4
-	flagExtra   = 8
+	FlagNamed   = 1
+	FlagMissing = 2
+	FlagError   = 4
+	FlagExtra   = 8
 )
 
-// rawNode mirrors ll_node: one tree node, in pre-order, with links by index.
-type rawNode struct {
-	start, end                      uint32
-	parent, firstChild, nextSibling int32
-	symbol, field                   uint16
-	flags                           uint8
+// RawNode mirrors ll_node: one tree node, in pre-order, with links by index.
+type RawNode struct {
+	Start, End                      uint32
+	Parent, FirstChild, NextSibling int32
+	Symbol, Field                   uint16
+	Flags                           uint8
 }
 
 func init() {
-	if unsafe.Sizeof(rawNode{}) != unsafe.Sizeof(C.ll_node{}) {
+	if unsafe.Sizeof(RawNode{}) != unsafe.Sizeof(C.ll_node{}) {
 		panic("cudaparse: rawNode does not mirror ll_node")
 	}
 }
@@ -262,30 +262,43 @@ func (g *grammarNames) symbol(s uint16) string {
 	return ""
 }
 
+// SymbolName is the grammar's name of a node symbol ("ERROR" for an
+// error node, "" for one the grammar lacks).
+func SymbolName(s uint16) string { return grammar.symbol(s) }
+
+// FieldName is the grammar's name of a field id ("" for none).
+func FieldName(id uint16) string { return grammar.fields[id] }
+
+// FieldID is the grammar's id of a field name.
+func FieldID(name string) (uint16, bool) {
+	id, ok := grammar.fieldIDs[name]
+	return id, ok
+}
+
 // ErrParseLimit is returned when a file takes longer to parse than the
 // parser's time limit.
 var ErrParseLimit = errors.New("parse time limit exceeded")
 
-// treeParser owns one tree-sitter parser. It is not safe for concurrent use:
+// TreeParser owns one tree-sitter parser. It is not safe for concurrent use:
 // use one per goroutine.
-type treeParser struct {
+type TreeParser struct {
 	c *C.TSParser
-	// keep asks for incremental parsing: the last tree and the text it was
+	// Keep asks for incremental parsing: the last tree and the text it was
 	// parsed from are kept, and the next parse reuses them.
-	keep     bool
+	Keep     bool
 	last     *C.TSTree
 	lastText []byte
 }
 
-func newTreeParser() (*treeParser, error) {
+func NewTreeParser() (*TreeParser, error) {
 	p := C.ll_parser_new()
 	if p == nil {
 		return nil, errors.New("tree-sitter: cannot create a C++ parser")
 	}
-	return &treeParser{c: p}, nil
+	return &TreeParser{c: p}, nil
 }
 
-func (p *treeParser) close() {
+func (p *TreeParser) Close() {
 	p.forget()
 	if p.c != nil {
 		C.ts_parser_delete(p.c)
@@ -296,7 +309,7 @@ func (p *treeParser) close() {
 var emptyText [1]byte
 
 // forget deletes the kept tree.
-func (p *treeParser) forget() {
+func (p *TreeParser) forget() {
 	if p.last != nil {
 		C.ts_tree_delete(p.last)
 		p.last, p.lastText = nil, nil
@@ -306,7 +319,7 @@ func (p *treeParser) forget() {
 // edit tells the kept tree how its text became text: one edit spanning
 // the first to the last byte that differ, so that it is exact whatever the
 // pre-pass changed around the user's edit.
-func (p *treeParser) edit(text []byte) {
+func (p *TreeParser) edit(text []byte) {
 	old := p.lastText
 	prefix := 0
 	for prefix < len(old) && prefix < len(text) && old[prefix] == text[prefix] {
@@ -334,9 +347,9 @@ func pointAt(text []byte, off int) C.TSPoint {
 	return C.TSPoint{row: C.uint32_t(row), column: C.uint32_t(col)}
 }
 
-// parse parses text and returns its flattened tree. The tree itself is
-// deleted before parse returns, or kept for the next parse (keep).
-func (p *treeParser) parse(text []byte, limit time.Duration) ([]rawNode, error) {
+// Parse parses text and returns its flattened tree. The tree itself is
+// deleted before Parse returns, or kept for the next Parse (keep).
+func (p *TreeParser) Parse(text []byte, limit time.Duration) ([]RawNode, error) {
 	if len(text) >= 1<<32-1 {
 		return nil, errors.New("file too large to parse (4 GiB or more)")
 	}
@@ -350,7 +363,7 @@ func (p *treeParser) parse(text []byte, limit time.Duration) ([]rawNode, error) 
 	var old *C.TSTree
 	var keep **C.TSTree
 	var kept *C.TSTree
-	if p.keep {
+	if p.Keep {
 		if p.last != nil {
 			p.edit(text)
 			old = p.last
@@ -369,20 +382,20 @@ func (p *treeParser) parse(text []byte, limit time.Duration) ([]rawNode, error) 
 		return nil, errors.New("out of memory while reading the syntax tree")
 	}
 	defer C.free(unsafe.Pointer(cnodes))
-	nodes := make([]rawNode, int(count))
-	copy(nodes, unsafe.Slice((*rawNode)(unsafe.Pointer(cnodes)), int(count)))
+	nodes := make([]RawNode, int(count))
+	copy(nodes, unsafe.Slice((*RawNode)(unsafe.Pointer(cnodes)), int(count)))
 	return nodes, nil
 }
 
 // ParseBare parses text with tree-sitter and frees the tree at once, with no
 // pre-pass, flattening or facts: the baseline benchmarks compare against.
-func (p *Parser) ParseBare(text []byte) error {
+func (p *TreeParser) ParseBare(text []byte) error {
 	n := len(text)
 	buf := text
 	if n == 0 {
 		buf = emptyText[:]
 	}
-	if C.ll_parse_bare(p.tp.c, (*C.char)(unsafe.Pointer(&buf[0])), C.uint32_t(n)) == 0 {
+	if C.ll_parse_bare(p.c, (*C.char)(unsafe.Pointer(&buf[0])), C.uint32_t(n)) == 0 {
 		return errors.New("tree-sitter returned no tree")
 	}
 	return nil

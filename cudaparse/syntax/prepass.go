@@ -1,7 +1,8 @@
-package cudaparse
+package syntax
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"time"
 
@@ -57,6 +58,22 @@ type Rewrites struct {
 	// Blanked are other ranges turned into spaces: attribute-like calls such
 	// as __launch_bounds__(...), pragma macros, `#if 0` blocks.
 	Blanked []Range
+}
+
+// ShapeKept reports how out, the pre-pass's output for src, breaks its
+// contract: the same length, every line break in place (nil when it keeps
+// it). Offsets and positions into the rewritten text are then those of
+// the source.
+func ShapeKept(src, out []byte) error {
+	if len(out) != len(src) {
+		return fmt.Errorf("length changed: %d -> %d", len(src), len(out))
+	}
+	for i := range src {
+		if (src[i] == '\n' || src[i] == '\r') != (out[i] == '\n' || out[i] == '\r') || (src[i] == '\n') != (out[i] == '\n') {
+			return fmt.Errorf("line break moved at offset %d", i)
+		}
+	}
+	return nil
 }
 
 // Keywords of CUDA that the C++ grammar does not know, with what they mean.
@@ -202,7 +219,7 @@ func isMacroLikeName(name []byte) bool {
 type prepass struct {
 	src  []byte
 	out  []byte
-	toks []token // code tokens only: comments dropped, directives kept
+	toks []Token // code tokens only: comments dropped, directives kept
 	rw   Rewrites
 	// macros maps object-like macros defined in this file to the qualifier
 	// kind they expand to.
@@ -215,14 +232,14 @@ type prepass struct {
 // Neutralize returns a copy of src in which CUDA syntax is replaced by
 // same-length text the C++ grammar parses, and what was replaced.
 func Neutralize(src []byte) ([]byte, Rewrites) {
-	out, rw, _ := neutralizeBy(src, time.Time{}, nil)
+	out, rw, _ := NeutralizeBy(src, time.Time{}, nil)
 	return out, rw
 }
 
 // maxRounds bounds how often the pre-pass is repeated on its own output.
 const maxRounds = 4
 
-// neutralizeBy is Neutralize that gives up, returning false, when the
+// NeutralizeBy is Neutralize that gives up, returning false, when the
 // deadline (if not zero) passes: it is looked at between passes, each
 // linear in the file, so a giant file overruns it by one pass at most.
 //
@@ -235,9 +252,9 @@ const maxRounds = 4
 // the 15,419 files of a real 151 MB corpus (docs/parsing.md); the round
 // that confirms nothing changes makes the pre-pass take twice as long, a
 // file that needs a parse 5 to 10% longer.
-func neutralizeBy(src []byte, deadline time.Time, scratch *[]token) ([]byte, Rewrites, bool) {
+func NeutralizeBy(src []byte, deadline time.Time, scratch *[]Token) ([]byte, Rewrites, bool) {
 	if scratch == nil {
-		scratch = new([]token)
+		scratch = new([]Token)
 	}
 	out, rw, ok := neutralizeRound(src, deadline, scratch)
 	if !ok || bytes.Equal(out, src) {
@@ -272,13 +289,13 @@ func (rw *Rewrites) merge(more Rewrites) {
 // tokens are megabytes, and allocating (zeroing) them again for each round
 // was a tenth of an editor's check. No pass keeps a token past the round
 // (Rewrites hold offsets).
-func neutralizeRound(src []byte, deadline time.Time, scratch *[]token) ([]byte, Rewrites, bool) {
+func neutralizeRound(src []byte, deadline time.Time, scratch *[]Token) ([]byte, Rewrites, bool) {
 	p := &prepass{src: src, out: bytes.Clone(src)}
-	all := lexAppend((*scratch)[:0], src)
+	all := LexAppend((*scratch)[:0], src)
 	defer func() { *scratch = all[:0] }()
 	p.toks = all[:0] // filtered in place: the write index never passes the read one
 	for _, t := range all {
-		if t.kind != tokComment {
+		if t.Kind != TokComment {
 			p.toks = append(p.toks, t)
 		}
 	}
@@ -334,10 +351,10 @@ func neutralizeRound(src []byte, deadline time.Time, scratch *[]token) ([]byte, 
 // findings quote the original text.
 func (p *prepass) asciiIdentifiers() {
 	for _, t := range p.toks {
-		if t.kind != tokIdent && t.kind != tokNumber {
+		if t.Kind != TokIdent && t.Kind != TokNumber {
 			continue
 		}
-		for k := t.start; k < t.end; k++ {
+		for k := t.Start; k < t.End; k++ {
 			if p.out[k] >= 0x80 {
 				p.out[k] = '_'
 			}
@@ -358,20 +375,20 @@ func (p *prepass) rewriteLambdaMacros() {
 			continue
 		}
 		t := p.toks[i]
-		p.blank(int(t.start), int(t.end))
-		copy(p.out[t.start:t.end], capture)
+		p.blank(int(t.Start), int(t.End))
+		copy(p.out[t.Start:t.End], capture)
 		p.blanked[i] = true
 	}
 }
 
-func (p *prepass) text(i int) []byte { t := p.toks[i]; return p.src[t.start:t.end] }
+func (p *prepass) text(i int) []byte { t := p.toks[i]; return p.src[t.Start:t.End] }
 
 func (p *prepass) isPunct(i int, c byte) bool {
-	return i >= 0 && i < len(p.toks) && p.toks[i].kind == tokPunct && p.src[p.toks[i].start] == c
+	return i >= 0 && i < len(p.toks) && p.toks[i].Kind == TokPunct && p.src[p.toks[i].Start] == c
 }
 
 func (p *prepass) isIdent(i int) bool {
-	return i >= 0 && i < len(p.toks) && p.toks[i].kind == tokIdent
+	return i >= 0 && i < len(p.toks) && p.toks[i].Kind == TokIdent
 }
 
 // blank replaces src[start:end] with spaces in the output, keeping line
@@ -388,17 +405,17 @@ func (p *prepass) blank(start, end int) {
 // Rewrites.Blanked.
 func (p *prepass) blankRecorded(from, to int) {
 	p.blankTokens(from, to)
-	p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[from].start), int(p.toks[to].end)})
+	p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[from].Start), int(p.toks[to].End)})
 }
 
 func (p *prepass) blankTokens(from, to int) { // tokens [from, to]
-	p.blank(int(p.toks[from].start), int(p.toks[to].end))
+	p.blank(int(p.toks[from].Start), int(p.toks[to].End))
 	for k := from; k <= to; k++ {
 		p.blanked[k] = true
 	}
 }
 
-func (p *prepass) adjacent(i, j int) bool { return p.toks[i].end == p.toks[j].start }
+func (p *prepass) adjacent(i, j int) bool { return p.toks[i].End == p.toks[j].Start }
 
 // balancedParens returns the token index of the `)` matching the `(` at i,
 // within one statement: a `;` or brace on the way means no match.
@@ -441,10 +458,10 @@ func (p *prepass) closingParen(i int, withinStatement bool) (int, bool) {
 	}
 	depth := 0
 	for j := i; j < len(p.toks); j++ {
-		if p.toks[j].kind != tokPunct {
+		if p.toks[j].Kind != TokPunct {
 			continue
 		}
-		switch p.src[p.toks[j].start] {
+		switch p.src[p.toks[j].Start] {
 		case '(':
 			depth++
 		case ')':
