@@ -78,6 +78,34 @@ func (f *File) DeclaredType(n Node) (typ string, indirect bool) {
 	return t, ind
 }
 
+// receiverType returns the type of the object a method is called on, as
+// written without blanks: a variable (`t` of t.start()), a member reached
+// through an object or a pointer to one (`data->t_diffuse` of
+// data->t_diffuse.stop(), `this->timer_`), or a member of the caller's
+// class named alone (`timer_`). "" when unknown, or when the object is
+// itself a pointer or reference (not an object of the class).
+func (f *File) receiverType(obj Node) string {
+	switch {
+	case obj.Is("identifier"):
+		typ, indirect := f.DeclaredType(obj)
+		if indirect {
+			return ""
+		}
+		if typ != "" {
+			return typ
+		}
+	case !obj.Is("field_expression"):
+		return ""
+	}
+	// A member of a class of the file (or a global): its declaration is
+	// outside the function.
+	t, ok := f.exprType(obj, 0)
+	if !ok || t.ptr != 0 {
+		return ""
+	}
+	return t.base
+}
+
 // declaratorName reports whether identifier x is the name a declarator
 // declares (int x; int *x = 0; int x[4]; f(int x)).
 func declaratorName(x Node) bool {
@@ -120,11 +148,10 @@ func (f *File) libraryTimer(typ string) *knowledge.LibraryTimer {
 // object's class: a library timer's read or restart, or a method of a class
 // of the file that reads a host clock itself.
 func (f *File) timerMethodCall(c *Call) bool {
-	obj := c.Callee.ChildByField("argument")
-	if !obj.Is("identifier") || !libraryTimerMethods[c.Name] && !f.additions.IsTimerMethod(c.Name) && f.FunctionNamed(c.Name) == nil {
+	if !libraryTimerMethods[c.Name] && !f.additions.IsTimerMethod(c.Name) && f.FunctionNamed(c.Name) == nil {
 		return false // cheap: most method calls are neither
 	}
-	typ := f.declaredType(obj)
+	typ := f.receiverType(c.Callee.ChildByField("argument"))
 	if typ == "" {
 		return false
 	}
@@ -145,11 +172,10 @@ func (f *File) eventTimerAt(n Node) bool {
 	switch {
 	case n.Is("call_expression"):
 		callee := n.ChildByField("function")
-		obj := callee.ChildByField("argument")
-		if !callee.Is("field_expression") || !obj.Is("identifier") {
+		if !callee.Is("field_expression") {
 			return false
 		}
-		typ = f.declaredType(obj)
+		typ = f.receiverType(callee.ChildByField("argument"))
 	default:
 		for p := n; p.Valid(); p = p.Parent() {
 			if p.Is("declaration") {
@@ -194,11 +220,7 @@ func (f *File) discardsMeasurement(c *Call) bool {
 	if f == nil || !c.Callee.Is("field_expression") || !discardingMethod.MatchString(c.Name) {
 		return false
 	}
-	obj := c.Callee.ChildByField("argument")
-	if !obj.Is("identifier") {
-		return false
-	}
-	typ := f.declaredType(obj)
+	typ := f.receiverType(c.Callee.ChildByField("argument"))
 	if typ == "" {
 		return false
 	}
