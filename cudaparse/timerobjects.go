@@ -15,17 +15,6 @@ import (
 // and elapsed()) or whose constructor does (a timer that starts when it is
 // declared).
 
-// declaredType returns the type a variable named by n is declared with,
-// as written without blanks ("Kokkos::Timer"), or "" (unknown, or a
-// pointer or reference: not the object).
-func (f *File) declaredType(n Node) string {
-	typ, indirect := f.DeclaredType(n)
-	if indirect {
-		return ""
-	}
-	return typ
-}
-
 // DeclaredType returns the type the variable named by identifier n is
 // declared with, without blanks ("std::string", "Kokkos::Timer"), and
 // whether its declarator makes it a pointer or reference: from the
