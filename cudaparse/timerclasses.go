@@ -53,6 +53,7 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 			// clock read besides the destructor's.
 			out[k].Constructor = classReadsBesidesDestructor(src, sc.bodies(), out[k].Class, sc.lits)
 		}
+		out[k].Members = memberObjectsOf(src, out[k].Class, sc.bodies())
 	}
 	return out
 }
@@ -568,6 +569,31 @@ func DeclaresTimerObject(src []byte, class string, reads []string) bool {
 	return declaresObjectOf(src, class) || callsStaticReader(src, class, reads)
 }
 
+// ReadsTimerMember reports whether src calls one of reads on a data member
+// of the name reached through an object or a pointer (`u.t.start()`,
+// `udata->t_advec.stop()`).
+func ReadsTimerMember(src []byte, member string, reads []string) bool {
+	found := false
+	eachWord(src, []byte(member), func(at, end int) bool {
+		before := skipBlanksBack(src, at)
+		if !(before > 0 && src[before-1] == '.' || before > 1 && src[before-2] == '-' && src[before-1] == '>') {
+			return true
+		}
+		j := skipSpaces(src, end)
+		if j >= len(src) || src[j] != '.' {
+			return true
+		}
+		j = skipSpaces(src, j+1)
+		k := j
+		for k < len(src) && syntax.IsIdentByte(src[k]) {
+			k++
+		}
+		found = slices.Contains(reads, string(src[j:k])) && skipSpaces(src, k) < len(src) && src[skipSpaces(src, k)] == '('
+		return !found
+	})
+	return found
+}
+
 // SpelledIn returns the literals src contains, in their order, found in
 // one pass over src (a search per literal cost 2.6 times as much on CUB's
 // headers).
@@ -598,6 +624,52 @@ func callsStaticReader(src []byte, class string, reads []string) bool {
 // variable's name and what may follow one in a declaration.
 func declaresObjectOf(src []byte, class string) bool {
 	found := false
+	eachObjectOf(src, class, func(_, _ int) bool {
+		found = true
+		return false
+	})
+	return found
+}
+
+// memberObjectsOf returns the names of the data members that class bodies
+// of src declare as objects of the class (`Timer t_advec;` directly in a
+// struct's body, not in one of its methods), sorted, without repeats.
+func memberObjectsOf(src []byte, class string, bodies []classBody) []string {
+	var out []string
+	eachObjectOf(src, class, func(start, end int) bool {
+		for _, b := range bodies {
+			if b.open < start && start < b.stop && b.name != class && braceDepth(src, b.open, start) == 1 {
+				if name := string(src[start:end]); !slices.Contains(out, name) {
+					out = append(out, name)
+				}
+				break
+			}
+		}
+		return true
+	})
+	sort.Strings(out)
+	return out
+}
+
+// braceDepth returns how many braces opened at or after offset from are
+// still open at offset at (1: directly inside the brace at from).
+func braceDepth(src []byte, from, at int) int {
+	depth := 0
+	for _, c := range src[from:at] {
+		switch c {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		}
+	}
+	return depth
+}
+
+// eachObjectOf calls visit with the name (its offsets) of each object
+// (not a pointer or reference) src declares of the class, until visit
+// returns false.
+func eachObjectOf(src []byte, class string, visit func(start, end int) bool) {
 	eachWord(src, []byte(class), func(_, i int) bool {
 		// `Timer<DEVICE> t;`: an instantiation of a class template (or of
 		// a specialization) is an object of the class as well.
@@ -613,13 +685,15 @@ func declaresObjectOf(src []byte, class string) bool {
 		if j == start || !syntax.IsIdentStart(src[start]) {
 			return true
 		}
+		end := j
 		for j < len(src) && syntax.IsSpace(src[j]) {
 			j++
 		}
-		found = j < len(src) && bytes.IndexByte([]byte(";({=,["), src[j]) >= 0
-		return !found
+		if j < len(src) && bytes.IndexByte([]byte(";({=,["), src[j]) >= 0 {
+			return visit(start, end)
+		}
+		return true
 	})
-	return found
 }
 
 // initializerListOwner returns the name of the constructor whose member

@@ -89,10 +89,20 @@ func (f *File) receiverType(obj Node) string {
 	// A member of a class of the file (or a global): its declaration is
 	// outside the function.
 	t, ok := f.exprType(obj, 0)
-	if !ok || t.ptr != 0 {
-		return ""
+	if ok {
+		if t.ptr != 0 {
+			return ""
+		}
+		return t.base
 	}
-	return t.base
+	// A member of a class another file declares, of a timer class of the
+	// project that declares it so (knowledge.TimerClass.Members).
+	if obj.Is("field_expression") {
+		if tc := f.additions.TimerOfMember(obj.ChildByField("field").Text()); tc != nil {
+			return tc.Class
+		}
+	}
+	return ""
 }
 
 // declaratorName reports whether identifier x is the name a declarator

@@ -70,6 +70,11 @@ type TimerClass struct {
 	// Events: its reads record CUDA events (a timer of the GPU's time),
 	// for the messages' name of the clock.
 	Events bool `json:",omitempty"`
+	// Members are the data members of other classes that the defining
+	// file declares of this class (`Timer t_advec;` in a struct of user
+	// data): a file that reaches one (`udata->t_advec.start()`) times
+	// with it though it never spells the class. A project's classes only.
+	Members []string `json:",omitempty"`
 }
 
 // NewAdditions returns the additions of the entries, or nil when there are
@@ -222,6 +227,26 @@ func (a *Additions) Timer(spelled string) *TimerClass {
 		}
 	}
 	return nil
+}
+
+// TimerOfMember returns the timer class of which a data member of the
+// name is declared (TimerClass.Members), or nil (none, or several).
+func (a *Additions) TimerOfMember(member string) *TimerClass {
+	if a == nil {
+		return nil
+	}
+	var found *TimerClass
+	for _, ts := range a.timers {
+		for i := range ts {
+			if slices.Contains(ts[i].Members, member) {
+				if found != nil && found.Class != ts[i].Class {
+					return nil
+				}
+				found = &ts[i]
+			}
+		}
+	}
+	return found
 }
 
 // IsTimerMethod reports whether some timer class the configuration names

@@ -70,6 +70,12 @@ type Project struct {
 	// bytes (indexTimers, once the files are added).
 	timerNames []string
 	timerLits  [][]byte
+	// timerMembers are the classes each member name is declared of
+	// (knowledge.TimerClass.Members); memberNames and memberLits its
+	// names, sorted.
+	timerMembers map[string][]string
+	memberNames  []string
+	memberLits   [][]byte
 	// bases are the base classes of the project's classes (SetClassBases);
 	// derived the reverse, built when first needed (under mu).
 	bases, derived map[string][]string

@@ -1,6 +1,7 @@
 package link
 
 import (
+	"maps"
 	"slices"
 	"sort"
 
@@ -50,6 +51,12 @@ func merge(c *knowledge.TimerClass, t *knowledge.TimerClass) {
 		}
 	}
 	sort.Strings(c.Reads)
+	for _, m := range t.Members {
+		if !slices.Contains(c.Members, m) {
+			c.Members = append(c.Members, m)
+		}
+	}
+	sort.Strings(c.Members)
 }
 
 // TimerClassNames returns the names of the project's timer classes,
@@ -69,9 +76,33 @@ func (p *Project) indexTimers() {
 	}
 	sort.Strings(p.timerNames)
 	p.timerLits = make([][]byte, len(p.timerNames))
+	p.timerMembers = map[string][]string{}
 	for i, name := range p.timerNames {
 		p.timerLits[i] = []byte(name)
+		for _, c := range p.timers[name].byNamespace {
+			for _, m := range c.Members {
+				if !slices.Contains(p.timerMembers[m], name) {
+					p.timerMembers[m] = append(p.timerMembers[m], name)
+				}
+			}
+		}
 	}
+	p.memberNames = slices.Sorted(maps.Keys(p.timerMembers))
+	p.memberLits = make([][]byte, len(p.memberNames))
+	for i, m := range p.memberNames {
+		p.memberLits[i] = []byte(m)
+		sort.Strings(p.timerMembers[m])
+	}
+}
+
+// TimerMemberNames returns the names of the data members that the files
+// defining the project's timer classes declare of them, sorted (the
+// project's own slice: not to be changed).
+func (p *Project) TimerMemberNames() []string {
+	if p == nil {
+		return nil
+	}
+	return p.memberNames
 }
 
 // DeclaredTimers returns the timer classes of other files of the project
@@ -100,6 +131,20 @@ func (p *Project) DeclaredTimers(path string, src []byte) []knowledge.TimerClass
 			continue
 		}
 		out = append(out, c)
+	}
+	// Members of user data declared of a timer class in its header
+	// (`udata->t_advec.start()`), in a file that never spells the class.
+	for _, lit := range cudaparse.SpelledIn(src, p.memberLits) {
+		member := string(lit)
+		for _, name := range p.timerMembers[member] {
+			pt := p.timers[name]
+			if slices.Contains(pt.files, path) || slices.ContainsFunc(out, func(c knowledge.TimerClass) bool { return c.Class == name }) {
+				continue
+			}
+			if c := pt.seenFrom(src, name); cudaparse.ReadsTimerMember(src, member, c.Reads) {
+				out = append(out, c)
+			}
+		}
 	}
 	return out
 }

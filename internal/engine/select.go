@@ -83,14 +83,14 @@ func (pr *projectRun) timerDefiners() []int {
 // declaredTimers returns the timer classes of other files that file i
 // (its text src, read when nil) declares objects of.
 func (pr *projectRun) declaredTimers(p *link.Project, i int, src []byte) []knowledge.TimerClass {
-	names := p.TimerClassNames()
+	names, members := p.TimerClassNames(), p.TimerMemberNames()
 	if len(names) == 0 || pr.facts[i].filter == nil {
 		return nil
 	}
 	// The same question is asked in the recheck's selection and again in
 	// the check, round after round, and each answer read the file: the
 	// answers are kept while the project's timer classes stay the same.
-	key := strings.Join(names, "\x00")
+	key := strings.Join(names, "\x00") + "\x01" + strings.Join(members, "\x00")
 	pr.timersMu.Lock()
 	if pr.timersKey != key {
 		pr.timersKey, pr.timersOf = key, map[int][]knowledge.TimerClass{}
@@ -100,7 +100,7 @@ func (pr *projectRun) declaredTimers(p *link.Project, i int, src []byte) []knowl
 	if ok {
 		return got
 	}
-	got = pr.declaredTimersIn(p, i, names, src)
+	got = pr.declaredTimersIn(p, i, slices.Concat(names, members), src)
 	pr.timersMu.Lock()
 	if pr.timersKey == key {
 		pr.timersOf[i] = got
@@ -109,7 +109,9 @@ func (pr *projectRun) declaredTimers(p *link.Project, i int, src []byte) []knowl
 	return got
 }
 
-// declaredTimersIn is declaredTimers without the memo.
+// declaredTimersIn is declaredTimers without the memo; names are the
+// timer classes' names and their members' (a file that spells none of
+// them declares no timer of the project).
 func (pr *projectRun) declaredTimersIn(p *link.Project, i int, names []string, src []byte) []knowledge.TimerClass {
 	may := false
 	for _, name := range names {
