@@ -78,7 +78,7 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 			hostOnly = hostOnlyRangesOf(src)
 			scannedBuilds = true
 		}
-		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions, path, hostOnly), src[open:start])
+		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions, path, hostOnly, fs.Class), src[open:start])
 		clockReads := 0
 		if clocks == nil {
 			clocks = spelledIn(src, hostClockLiterals)
@@ -96,7 +96,9 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 }
 
 // lexicalSteps lists what a function body launches, preloads and calls.
-func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledge.Additions, path string, hostOnly []Range) []SummaryStep {
+// class is the class the function is a method of ("" for none): a call
+// through `this->` is a method call of that class, as a parse has it.
+func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledge.Additions, path string, hostOnly []Range, class string) []SummaryStep {
 	var steps []SummaryStep
 	line := func(i int) int { return lines.Position(offset + i).Line }
 	// <<< launches: the kernel expression before them.
@@ -138,7 +140,11 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 		case additions != nil && ownLexicalStep(additions, body, pos, n, args, &steps, line(pos)):
 		case inRanges(hostOnly, offset+pos):
 		default:
-			steps = append(steps, SummaryStep{Kind: StepCall, Callee: n, Arity: -1, Line: line(pos), Method: methodBefore(body, pos)})
+			st := SummaryStep{Kind: StepCall, Callee: n, Arity: -1, Line: line(pos), Method: methodBefore(body, pos)}
+			if st.Method && class != "" && thisBefore(body, pos) {
+				st.Qualifier = class
+			}
+			steps = append(steps, st)
 		}
 	})
 	sortSteps(steps)
@@ -351,6 +357,17 @@ func methodBefore(b []byte, pos int) bool {
 		i--
 	}
 	return i > 0 && b[i-1] == '.' || i > 1 && b[i-2] == '-' && b[i-1] == '>'
+}
+
+// thisBefore reports whether the method name at pos is called through
+// `this->`.
+func thisBefore(b []byte, pos int) bool {
+	i := skipBlanksBack(b, pos)
+	if i < 2 || b[i-2] != '-' || b[i-1] != '>' {
+		return false
+	}
+	i = skipBlanksBack(b, i-2)
+	return i >= 4 && string(b[i-4:i]) == "this" && (i == 4 || !syntax.IsIdentByte(b[i-5]))
 }
 
 // staticBefore reports whether `static` precedes the declaration of the
