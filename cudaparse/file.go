@@ -76,12 +76,14 @@ type Parser struct {
 // parse, the one door through which they reach it: the call-renaming
 // macros of the project headers it includes (see macros.go; its own are
 // added to them), the functions of other files that read a host clock
-// (a call of one is a clock read: ClockOf), and the device code of the
-// other files of its translation units (UnitDevice).
+// (a call of one is a clock read: ClockOf), the functions of other files
+// that time a parameter (TimingHelpers, by name), and the device code of
+// the other files of its translation units (UnitDevice).
 type ProjectFacts struct {
-	Macros     MacroTable
-	Clocks     map[string]bool
-	UnitDevice []DeviceSummary
+	Macros        MacroTable
+	Clocks        map[string]bool
+	TimingHelpers map[string]TimingHelper
+	UnitDevice    []DeviceSummary
 }
 
 // ErrNoDeviceCode is Parse's answer, with Parser.DeviceCodeOnly, for a
@@ -144,6 +146,7 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 	f.nodes = nodes
 	f.macros = p.Project.Macros
 	f.projectClocks = p.Project.Clocks
+	f.timingHelpers = p.Project.TimingHelpers
 	f.unitDevice = p.Project.UnitDevice
 	f.additions = p.Additions
 	if bytes.Contains(src, []byte("define")) {
@@ -225,8 +228,10 @@ type File struct {
 
 	// macros rename calls spelled through a macro (Call.Spelled).
 	macros MacroTable
-	// projectClocks are other files' functions that read a host clock.
+	// projectClocks are other files' functions that read a host clock;
+	// timingHelpers those that time a parameter.
 	projectClocks map[string]bool
+	timingHelpers map[string]TimingHelper
 	// ownClockHelpers are the file's functions that read a host clock
 	// once (clockHelpers).
 	clockHelpersOnce sync.Once
@@ -1013,6 +1018,35 @@ func (f *File) LambdaVariables(fn *Function) map[string]Node {
 	return m
 }
 
+// LambdaVariable returns the lambda that a use of a variable in fn (the
+// identifier use) holds: the one initializing the nearest declaration of
+// the name in scope before the use (two blocks of one function may each
+// declare a lambda `run`); the invalid node when that declaration holds
+// no lambda, or there is none.
+func (f *File) LambdaVariable(fn *Function, use Node) Node {
+	if fn == nil || !use.Valid() {
+		return Node{}
+	}
+	name := use.Text()
+	if _, ok := f.LambdaVariables(fn)[name]; !ok {
+		return Node{} // no lambda of the name at all
+	}
+	var best Node
+	fn.Body.Descendants(func(n Node) bool {
+		if n.Start() >= use.Start() {
+			return false
+		}
+		if n.Is("init_declarator") && n.ChildByField("declarator").Name() == name && n.Parent().Parent().Contains(use) {
+			best = n.ChildByField("value").Unparen()
+		}
+		return true
+	})
+	if !best.Is("lambda_expression") {
+		return Node{}
+	}
+	return best
+}
+
 // DeclaredName returns the name a declarator declares: x for `*x`, `x[4]`,
 // `&x`, `x = 1`.
 func DeclaredName(d Node) string { return declaredName(d) }
@@ -1052,7 +1086,7 @@ func (t *ParsedText) MemoryBytes() int {
 // first parse (they are applied while parsing: a file whose macros change
 // is parsed again).
 func (t *ParsedText) File(project ProjectFacts, additions *knowledge.Additions) *File {
-	f := &File{Path: t.path, Src: t.src, Lines: t.lines, Rewrites: t.rewrites, nodes: t.nodes, macros: t.macros, projectClocks: project.Clocks, unitDevice: project.UnitDevice, additions: additions}
+	f := &File{Path: t.path, Src: t.src, Lines: t.lines, Rewrites: t.rewrites, nodes: t.nodes, macros: t.macros, projectClocks: project.Clocks, timingHelpers: project.TimingHelpers, unitDevice: project.UnitDevice, additions: additions}
 	f.buildFacts()
 	return f
 }

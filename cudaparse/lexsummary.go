@@ -3,6 +3,7 @@ package cudaparse
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -89,10 +90,54 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 		}
 		clockReads += ownClockReads(body, additions)
 		fs.ReadsClock = clockReads == 1
-		fs.Timed = clockReads >= 2 || bytes.Count(body, []byte("EventRecord")) >= 2 || len(timerCalls) > 0 && timerObjectReads(body, timerCalls) >= 2
+		events := bytes.Count(body, eventRecordSpelling)
+		fs.Timed = clockReads >= 2 || events >= 2 || len(timerCalls) > 0 && timerObjectReads(body, timerCalls) >= 2
+		if fs.Timed && (clockReads >= 2 || events >= 2) {
+			fs.TimesParam, fs.TimesClock = lexicalTimingHelper(src[open:start], body, clocks)
+		}
 		s.Functions = append(s.Functions, fs)
 	})
 	return s
+}
+
+// eventRecordSpelling is how the text spells a CUDA event record
+// (cudaEventRecord, cuEventRecord, a portability layer's gpuEventRecord).
+var eventRecordSpelling = []byte("EventRecord")
+
+// lexicalTimingHelper returns the 1-based index of the parameter a
+// function (its text from the parameter list's parenthesis, and its body)
+// runs between two clock reads (lexicalTimedParam), and the clock: CUDA
+// events when two records bound it, a host clock otherwise.
+func lexicalTimingHelper(head, body []byte, clocks [][]byte) (int, ClockKind) {
+	params := ""
+	if args := callArguments(head, 0); args != nil {
+		params = strings.Join(args, ",")
+	}
+	if strings.TrimSpace(params) == "" {
+		return 0, ClockNone
+	}
+	offsets := func(spellings ...[]byte) []int {
+		var out []int
+		for _, s := range spellings {
+			for i := 0; ; {
+				k := bytes.Index(body[i:], s)
+				if k < 0 {
+					break
+				}
+				out = append(out, i+k)
+				i += k + len(s)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if k := lexicalTimedParam(params, body, offsets(eventRecordSpelling)); k > 0 {
+		return k, ClockEvent
+	}
+	if k := lexicalTimedParam(params, body, offsets(clocks...)); k > 0 {
+		return k, ClockHost
+	}
+	return 0, ClockNone
 }
 
 // lexicalSteps lists what a function body launches, preloads and calls.

@@ -224,6 +224,12 @@ func LoaderDefinitions(src []byte, literals [][]byte) []string {
 // eachDefinition calls fn with the name and the body (by brace matching,
 // braces included) of each function src seems to define.
 func eachDefinition(src []byte, fn func(name, body []byte)) {
+	eachDefinitionHead(src, func(name, _, body []byte) { fn(name, body) })
+}
+
+// eachDefinitionHead is eachDefinition that also hands fn the text from
+// the parameter list's parenthesis to the body.
+func eachDefinitionHead(src []byte, fn func(name, head, body []byte)) {
 	EachName(src, func(name []byte, def bool) {
 		if !def {
 			return
@@ -238,7 +244,7 @@ func eachDefinition(src []byte, fn func(name, body []byte)) {
 		if start < 0 {
 			return
 		}
-		fn(name, src[start:matchingBrace(src, start)])
+		fn(name, src[open:start], src[start:matchingBrace(src, start)])
 	})
 }
 

@@ -60,7 +60,12 @@ type FunctionSummary struct {
 	Class string `json:"C,omitempty"`
 	// ReadsClock: the function reads a host clock once (a timestamp
 	// helper, a timer's start or stop).
-	ReadsClock bool          `json:"c,omitempty"`
+	ReadsClock bool `json:"c,omitempty"`
+	// TimesParam is the 1-based index of the parameter the function runs
+	// between two reads of a clock (TimesClock), 0 for none: a timing
+	// helper (File.TimedParam) times the lambda a call hands it.
+	TimesParam int           `json:"T,omitempty"`
+	TimesClock ClockKind     `json:"tc,omitempty"`
 	Steps      []SummaryStep `json:"s,omitempty"`
 }
 
@@ -216,6 +221,9 @@ func (f *File) Summary() *FileSummary {
 			anyClock += 2 * len(f.timerDeclarations(fn))
 		}
 		fs.Timed = anyClock >= 2 || len(f.benchmarkLoops(fn)) > 0
+		if param, region, ok := f.TimedParam(fn); ok {
+			fs.TimesParam, fs.TimesClock = param+1, region.Clock
+		}
 		if len(steps) == 0 && !fs.Entry && !fs.ReadsClock {
 			// A function that does nothing a caller needs is still the
 			// file's own: a call from the file (or from one including it)

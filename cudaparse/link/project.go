@@ -871,6 +871,38 @@ func (p *Project) ReadsClock(name, path string) bool {
 	return true
 }
 
+// TimingHelpers returns, of the names a file (at path) calls, those whose
+// every definition, all in other files, times the same parameter with the
+// same clock (FunctionSummary.TimesParam): a lambda the file hands one
+// runs inside its measurement. Free functions only, as for ReadsClock.
+func (p *Project) TimingHelpers(names []string, path string) map[string]cudaparse.TimingHelper {
+	if p == nil {
+		return nil
+	}
+	var out map[string]cudaparse.TimingHelper
+	for _, name := range names {
+		defs := p.byName[name]
+		if len(defs) == 0 {
+			continue
+		}
+		h := cudaparse.TimingHelper{Param: defs[0].Summary.TimesParam - 1, Clock: defs[0].Summary.TimesClock}
+		for _, d := range defs {
+			if d.File == path || d.Summary.Member || d.Summary.Local || d.Summary.TimesParam-1 != h.Param || d.Summary.TimesClock != h.Clock {
+				h.Param = -1
+				break
+			}
+		}
+		if h.Param < 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string]cudaparse.TimingHelper{}
+		}
+		out[name] = h
+	}
+	return out
+}
+
 // ClockFunctions returns, of the names, those ReadsClock says yes to and
 // that the clock vocabulary does not know already (seconds(), wtime()).
 func (p *Project) ClockFunctions(names []string, path string) map[string]bool {

@@ -21,6 +21,7 @@ import (
 func (pr *projectRun) link(also []int) *link.Project {
 	pr.definedBy = map[string][]int{}
 	pr.clockDefinedBy = map[string][]int{}
+	timingDefinedBy := map[string][]int{}
 	for i := range pr.facts {
 		ff := &pr.facts[i]
 		if ff.summary != nil || !ff.scanned {
@@ -33,6 +34,10 @@ func (pr *projectRun) link(also []int) *link.Project {
 		for _, id := range ff.clockDefines {
 			name := pr.names.name(id)
 			pr.clockDefinedBy[name] = append(pr.clockDefinedBy[name], i)
+		}
+		for _, id := range ff.timingDefines {
+			name := pr.names.name(id)
+			timingDefinedBy[name] = append(timingDefinedBy[name], i)
 		}
 	}
 	pr.addClockOnlyCandidates()
@@ -101,7 +106,7 @@ func (pr *projectRun) link(also []int) *link.Project {
 	// Timer helpers the files that launch may call.
 	var clockTodo []int
 	for _, name := range slices.Sorted(maps.Keys(clockWanted)) {
-		for _, i := range pr.clockDefinedBy[name] {
+		for _, i := range slices.Concat(pr.clockDefinedBy[name], timingDefinedBy[name]) {
 			if !pr.requested(i) {
 				clockTodo = append(clockTodo, i)
 			}
@@ -114,6 +119,37 @@ func (pr *projectRun) link(also []int) *link.Project {
 		}
 	}
 	pr.summarizeLexically(append(candidates, clockTodo...))
+	// The timing helpers (timeGpu(f): f run between two clock reads) are
+	// known once their files are summarized. A file that hands code to
+	// one times what that code calls, as a file between two clock calls
+	// does: its calls are what the launchers are looked for by.
+	pr.timingHelpers = pr.timingHelperNames()
+	if len(pr.timingHelpers) > 0 {
+		more := map[string][]int{}
+		for i := range pr.facts {
+			ff := &pr.facts[i]
+			if ff.summary != nil || !ff.scanned || !ff.clockCandidate || ff.loadCandidate ||
+				!slices.ContainsFunc(ff.calls, func(id nameID) bool { return pr.timingHelpers[pr.names.name(id)] }) {
+				continue
+			}
+			for _, id := range ff.calls {
+				name := pr.names.name(id)
+				more[name] = append(more[name], i)
+				loadWanted[name] = append(loadWanted[name], i)
+			}
+		}
+		definers := pr.definersOf(more, true, nil)
+		var todo []int
+		for _, name := range slices.Sorted(maps.Keys(more)) {
+			for _, i := range definers[name] {
+				if !pr.requested(i) {
+					todo = append(todo, i)
+				}
+			}
+		}
+		pr.summarizeLexically(todo)
+		candidates = append(candidates, todo...)
+	}
 	var from []int
 	for i := range pr.facts {
 		if pr.facts[i].summary != nil {
@@ -125,6 +161,42 @@ func (pr *projectRun) link(also []int) *link.Project {
 	// may be further on, in a file that the called one's file calls.
 	pr.linkFrom(candidates, knowledge.NameSet(slices.Collect(maps.Keys(loadWanted))...))
 	return pr.project()
+}
+
+// timingHelperNames returns the names of the summarized functions that
+// time a parameter (FunctionSummary.TimesParam).
+func (pr *projectRun) timingHelperNames() map[string]bool {
+	var out map[string]bool
+	for i := range pr.facts {
+		if sum := pr.facts[i].summary; sum != nil {
+			for k := range sum.Functions {
+				if sum.Functions[k].TimesParam > 0 {
+					if out == nil {
+						out = map[string]bool{}
+					}
+					out[sum.Functions[k].Name] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// measures reports whether fn measures something: it reads a clock twice
+// or more (Timed), or hands code to a timing helper of the project.
+func (pr *projectRun) measures(fn *cudaparse.FunctionSummary) bool {
+	if fn.Timed {
+		return true
+	}
+	if len(pr.timingHelpers) == 0 {
+		return false
+	}
+	for k := range fn.Steps {
+		if st := &fn.Steps[k]; st.Kind == cudaparse.StepCall && pr.timingHelpers[st.Callee] {
+			return true
+		}
+	}
+	return false
 }
 
 // requested reports whether file i was asked for its summary already, and
@@ -155,7 +227,7 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 			return
 		}
 		eachOutCall(sum, func(fn *cudaparse.FunctionSummary) bool {
-			return fns != nil && fns[fn.Name] || fns == nil && fn.Timed
+			return fns != nil && fns[fn.Name] || fns == nil && pr.measures(fn)
 		}, func(fn *cudaparse.FunctionSummary, st *cudaparse.SummaryStep) bool {
 			wanted[st.Callee] = append(wanted[st.Callee], i)
 			if fn.Class != "" {

@@ -33,6 +33,9 @@ type fileFacts struct {
 	// function that loads kernels; clockDefiner: it spells a host clock
 	// read: it may define a timer helper.
 	loader, clockDefiner bool
+	// timingDefines are the timing helpers the file defines
+	// (cudaparse.TimingHelperDefinitions), when it was scanned.
+	timingDefines []nameID
 	// preloader: the file spells a preload API (cudaFuncGetAttributes):
 	// it may run a preload loop over the project's kernel table.
 	preloader bool
@@ -162,6 +165,12 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		}
 		if ff.clockDefiner {
 			ff.clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(hostClockLiterals, ownClocks))))
+		}
+		if eventTimer || ff.clockDefiner {
+			// Timing helpers (`timeGpu(f)`: f() between two event
+			// records or clock reads), which the clock helpers above
+			// need not hold (they read a host clock once).
+			ff.timingDefines = names.intern(cudaparse.TimingHelperDefinitions(text.Src, presentLiterals(text, hostClockLiterals)))
 		}
 	}
 	if !ff.parsed {

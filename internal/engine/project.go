@@ -58,10 +58,13 @@ type projectRun struct {
 	// already asked for their summary.
 	definedBy      map[string][]int
 	clockDefinedBy map[string][]int
-	asked          map[int]bool
-	callerParses   int
-	fileNames      []fileNames // by file: the names it spells, once read for a search
-	callerBudget   int         // parses the caller search may make: grows with the names looked for
+	// timingHelpers are the names of the functions summarized that time
+	// a parameter (link): a function calling one measures.
+	timingHelpers map[string]bool
+	asked         map[int]bool
+	callerParses  int
+	fileNames     []fileNames // by file: the names it spells, once read for a search
+	callerBudget  int         // parses the caller search may make: grows with the names looked for
 	// includes are the resolved #includes of each file; visible the
 	// macros each file sees through them (under macroMu).
 	includes [][]int

@@ -141,19 +141,23 @@ var providers = []provider{
 		// Another file's clock or timer class first: the cheaper
 		// question, and most files have none.
 		affects: func(pr *projectRun, p *link.Project, i int) bool {
-			return (len(p.ClockFunctions(pr.calledNames(i), pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0) && pr.mayTimeLoads(p, i)
+			names := pr.calledNames(i)
+			return (len(p.ClockFunctions(names, pr.shown[i])) > 0 || len(p.TimingHelpers(names, pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0) && pr.mayTimeLoads(p, i)
 		},
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
 			eachCallee(pr, p, i, func(name string, pf *link.ProjectFunction) {
-				fmt.Fprintf(h, "clock %s %s:%d %v\n", name, pf.File, pf.Summary.Line, pf.Summary.ReadsClock)
+				fmt.Fprintf(h, "clock %s %s:%d %v %d %d\n", name, pf.File, pf.Summary.Line, pf.Summary.ReadsClock, pf.Summary.TimesParam, pf.Summary.TimesClock)
 			})
 		},
 		give: func(pr *projectRun, p *link.Project, i int, text *rule.Text, in *projectInput) {
-			in.facts.Clocks = p.ClockFunctions(pr.calledNames(i), pr.shown[i])
+			names := pr.calledNames(i)
+			in.facts.Clocks = p.ClockFunctions(names, pr.shown[i])
+			in.facts.TimingHelpers = p.TimingHelpers(names, pr.shown[i])
 			in.timers = pr.declaredTimers(p, i, text.Src)
 			// A clock macro of a header counts as a clock for the
-			// prefilters (HeaderMacros gave in.facts.Macros before).
-			text.Give(rule.Clocks, len(in.facts.Clocks) > 0 || cudaparse.SpellsClockMacro(in.facts.Macros))
+			// prefilters (HeaderMacros gave in.facts.Macros before), as
+			// does a timing helper the file hands code to.
+			text.Give(rule.Clocks, len(in.facts.Clocks) > 0 || len(in.facts.TimingHelpers) > 0 || cudaparse.SpellsClockMacro(in.facts.Macros))
 		},
 	},
 }

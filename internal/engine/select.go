@@ -66,13 +66,17 @@ func (pr *projectRun) timerDefiners() []int {
 		}
 	search:
 		for _, t := range ff.timers {
-			probe := rule.NewNameProbe(t.Class)
-			for j := range pr.facts {
-				if j != i && pr.facts[j].candidate && pr.facts[j].filter != nil && pr.facts[j].filter.MayContainProbe(probe) {
-					if !pr.requested(i) {
-						out = append(out, i)
+			// The class's name, or a member the file declares of it
+			// (`udata->t_advec.start()` names no class).
+			for _, name := range append([]string{t.Class}, t.Members...) {
+				probe := rule.NewNameProbe(name)
+				for j := range pr.facts {
+					if j != i && pr.facts[j].candidate && pr.facts[j].filter != nil && pr.facts[j].filter.MayContainProbe(probe) {
+						if !pr.requested(i) {
+							out = append(out, i)
+						}
+						break search
 					}
-					break search
 				}
 			}
 		}

@@ -31,7 +31,7 @@ func handsLambda(f *cudaparse.File, fn *cudaparse.Function, c *cudaparse.Call, l
 	for _, arg := range c.Args {
 		a := arg.Unparen()
 		if a.Is("identifier") {
-			a = f.LambdaVariables(fn)[a.Text()]
+			a = f.LambdaVariable(fn, a)
 		}
 		if a == lambda {
 			return true

@@ -261,7 +261,7 @@ func (a *analysis) effectOfCall(c *cudaparse.Call, fn *cudaparse.Function, env m
 	if depth >= maxDepth {
 		return effect{unknownWork: true}
 	}
-	if lambda := a.file.LambdaVariables(fn)[name]; lambda.Valid() && c.Callee.Is("identifier") {
+	if lambda := a.file.LambdaVariable(fn, c.Callee); lambda.Valid() && c.Callee.Is("identifier") {
 		return a.fold(a.itemsIn(lambda.ChildByField("body"), fn, -1, -1), fn, env, depth+1).through(c.Node, name)
 	}
 	if h := a.helper(name, fn); h != nil {

@@ -126,7 +126,7 @@ func (a *analysis) codeArgument(arg cudaparse.Node, in *cudaparse.Function) (eff
 	case arg.Is("lambda_expression"):
 		return a.fold(a.itemsIn(arg.ChildByField("body"), in, -1, -1), in, nil, 1), true
 	case arg.Is("identifier"):
-		if lambda := a.file.LambdaVariables(in)[arg.Text()]; lambda.Valid() {
+		if lambda := a.file.LambdaVariable(in, arg); lambda.Valid() {
 			return a.fold(a.itemsIn(lambda.ChildByField("body"), in, -1, -1), in, nil, 1), true
 		}
 		if h := a.helper(arg.Text(), in); h != nil {

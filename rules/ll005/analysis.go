@@ -177,7 +177,7 @@ func (a *analysis) reach(l *loop) []found {
 					params[p.Name] = p.Index
 				}
 				walk(h.Body, h, a.newScope(h.Body, params, c, s), next, depth+1)
-			} else if lambda := a.file.LambdaVariables(fn)[c.Name]; lambda.Valid() && !lambda.Contains(c.Node) {
+			} else if lambda := a.file.LambdaVariable(fn, c.Callee); lambda.Valid() && !lambda.Contains(c.Node) {
 				body := lambda.ChildByField("body")
 				walk(body, fn, a.newScope(body, lambdaParams(lambda), c, s), next, depth+1)
 			}

@@ -1,0 +1,174 @@
+package cudaparse
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse/syntax"
+)
+
+// Timing helpers: a function that runs the code it is handed between two
+// clock reads (`float timeGpu(F &&f) { record(start); f(); record(stop);
+// ... }`) times the first launches of a lambda passed to it. Its file
+// knows it by its parse (TimedParam); the project knows it by the summary
+// (FunctionSummary.TimesParam), and gives it to the files that call it
+// (ProjectFacts.TimingHelpers), which may see nothing of its clock.
+
+// TimingHelper is a function of another file that times one of its
+// parameters: the parameter's index and the clock it reads.
+type TimingHelper struct {
+	Param int
+	Clock ClockKind
+}
+
+// TimedParam returns the parameter fn runs inside one of its timed
+// regions, and that region, when fn does not also run it before the
+// timer starts (a warm-up inside the helper).
+func (f *File) TimedParam(fn *Function) (param int, region TimedRegion, ok bool) {
+	if fn.Space&SpaceHost == 0 || len(fn.Params) == 0 {
+		return 0, TimedRegion{}, false
+	}
+	// A helper runs a parameter: most functions call none, and their
+	// timed regions (the costlier question) are not needed.
+	calls := f.CallsIn(fn)
+	if !slices.ContainsFunc(calls, func(c *Call) bool {
+		return slices.ContainsFunc(fn.Params, func(p Param) bool { return callsParameter(c, p.Name) })
+	}) {
+		return 0, TimedRegion{}, false
+	}
+	regions := f.TimedRegions(fn)
+	if len(regions) == 0 {
+		return 0, TimedRegion{}, false
+	}
+	for _, prm := range fn.Params {
+		var timed *TimedRegion
+		warm := false
+		for _, c := range calls {
+			if !callsParameter(c, prm.Name) {
+				continue
+			}
+			for i := range regions {
+				if regions[i].Contains(c.Node) && timed == nil {
+					timed = &regions[i]
+				}
+			}
+			if timed == nil || c.Node.End() <= timed.From {
+				warm = true // run once before the timer: a warm-up
+			}
+		}
+		if timed != nil && !warm {
+			return prm.Index, *timed, true
+		}
+	}
+	return 0, TimedRegion{}, false
+}
+
+// callsParameter reports whether c runs the parameter name: name(),
+// std::invoke(name, ...), std::forward<F>(name)().
+func callsParameter(c *Call, name string) bool {
+	callee := c.Callee.Unparen()
+	if callee.Is("identifier") && callee.Text() == name {
+		return true
+	}
+	if callee.Is("call_expression") { // std::forward<F>(f)()
+		if args := callee.ChildByField("arguments").NamedChildren(); len(args) == 1 && args[0].Unparen().Text() == name {
+			return true
+		}
+	}
+	if c.Name == "invoke" && len(c.Args) > 0 && c.Args[0].Unparen().Text() == name {
+		return true
+	}
+	return false
+}
+
+// lexicalTimedParam is TimedParam from the text: the 1-based index of the
+// parameter (params, the text between the parentheses of the definition)
+// that body runs between its first and last clock read (reads, their
+// offsets in body, sorted) and not before the first; 0 for none.
+func lexicalTimedParam(params string, body []byte, reads []int) int {
+	if len(reads) < 2 {
+		return 0
+	}
+	first, last := reads[0], reads[len(reads)-1]
+	for k, name := range paramNames(params) {
+		if name == "" {
+			continue
+		}
+		inside, before := false, false
+		eachWord(body, []byte(name), func(at, end int) bool {
+			if !runsParameterAt(body, at, end) {
+				return true
+			}
+			switch {
+			case at < first:
+				before = true
+			case at < last:
+				inside = true
+			}
+			return true
+		})
+		if inside && !before {
+			return k + 1
+		}
+	}
+	return 0
+}
+
+// runsParameterAt reports whether the name at body[at:end] is run there:
+// called (`f()`, `std::forward<F>(f)()`) or invoked (`std::invoke(f`).
+func runsParameterAt(body []byte, at, end int) bool {
+	j := skipSpaces(body, end)
+	if j < len(body) && body[j] == '(' {
+		return true
+	}
+	if j+1 < len(body) && body[j] == ')' && body[skipSpaces(body, j+1)] == '(' {
+		return true // std::forward<F>(f)()
+	}
+	i := skipBlanksBack(body, at)
+	return i > 0 && body[i-1] == '(' && bytes.HasSuffix(body[:skipBlanksBack(body, i-1)], []byte("invoke"))
+}
+
+// paramNames returns the names of the parameters a parameter list's text
+// declares, in order ("" for one without a name).
+func paramNames(params string) []string {
+	var out []string
+	for _, p := range splitTopLevel(params) {
+		if eq := strings.IndexByte(p, '='); eq >= 0 {
+			p = p[:eq] // a default argument
+		}
+		end := len(p)
+		for end > 0 && !syntax.IsIdentByte(p[end-1]) {
+			end-- // trailing blanks, brackets of an array
+		}
+		start := end
+		for start > 0 && syntax.IsIdentByte(p[start-1]) {
+			start--
+		}
+		name := p[start:end]
+		if start == 0 || name == "" || !syntax.IsIdentStart(name[0]) {
+			name = "" // a type alone (`int`, `F&&`)
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// TimingHelperDefinitions returns the names of the functions src defines
+// that run a parameter between two clock reads (lexicalTimingHelper): CUDA
+// event records, or the host clock literals given (those src spells).
+// Without a parse, for the files the project step only scans.
+func TimingHelperDefinitions(src []byte, clocks [][]byte) []string {
+	var out []string
+	eachDefinitionHead(src, func(name, head, body []byte) {
+		if k, _ := lexicalTimingHelper(head, body, clocks); k > 0 && !slices.Contains(out, string(name)) {
+			out = append(out, string(name))
+		}
+	})
+	return out
+}
+
+// ProjectTimingHelpers are the functions of other files of the project
+// that time a parameter (ProjectFacts.TimingHelpers), by name; the file's
+// own are found by TimedParam.
+func (f *File) ProjectTimingHelpers() map[string]TimingHelper { return f.timingHelpers }
