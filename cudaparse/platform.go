@@ -48,6 +48,11 @@ func HIPOnly(src []byte) bool {
 				case platformHIP:
 					hip = true
 				}
+				// A build switch for CUDA (`#ifdef USE_CUDA`,
+				// AMREX_USE_CUDA, HAVE_CUDA): the file has a CUDA build.
+				if cudaSwitch.Match(word) {
+					return false
+				}
 			}
 		}
 	}
@@ -84,6 +89,7 @@ var (
 	hipName    = regexp.MustCompile(`^(hip[A-Z]\w*|__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIPCC__|__HIP_DEVICE_COMPILE__|__builtin_amdgcn_\w+|__AMDGCN__)$`)
 	cudaName   = regexp.MustCompile(`^(cuda[A-Z]\w*|cu[A-Z][a-z]\w*|CU[a-z]\w*|CUDA_\w+|CUresult|__nv_\w+|nvcuda|__NVCC__|__CUDACC__|__HIP_PLATFORM_NVIDIA__|__HIP_PLATFORM_NVCC__)$`)
 	hipHeader  = regexp.MustCompile(`[<"]hip/`)
+	cudaSwitch = regexp.MustCompile(`(^|_)CUDA(_|$)`)
 	cudaHeader = regexp.MustCompile(`[<"/](cuda|cuda_runtime|cuda_runtime_api|cuda_fp16|cuda_bf16|cooperative_groups|cub/|thrust/|cuda/)`)
 )
 

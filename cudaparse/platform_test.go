@@ -17,6 +17,8 @@ func TestHIPOnly(t *testing.T) {
 		{"driver API", "void f(CUdeviceptr *p) { hipFree(0); cuMemAlloc(p, 4); }", false},
 		{"names in comments only", "// ported from cudaMalloc\nvoid f(float **p) { hipMalloc(p, 4); }", true},
 		{"neither", "int main() { return 0; } // chip", false},
+		{"CUDA and HIP builds by switch", "__global__ void k() {}\nvoid run() {\n#ifdef USE_CUDA\n  k<<<1, 1>>>();\n#elif defined USE_HIP\n  hipLaunchKernelGGL(k, 1, 1, 0, 0);\n#endif\n}", false},
+		{"a library's CUDA switch", "#if defined(AMREX_USE_CUDA)\n#endif\nvoid f(float **p) { hipMalloc(p, 4); }", false},
 	} {
 		if got := HIPOnly([]byte(tt.src)); got != tt.want {
 			t.Errorf("%s: HIPOnly = %v, want %v", tt.name, got, tt.want)
