@@ -27,6 +27,14 @@ import (
 // UnknownArg stands for a template argument that could not be deduced.
 const UnknownArg = "?"
 
+// UnknownFunctorArg stands for the functor type of a launch for a
+// parameter's type (TypedKernelKey) that the call does not show. Timed,
+// `k<*>` is covered by any launch of k before it, as `k<?>` is; launched
+// before, it covers no instantiation whose type is known (`k<Saxpy>`):
+// which functor it ran is not known, and each functor type is a kernel of
+// its own. SameKernel's first key is the one launched before.
+const UnknownFunctorArg = "*"
+
 // UnknownInstantiation reports whether a kernel key leaves some template
 // argument unknown (k<?>, k<float,?>).
 func UnknownInstantiation(key string) bool {
@@ -45,10 +53,13 @@ func UnknownInstantiation(key string) bool {
 // InstantiationNote returns what a message adds after a kernel key whose
 // template arguments are not all known, or "".
 func InstantiationNote(key string) string {
+	name, args, _ := splitKernelKey(key)
+	if len(args) == 1 && args[0] == UnknownFunctorArg {
+		return " (the instantiation for a functor type this call does not show; a launch or preload of any instantiation of " + name + " before it would count as loading it)"
+	}
 	if !UnknownInstantiation(key) {
 		return ""
 	}
-	name, _, _ := splitKernelKey(key)
 	return " (a template instantiation whose arguments could not be deduced from the file; a launch or preload of any instantiation of " + name + " before it would count as loading it)"
 }
 
@@ -77,8 +88,14 @@ func SameKernel(a, b string) bool {
 	}
 	n := min(len(aargs), len(bargs))
 	for i := 0; i < n; i++ {
-		if aargs[i] != bargs[i] && aargs[i] != UnknownArg && bargs[i] != UnknownArg &&
-			compactSpace(aargs[i]) != compactSpace(bargs[i]) {
+		switch {
+		case bargs[i] == UnknownFunctorArg:
+		case aargs[i] == UnknownFunctorArg:
+			if bargs[i] != UnknownArg {
+				return false
+			}
+		case aargs[i] != bargs[i] && aargs[i] != UnknownArg && bargs[i] != UnknownArg &&
+			compactSpace(aargs[i]) != compactSpace(bargs[i]):
 			return false
 		}
 	}

@@ -79,7 +79,7 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 			hostOnly = hostOnlyRangesOf(src)
 			scannedBuilds = true
 		}
-		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions, path, hostOnly, fs.Class), src[open:start])
+		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions, path, hostOnly, fs.Class, lexicalParams(src[open:start], templateTypeParams(src, at))), src[open:start])
 		clockReads := 0
 		if clocks == nil {
 			clocks = spelledIn(src, hostClockLiterals)
@@ -143,7 +143,9 @@ func lexicalTimingHelper(head, body []byte, clocks [][]byte) (int, ClockKind) {
 // lexicalSteps lists what a function body launches, preloads and calls.
 // class is the class the function is a method of ("" for none): a call
 // through `this->` is a method call of that class, as a parse has it.
-func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledge.Additions, path string, hostOnly []Range, class string) []SummaryStep {
+// params are the function's parameters (lexicalParams): a launch for the
+// type of one, and calls passing them on, say so (typedlaunch.go).
+func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledge.Additions, path string, hostOnly []Range, class string, params []lexicalParam) []SummaryStep {
 	var steps []SummaryStep
 	line := func(i int) int { return lines.Position(offset + i).Line }
 	// <<< launches: the kernel expression before them.
@@ -155,7 +157,11 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 			}
 			pos := i + k
 			if key := kernelBefore(body, pos); key != "" {
-				steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{key}, Line: line(pos)})
+				if k := lexicalTypedLaunch(body, pos, key, params); k >= 0 {
+					steps = append(steps, SummaryStep{Kind: StepLaunchTyped, Keys: []string{key}, Param: k, Line: line(pos)})
+				} else {
+					steps = append(steps, SummaryStep{Kind: StepLaunch, Keys: []string{key}, Line: line(pos)})
+				}
 			}
 			i = pos + len(spelling)
 		}
@@ -185,16 +191,31 @@ func lexicalSteps(body []byte, lines *LineIndex, offset int, additions *knowledg
 		case additions != nil && ownLexicalStep(additions, body, pos, n, args, &steps, line(pos)):
 		case inRanges(hostOnly, offset+pos):
 		default:
-			st := SummaryStep{Kind: StepCall, Callee: n, Arity: -1, Line: line(pos), Method: methodBefore(body, pos)}
-			if st.Method && class != "" && thisBefore(body, pos) {
-				st.Qualifier = class
-			}
-			steps = append(steps, st)
+			steps = append(steps, lexicalCall(body, pos, n, args, class, params, line(pos)))
 		}
 	})
 	sortSteps(steps)
 	// Without append's slack: the link step keeps thousands of these.
 	return append(make([]SummaryStep, 0, len(steps)), steps...)
+}
+
+// lexicalCall is the step of a call of n at pos in body (args: its
+// arguments when they follow the name) in a method of class (or "") with
+// params (lexicalParams).
+func lexicalCall(body []byte, pos int, n string, args []string, class string, params []lexicalParam, line int) SummaryStep {
+	st := SummaryStep{Kind: StepCall, Callee: n, Arity: -1, Line: line, Method: methodBefore(body, pos)}
+	if class != "" && thisBefore(body, pos) {
+		// this->f(), this->template f<4>(): a method of the class.
+		st.Method, st.Qualifier = true, class
+	}
+	if args == nil {
+		// f<T, 4>(a, b): the arguments after the template's.
+		if end, ok := skipTemplateArgs(body, skipSpaces(body, pos+len(n))); ok {
+			args = callArguments(body, end)
+		}
+	}
+	st.ArgParams, st.Keys = lexicalArgs(args, params)
+	return st
 }
 
 // libraryLaunchName reports whether n names a portability layer's launch
@@ -397,17 +418,24 @@ func lexicalKernel(arg string) string {
 
 // methodBefore reports whether the name at pos is called as obj.f or p->f.
 func methodBefore(b []byte, pos int) bool {
-	i := pos
-	for i > 0 && isBlank(b[i-1]) {
-		i--
-	}
+	i := skipBlanksBack(b, pos)
 	return i > 0 && b[i-1] == '.' || i > 1 && b[i-2] == '-' && b[i-1] == '>'
+}
+
+// beforeTemplateKeyword returns where the blanks before the name at pos
+// begin, past a `template` keyword (`this->template run<4>(op)`).
+func beforeTemplateKeyword(b []byte, pos int) int {
+	i := skipBlanksBack(b, pos)
+	if k := len("template"); i >= k && string(b[i-k:i]) == "template" && (i == k || !syntax.IsIdentByte(b[i-k-1])) {
+		i = skipBlanksBack(b, i-k)
+	}
+	return i
 }
 
 // thisBefore reports whether the method name at pos is called through
 // `this->`.
 func thisBefore(b []byte, pos int) bool {
-	i := skipBlanksBack(b, pos)
+	i := beforeTemplateKeyword(b, pos)
 	if i < 2 || b[i-2] != '-' || b[i-1] != '>' {
 		return false
 	}

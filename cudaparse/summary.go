@@ -37,6 +37,11 @@ const (
 	// StepLaunchParam launches the kernel its caller passes as parameter
 	// Param (a suite's launch helper: launch(k, grid, block, args...)).
 	StepLaunchParam
+	// StepLaunchTyped launches the kernel template Keys[0] instantiated
+	// for the type of parameter Param, a template type parameter of the
+	// function (`template <class F> void run(F op) { apply<<<g, b>>>(op);
+	// }`): each functor type its callers pass is a kernel of its own.
+	StepLaunchTyped
 )
 
 // FunctionSummary is what a host function does to kernels, in source order.
@@ -79,13 +84,22 @@ type SummaryStep struct {
 	// path to this one (OnTheWay), among the maxBefore nearest: bit k for
 	// the step k+1 places back. Kept for calls only.
 	Before uint16 `json:"b,omitempty"`
+	// ArgParams, for a call, say which of its first eight arguments pass
+	// on a parameter of the function: 4 bits per argument, the
+	// parameter's index plus one (0: not a parameter). With Keys, what a
+	// callee's StepLaunchTyped instantiates is known at each call.
+	ArgParams uint32 `json:"ap,omitempty"`
 	// Line is the step's line; Param the parameter a StepLaunchParam
 	// launches.
 	Line  int `json:"l"`
 	Param int `json:"p,omitempty"`
 	// Arity is the call's number of arguments (-1: not known).
-	Arity int      `json:"a,omitempty"`
-	Keys  []string `json:"K,omitempty"`
+	Arity int `json:"a,omitempty"`
+	// Keys are the kernels a launch or preload loads; for a call, the
+	// types of its arguments where the text shows them (a temporary of a
+	// class, `Kernel<float>(x)`), by position, "" where it does not (nil
+	// when it shows none).
+	Keys []string `json:"K,omitempty"`
 	// Callee is the called function's plain name, Qualifier what the call
 	// wrote before it (`ns` of ns::f); for a method call, the class of the
 	// object's declared type when it is known (GpuMatrix of m.Scale() on
@@ -153,6 +167,7 @@ func (f *File) Summary() *FileSummary {
 			Line: f.Position(fn.Node.Start()).Line, EndLine: f.Position(fn.Node.End()).Line, Entry: fn.Name == "main" && !strings.Contains(fn.QualifiedName, "::"),
 		}
 		var steps []placed
+		params := f.lexicalParamsOf(fn)
 		for _, l := range f.LaunchesIn(fn) {
 			if l.Kernel == "" || !f.LaunchMayLoad(l) {
 				continue
@@ -161,6 +176,12 @@ func (f *File) Summary() *FileSummary {
 			// its name here says nothing, its argument at the call does.
 			if i, ok := f.KernelParam(fn, l); ok {
 				steps = append(steps, placed{SummaryStep{Kind: StepLaunchParam, Param: i}, l.Node})
+				continue
+			}
+			// A kernel template instantiated for the type of a parameter
+			// (typedlaunch.go): the caller's argument says which.
+			if i, ok := f.typedLaunchParam(fn, l); ok {
+				steps = append(steps, placed{SummaryStep{Kind: StepLaunchTyped, Keys: []string{compactSpace(l.KernelExpr.Text())}, Param: i}, l.Node})
 				continue
 			}
 			steps = append(steps, placed{SummaryStep{Kind: StepLaunch, Keys: []string{l.KernelKey()}}, l.Node})
@@ -205,6 +226,13 @@ func (f *File) Summary() *FileSummary {
 				st := SummaryStep{Kind: StepCall, Callee: c.Name, Arity: len(c.Args), Qualifier: CalleeQualifier(c), Method: c.Callee.Is("field_expression")}
 				if st.Method {
 					st.Qualifier = receivers.classOf(f, c)
+				}
+				if len(c.Args) > 0 {
+					args := make([]string, len(c.Args))
+					for j, a := range c.Args {
+						args[j] = a.Unparen().Text()
+					}
+					st.ArgParams, st.Keys = lexicalArgs(args, params)
 				}
 				steps = append(steps, placed{st, c.Node})
 			}

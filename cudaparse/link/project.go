@@ -176,10 +176,13 @@ func (p *Project) overrideOf(class string, arity int, cands []*ProjectFunction) 
 	merged := &KernelFacts{}
 	for _, c := range found {
 		k := p.kernelsOf(c)
-		if len(k.Launched) == 0 || k.All || len(k.LaunchedParams) > 0 {
+		// A launch for a parameter's type counts as one of the
+		// template, any instantiation (the merge keeps no parameters).
+		launched := append(slices.Clone(k.Launched), k.Instantiated(nil)...)
+		if len(launched) == 0 || k.All || len(k.LaunchedParams) > 0 {
 			return nil
 		}
-		for _, key := range k.Launched {
+		for _, key := range launched {
 			if !slices.Contains(merged.Launched, key) {
 				merged.Launched = append(merged.Launched, key)
 			}
@@ -319,11 +322,41 @@ type KernelFacts struct {
 	// launches itself (the caller's arguments name them); they are not
 	// passed on to callers' facts.
 	LaunchedParams []int
+	// Typed are the kernel templates the function launches for the type
+	// of one of its parameters (cudaparse.StepLaunchTyped), itself or
+	// through the functions it passes the parameter to: a caller's
+	// argument says which instantiation (Instantiated).
+	Typed []TypedLaunch
+}
+
+// TypedLaunch is a launch of kernel template Template for the type of
+// parameter Param.
+type TypedLaunch struct {
+	Template string
+	Param    int
+}
+
+// Instantiated returns the keys of the Typed launches for the argument
+// types argType gives (by parameter; "" or a nil argType: not known, and
+// the key names the template alone, which any instantiation matches).
+func (k *KernelFacts) Instantiated(argType func(param int) string) []string {
+	if k == nil {
+		return nil
+	}
+	var out []string
+	for _, t := range k.Typed {
+		typ := ""
+		if argType != nil {
+			typ = argType(t.Param)
+		}
+		out = appendNew(out, cudaparse.TypedKernelKey(t.Template, typ))
+	}
+	return out
 }
 
 // Empty reports whether the facts name no kernel.
 func (k *KernelFacts) Empty() bool {
-	return k == nil || len(k.Launched) == 0 && len(k.Preloaded) == 0 && !k.All && len(k.LaunchedParams) == 0
+	return k == nil || len(k.Launched) == 0 && len(k.Preloaded) == 0 && !k.All && len(k.LaunchedParams) == 0 && len(k.Typed) == 0
 }
 
 // Loads reports whether the facts load kernel key (by launch or preload).
@@ -334,7 +367,7 @@ func (k *KernelFacts) Loads(key string) bool {
 	if k.All {
 		return true
 	}
-	for _, list := range [][]string{k.Launched, k.Preloaded} {
+	for _, list := range [][]string{k.Launched, k.Preloaded, k.Instantiated(nil)} {
 		for _, x := range list {
 			if cudaparse.SameKernel(x, key) {
 				return true
@@ -572,7 +605,7 @@ func sameFacts(a, b *KernelFacts) bool {
 		pr := append([]string(nil), k.Preloaded...)
 		sort.Strings(l)
 		sort.Strings(pr)
-		return fmt.Sprint(l, pr, k.All)
+		return fmt.Sprint(l, pr, k.All, k.Typed)
 	}
 	return key(a) == key(b)
 }
@@ -1212,9 +1245,26 @@ func (p *Project) addLoads(k *KernelFacts, fn *ProjectFunction, st *cudaparse.Su
 		if !slices.Contains(k.LaunchedParams, st.Param) {
 			k.LaunchedParams = append(k.LaunchedParams, st.Param)
 		}
+	case cudaparse.StepLaunchTyped:
+		if t := (TypedLaunch{st.Keys[0], st.Param}); !slices.Contains(k.Typed, t) {
+			k.Typed = append(k.Typed, t)
+		}
 	case cudaparse.StepCall:
 		if callee := p.resolveStep(fn, st); callee != nil && callee != fn {
-			k.add(p.kernelsOf(callee))
+			ck := p.kernelsOf(callee)
+			k.add(ck)
+			// The callee's launches for the type of a parameter: of the
+			// type this call's argument shows, or of fn's own parameter
+			// it passes on.
+			for _, t := range ck.Typed {
+				if i := st.ArgParam(t.Param); i >= 0 {
+					if u := (TypedLaunch{t.Template, i}); !slices.Contains(k.Typed, u) {
+						k.Typed = append(k.Typed, u)
+					}
+					continue
+				}
+				k.Launched = appendNew(k.Launched, cudaparse.TypedKernelKey(t.Template, st.ArgType(t.Param)))
+			}
 		}
 	}
 }

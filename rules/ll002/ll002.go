@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lazylint/lazylint/cudaparse/link"
 	"github.com/lazylint/lazylint/knowledge"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -98,6 +99,15 @@ func (a *analysis) argumentKernels(c *cudaparse.Call, params []int) []string {
 		}
 	}
 	return out
+}
+
+// instantiated returns the kernels a call c of another file's function
+// launches for the types of its arguments (link.KernelFacts.Typed): each
+// functor type a framework's launch helper is handed is a kernel of its
+// own; where the argument's type is not known, the template's name, which
+// any instantiation loaded before matches.
+func (a *analysis) instantiated(c *cudaparse.Call, k *link.KernelFacts) []string {
+	return k.Instantiated(func(param int) string { return a.file.ArgumentType(c, param) })
 }
 
 type analysis struct {
@@ -337,6 +347,7 @@ func (a *analysis) callUse(fn *cudaparse.Function, c *cudaparse.Call) (kernelUse
 			return kernelUse{}, false
 		}
 		launched := append(slices.Clone(k.Launched), a.argumentKernels(c, k.LaunchedParams)...)
+		launched = append(launched, a.instantiated(c, k)...)
 		return kernelUse{node: c.Node, launched: launched, preloaded: k.Preloaded, all: k.All, via: pf.String()}, true
 	}
 	if callee == fn || callee.Space&cudaparse.SpaceHost == 0 {
@@ -414,6 +425,7 @@ func (a *analysis) summarize(fn *cudaparse.Function, depth int) *summary {
 		} else if pf := a.pass.ResolveCall(c); pf != nil {
 			k := a.pass.Loaders().Kernels(pf)
 			s.launched = append(s.launched, k.Launched...)
+			s.launched = append(s.launched, a.instantiated(c, k)...)
 			s.preloaded = append(s.preloaded, k.Preloaded...)
 			s.all = s.all || k.All
 		}

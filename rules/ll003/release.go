@@ -2,6 +2,7 @@ package ll003
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -416,7 +417,7 @@ func (s *windowScan) factsLoad(a *analysis, k *link.KernelFacts, ctx launchConte
 	if k.All || len(k.LaunchedParams) > 0 {
 		return true
 	}
-	return !s.allLoaded(a, ctx, k.Launched) || !s.allLoaded(a, ctx, k.Preloaded)
+	return !s.allLoaded(a, ctx, append(slices.Clone(k.Launched), k.Instantiated(nil)...)) || !s.allLoaded(a, ctx, k.Preloaded)
 }
 
 // baseName returns a kernel key's plain name: scale for ns::scale<float>.
