@@ -565,8 +565,31 @@ func enclosingClass(classes []classBody, at int) string {
 // timer class (`Timer tim;`, `Timer<DEVICE> t;`, not a pointer or a
 // reference), or calls one of its reading methods through the class's
 // name (`Timer::Start()`: static methods, measurements kept by handle).
-func DeclaresTimerObject(src []byte, class string, reads []string) bool {
-	return declaresObjectOf(src, class) || callsStaticReader(src, class, reads)
+// namespaces are those the project defines the class in ("" for the
+// global one): `Kokkos::Timer t;` declares an object of the library's
+// timer, not of a Timer the project defines elsewhere.
+func DeclaresTimerObject(src []byte, class string, namespaces, reads []string) bool {
+	return declaresObjectOf(src, class, namespaces) || callsStaticReader(src, class, reads)
+}
+
+// namesNamespace reports whether a declaration that writes a qualifier
+// before a class's name (`Kokkos` of Kokkos::Timer, "" for none) may
+// declare an object of the project's class of that name, defined in
+// namespaces: unless the qualified name is a library's timer
+// (knowledge.LibraryTimerTypes) that the project does not define itself.
+// (Any other qualifier may be an alias or an older name of the project's
+// namespace.)
+func namesNamespace(written, class string, namespaces []string) bool {
+	written = strings.TrimPrefix(written, "::")
+	if _, library := knowledge.LibraryTimerTypes[written+"::"+class]; written == "" || !library {
+		return true
+	}
+	for _, ns := range namespaces {
+		if ns == written || strings.HasSuffix(ns, "::"+written) {
+			return true
+		}
+	}
+	return false
 }
 
 // ReadsTimerMember reports whether src calls one of reads on a data member
@@ -622,9 +645,9 @@ func callsStaticReader(src []byte, class string, reads []string) bool {
 // declaresObjectOf reports whether src declares an object (not a pointer
 // or reference) of the class: its name, as a whole word, followed by a
 // variable's name and what may follow one in a declaration.
-func declaresObjectOf(src []byte, class string) bool {
+func declaresObjectOf(src []byte, class string, namespaces []string) bool {
 	found := false
-	eachObjectOf(src, class, func(_, _ int) bool {
+	eachObjectOf(src, class, namespaces, func(_, _ int) bool {
 		found = true
 		return false
 	})
@@ -636,7 +659,7 @@ func declaresObjectOf(src []byte, class string) bool {
 // struct's body, not in one of its methods), sorted, without repeats.
 func memberObjectsOf(src []byte, class string, bodies []classBody) []string {
 	var out []string
-	eachObjectOf(src, class, func(start, end int) bool {
+	eachObjectOf(src, class, nil, func(start, end int) bool {
 		for _, b := range bodies {
 			if b.open < start && start < b.stop && b.name != class && braceDepth(src, b.open, start) == 1 {
 				if name := string(src[start:end]); !slices.Contains(out, name) {
@@ -668,9 +691,14 @@ func braceDepth(src []byte, from, at int) int {
 
 // eachObjectOf calls visit with the name (its offsets) of each object
 // (not a pointer or reference) src declares of the class, until visit
-// returns false.
-func eachObjectOf(src []byte, class string, visit func(start, end int) bool) {
-	eachWord(src, []byte(class), func(_, i int) bool {
+// returns false. A declaration that qualifies the class's name with a
+// namespace (`Kokkos::Timer t;`) declares an object of the class only
+// when the namespace is one of namespaces (nil: any).
+func eachObjectOf(src []byte, class string, namespaces []string, visit func(start, end int) bool) {
+	eachWord(src, []byte(class), func(at, i int) bool {
+		if namespaces != nil && !namesNamespace(qualifierText(src, at), class, namespaces) {
+			return true
+		}
 		// `Timer<DEVICE> t;`: an instantiation of a class template (or of
 		// a specialization) is an object of the class as well.
 		j, ok := skipTemplateArgs(src, skipSpaces(src, i))

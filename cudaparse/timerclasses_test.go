@@ -98,8 +98,28 @@ func TestDeclaresObjectOf(t *testing.T) {
 		"std::vector<Clocker> laps;":  false,
 		"Clocker a, b;":               true,
 	} {
-		if got := declaresObjectOf([]byte(src), "Clocker"); got != want {
+		if got := declaresObjectOf([]byte(src), "Clocker", nil); got != want {
 			t.Errorf("%q: got %v, want %v", src, got, want)
+		}
+	}
+	// The project's class is in a namespace (or the global one): an
+	// object of another namespace's class of the name is not its.
+	for _, tt := range []struct {
+		src        string
+		namespaces []string
+		want       bool
+	}{
+		{"Kokkos::Timer timer;", []string{""}, false},
+		{"Timer timer;", []string{""}, true},
+		{"::Timer timer;", []string{""}, true},
+		{"util::Timer timer;", []string{"app::util"}, true},
+		{"Kokkos::Timer timer;", []string{"app::util"}, false},
+		{"Kokkos::Timer timer;", []string{"Kokkos"}, true},
+		{"timer2::Timer timer;", []string{"timer"}, true},
+		{"Kokkos::Timer a; Timer b;", []string{""}, true},
+	} {
+		if got := declaresObjectOf([]byte(tt.src), "Timer", tt.namespaces); got != tt.want {
+			t.Errorf("%q in %q: got %v, want %v", tt.src, tt.namespaces, got, tt.want)
 		}
 	}
 }

@@ -269,7 +269,7 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 	// through another read).
 	kept := reads[:0:0]
 	for _, r := range reads {
-		if v := storedIn(r); v == "" || strings.Contains(v, ".") || !declaredLocal(fn, v) || readAfter(fn, v, r.Node.End()) {
+		if v := storedIn(r); v == "" || strings.Contains(v, ".") || !declaredLocal(fn, v) || readAfter(storedScope(r, fn), v, r.Node.End()) {
 			kept = append(kept, r)
 		}
 	}
@@ -311,11 +311,11 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 	return out
 }
 
-// readAfter reports whether fn names the variable v after offset at (or
-// anywhere, inside a loop that holds at: the next iteration reads it).
-func readAfter(fn *Function, v string, at int) bool {
+// readAfter reports whether scope names the variable v after offset at
+// (or anywhere, inside a loop that holds at: the next iteration reads it).
+func readAfter(scope Node, v string, at int) bool {
 	found := false
-	fn.Body.Descendants(func(n Node) bool {
+	scope.Descendants(func(n Node) bool {
 		if found {
 			return false
 		}
@@ -357,6 +357,19 @@ func inLoopWith(n Node, at int) bool {
 
 // storedIn is the variable a clock read is stored in (`auto t0 =
 // clock::now()`, `t1 = seconds()`), or "".
+// storedScope returns where the variable a read is stored in can be read:
+// the block of its declaration when the read initializes it (`const double
+// t = timer.seconds();` in a block of its own: another block's t is
+// another variable), else fn's body.
+func storedScope(c *Call, fn *Function) Node {
+	if p := c.Node.Parent(); p.Is("init_declarator") {
+		if block := p.Parent().Parent(); block.Is("compound_statement") {
+			return block
+		}
+	}
+	return fn.Body
+}
+
 func storedIn(c *Call) string {
 	p := c.Node.Parent()
 	switch {

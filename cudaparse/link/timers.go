@@ -127,7 +127,7 @@ func (p *Project) DeclaredTimers(path string, src []byte) []knowledge.TimerClass
 			continue
 		}
 		c := pt.seenFrom(src, name)
-		if !cudaparse.DeclaresTimerObject(src, name, c.Reads) {
+		if !cudaparse.DeclaresTimerObject(src, name, slices.Sorted(maps.Keys(pt.byNamespace)), c.Reads) {
 			continue
 		}
 		out = append(out, c)

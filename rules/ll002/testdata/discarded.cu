@@ -181,3 +181,42 @@ int gather_before_deadline(float *x, int n, double timeout_ms) {
   auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - std::chrono::steady_clock::now());
   return left.count() > 0 ? 1 : 0;
 }
+
+// Blocks each name their reading `t`: the second block's is never read
+// (its print is commented out), whatever the blocks around it do.
+__global__ void factorize(float *x, int n) {}
+__global__ void apply_blocks(float *x, int n) {}
+__global__ void compose(float *x, int n) {}
+
+struct StopClock {
+  void reset() { t0 = std::chrono::steady_clock::now(); }
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  std::chrono::steady_clock::time_point t0;
+};
+
+void blocks_with_own_t(float *x, int n) {
+  StopClock timer;
+  {
+    timer.reset();
+    factorize<<<n / 256, 256>>>(x, n);  // want LL002 "factorize"
+    cudaDeviceSynchronize();
+    const double t = timer.seconds();
+    std::printf("factorize: %f s\n", t);
+  }
+  {
+    timer.reset();
+    apply_blocks<<<n / 256, 256>>>(x, n);  // ok: this block's t is never read
+    cudaDeviceSynchronize();
+    const double t = timer.seconds();
+    // std::printf("apply: %f s\n", t);
+  }
+  {
+    timer.reset();
+    compose<<<n / 256, 256>>>(x, n);  // want LL002 "compose"
+    cudaDeviceSynchronize();
+    const double t = timer.seconds();
+    std::printf("compose: %f s\n", t);
+  }
+}
