@@ -23,18 +23,29 @@ type TimingHelper struct {
 }
 
 // TimedParam returns the parameter fn runs inside one of its timed
-// regions, and that region, when fn does not also run it before the
-// timer starts (a warm-up inside the helper).
+// regions (calls it, or launches it: a kernel passed in), and that region,
+// when fn does not also run it before the timer starts (a warm-up inside
+// the helper).
 func (f *File) TimedParam(fn *Function) (param int, region TimedRegion, ok bool) {
 	if fn.Space&SpaceHost == 0 || len(fn.Params) == 0 {
 		return 0, TimedRegion{}, false
 	}
-	// A helper runs a parameter: most functions call none, and their
-	// timed regions (the costlier question) are not needed.
-	calls := f.CallsIn(fn)
-	if !slices.ContainsFunc(calls, func(c *Call) bool {
-		return slices.ContainsFunc(fn.Params, func(p Param) bool { return callsParameter(c, p.Name) })
-	}) {
+	// A helper runs a parameter: most functions run none, and their timed
+	// regions (the costlier question) are not needed.
+	runs := map[int][]Node{} // parameter index -> where fn runs it
+	for _, c := range f.CallsIn(fn) {
+		for _, p := range fn.Params {
+			if callsParameter(c, p.Name) {
+				runs[p.Index] = append(runs[p.Index], c.Node)
+			}
+		}
+	}
+	for _, l := range f.LaunchesIn(fn) {
+		if i, ok := f.KernelParam(fn, l); ok {
+			runs[i] = append(runs[i], l.Node)
+		}
+	}
+	if len(runs) == 0 {
 		return 0, TimedRegion{}, false
 	}
 	regions := f.TimedRegions(fn)
@@ -44,16 +55,13 @@ func (f *File) TimedParam(fn *Function) (param int, region TimedRegion, ok bool)
 	for _, prm := range fn.Params {
 		var timed *TimedRegion
 		warm := false
-		for _, c := range calls {
-			if !callsParameter(c, prm.Name) {
-				continue
-			}
+		for _, at := range runs[prm.Index] {
 			for i := range regions {
-				if regions[i].Contains(c.Node) && timed == nil {
+				if regions[i].Contains(at) && timed == nil {
 					timed = &regions[i]
 				}
 			}
-			if timed == nil || c.Node.End() <= timed.From {
+			if timed == nil || at.End() <= timed.From {
 				warm = true // run once before the timer: a warm-up
 			}
 		}

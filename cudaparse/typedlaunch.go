@@ -298,3 +298,12 @@ func (f *File) lexicalParamsOf(fn *Function) []lexicalParam {
 	}
 	return lexicalParams([]byte(list.Text()), templateTypeParams(f.Src, name.Start()))
 }
+
+// PlainKernelName returns a kernel key's name without its template
+// arguments and namespaces (scale for ns::scale<float>).
+func PlainKernelName(key string) string {
+	if i := strings.IndexByte(key, '<'); i >= 0 {
+		key = key[:i]
+	}
+	return lastComponent(key)
+}

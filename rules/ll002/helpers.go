@@ -85,6 +85,37 @@ func (a *analysis) placeHelperLambdas(fn *cudaparse.Function, helpers map[string
 	}
 }
 
+// checkHelperKernel reports a kernel that fn hands to a timing helper
+// which launches it between two clock reads (`TimeThis(kernel, cfg,
+// args...)`), when fn has not launched or preloaded it before the call.
+func (a *analysis) checkHelperKernel(c *cudaparse.Call, fn *cudaparse.Function, h timingHelper, helpers map[string]timingHelper, uses []kernelUse, onEntry *link.KernelFacts, reported map[int]bool) {
+	if _, ok := helpers[c.Name]; !ok || h.fn != nil && h.fn == fn || h.param >= len(c.Args) || reported[c.Node.Start()] {
+		return
+	}
+	key := a.file.ArgumentKernelKey(c.Args[h.param])
+	// A kernel of the file: a host function handed in (a launcher the
+	// helper calls) or the caller's own parameter is not one.
+	if kernel := a.file.FunctionNamed(cudaparse.PlainKernelName(key)); key == "" || kernel == nil || !kernel.IsKernel() || onEntry.Loads(key) {
+		return
+	}
+	var earlier []kernelUse
+	for _, u := range uses {
+		if u.node.Start() < c.Node.Start() {
+			earlier = append(earlier, u)
+		}
+	}
+	if warmedUp(earlier, c.Node, key) {
+		return
+	}
+	reported[c.Node.Start()] = true
+	var related []rule.FindingOption
+	if h.fn != nil {
+		related = append(related, rule.Related(h.region.Start, "its timer starts here"))
+	}
+	a.pass.Report(c.Node, fmt.Sprintf("the first launch of %s in this function is timed by %s, which launches the kernel it is handed between two clock reads (%s): under lazy loading the measurement includes loading the kernel (20x a warm launch on an H100); launch it once or preload it (cudaFuncGetAttributes) before calling %s",
+		key, h.name, h.clockName(), h.name), related...)
+}
+
 // checkHelperCalls reports first launches in lambdas that fn hands to a
 // timing helper.
 func (a *analysis) checkHelperCalls(fn *cudaparse.Function, helpers map[string]timingHelper, uses []kernelUse, onEntry *link.KernelFacts, reported map[int]bool) {
@@ -94,6 +125,7 @@ func (a *analysis) checkHelperCalls(fn *cudaparse.Function, helpers map[string]t
 		}
 		h, code := a.helperLambda(c, fn, helpers)
 		if !code.Valid() {
+			a.checkHelperKernel(c, fn, h, helpers, uses, onEntry, reported)
 			continue
 		}
 		for i, u := range uses {

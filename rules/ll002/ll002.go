@@ -294,6 +294,12 @@ func (a *analysis) uses(fn *cudaparse.Function) []kernelUse {
 	var out []kernelUse
 	for _, l := range a.file.Launches {
 		if l.Func == fn && a.file.LaunchMayLoad(l) {
+			if _, ok := a.file.KernelParam(fn, l); ok {
+				// The caller's kernel, handed in: its calls say which
+				// (summarize), and a timing helper's callers are checked
+				// at the call (checkHelperKernel).
+				continue
+			}
 			out = append(out, kernelUse{node: l.Node, launched: []string{l.KernelKey()}, launch: l})
 		}
 	}
