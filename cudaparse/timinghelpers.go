@@ -32,19 +32,7 @@ func (f *File) TimedParam(fn *Function) (param int, region TimedRegion, ok bool)
 	}
 	// A helper runs a parameter: most functions run none, and their timed
 	// regions (the costlier question) are not needed.
-	runs := map[int][]Node{} // parameter index -> where fn runs it
-	for _, c := range f.CallsIn(fn) {
-		for _, p := range fn.Params {
-			if callsParameter(c, p.Name) {
-				runs[p.Index] = append(runs[p.Index], c.Node)
-			}
-		}
-	}
-	for _, l := range f.LaunchesIn(fn) {
-		if i, ok := f.KernelParam(fn, l); ok {
-			runs[i] = append(runs[i], l.Node)
-		}
-	}
+	runs := f.parameterRuns(fn)
 	if len(runs) == 0 {
 		return 0, TimedRegion{}, false
 	}
@@ -70,6 +58,25 @@ func (f *File) TimedParam(fn *Function) (param int, region TimedRegion, ok bool)
 		}
 	}
 	return 0, TimedRegion{}, false
+}
+
+// parameterRuns returns where fn runs each of its parameters it runs, by
+// index: calls of it, and launches of it (a kernel handed in).
+func (f *File) parameterRuns(fn *Function) map[int][]Node {
+	runs := map[int][]Node{}
+	for _, c := range f.CallsIn(fn) {
+		for _, p := range fn.Params {
+			if callsParameter(c, p.Name) {
+				runs[p.Index] = append(runs[p.Index], c.Node)
+			}
+		}
+	}
+	for _, l := range f.LaunchesIn(fn) {
+		if i, ok := f.KernelParam(fn, l); ok {
+			runs[i] = append(runs[i], l.Node)
+		}
+	}
+	return runs
 }
 
 // callsParameter reports whether c runs the parameter name: name(),
