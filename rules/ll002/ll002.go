@@ -145,13 +145,16 @@ func run(p *rule.Pass) {
 				// reports a later run: the loads fall in the discarded one.
 				continue
 			}
-			for i, u := range uses {
-				if !r.Contains(u.node) || reported[u.node.Start()] || warmedByEarlierIteration(r, u.node) || a.sampleDiscarded(fn, r, u.node) {
+			for _, u := range uses {
+				// Where the use runs: a lambda's launch runs where the
+				// lambda is called.
+				at := u.at()
+				if !r.Contains(at) || reported[u.node.Start()] || warmedByEarlierIteration(r, at) || a.sampleDiscarded(fn, r, at) {
 					continue
 				}
 				var cold []string // the kernels launched here for the first time
 				for _, key := range u.launched {
-					if !onEntry.Loads(key) && !onEntry.Loads(a.siteKeys[key]) && !warmedUp(outsidePreloads(uses[:i], r), u.node, key) {
+					if !onEntry.Loads(key) && !onEntry.Loads(a.siteKeys[key]) && !warmedUp(outsidePreloads(runBefore(uses, at), r), at, key) {
 						cold = append(cold, key)
 					}
 				}
@@ -268,6 +271,18 @@ func outsidePreloads(uses []kernelUse, r cudaparse.TimedRegion) []kernelUse {
 
 // warmedUp reports whether one of the earlier uses launches or loads the
 // kernel on the way to at.
+// runBefore returns the uses that run before node at: written
+// before it, or placed at a call before it (a lambda's).
+func runBefore(uses []kernelUse, at cudaparse.Node) []kernelUse {
+	var out []kernelUse
+	for _, u := range uses {
+		if u.at().Start() < at.Start() {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
 func warmedUp(earlier []kernelUse, at cudaparse.Node, key string) bool {
 	for _, e := range earlier {
 		if !cudaparse.OnTheWay(e.at(), at) {
@@ -316,8 +331,33 @@ func (a *analysis) uses(fn *cudaparse.Function) []kernelUse {
 			out = append(out, u)
 		}
 	}
+	a.placeCalledLambdas(fn, out)
 	sortUses(out)
 	return out
+}
+
+// placeCalledLambdas sets where the uses inside a lambda that fn binds to
+// a variable and calls (`auto setup = [&] { cudaFuncSetAttribute(k, ...);
+// }; setup();`) run: at its first call, not where the lambda is written.
+// A lambda handed to a timing helper is placed at the helper's call later
+// (placeHelperLambdas).
+func (a *analysis) placeCalledLambdas(fn *cudaparse.Function, uses []kernelUse) {
+	placed := map[cudaparse.Node]bool{}
+	for _, c := range a.file.CallsIn(fn) {
+		if !c.Callee.Is("identifier") {
+			continue
+		}
+		lambda := a.file.LambdaVariable(fn, c.Callee)
+		if !lambda.Valid() || lambda.Contains(c.Node) || placed[lambda] {
+			continue
+		}
+		placed[lambda] = true
+		for i := range uses {
+			if lambda.Contains(uses[i].node) && !uses[i].runsAt.Valid() {
+				uses[i].runsAt = c.Node
+			}
+		}
+	}
 }
 
 // callUse returns what a call of fn does to kernels: a library's launch,
