@@ -159,7 +159,7 @@ func lexicalArgs(args []string, params []lexicalParam) (argParams uint32, types 
 				if j < 8 && i < 15 {
 					argParams |= uint32(i+1) << (4 * j)
 				}
-			} else {
+			} else if classLike(p.typ) {
 				typ = p.typ
 			}
 		}
@@ -193,13 +193,25 @@ func temporaryType(a string) string {
 		}
 		base = name[:i]
 	}
-	if !isQualifiedName(base) || isCUDAName(lastComponent(base)) {
-		return ""
-	}
-	if last := lastComponent(base); base == name && !(last[0] >= 'A' && last[0] <= 'Z') {
+	if !isQualifiedName(base) || isCUDAName(lastComponent(base)) || !classLike(name) {
 		return ""
 	}
 	return name
+}
+
+// classLike reports whether a type's spelling may name a functor class: a
+// template's instantiation, or a name that starts with a capital letter
+// (`Saxpy`, `ns::Op`); not `size_t` or `float` (a summary keeps only the
+// types a functor's launch could be instantiated for).
+func classLike(typ string) bool {
+	if typ == "" {
+		return false
+	}
+	if strings.HasSuffix(typ, ">") && strings.IndexByte(typ, '<') > 0 {
+		return true
+	}
+	last := lastComponent(typ)
+	return last != "" && last[0] >= 'A' && last[0] <= 'Z'
 }
 
 // ArgParam returns the index of the function's parameter that a call step
