@@ -227,7 +227,7 @@ func (f *File) Summary() *FileSummary {
 				if st.Method {
 					st.Qualifier = receivers.classOf(f, c)
 				}
-				if len(c.Args) > 0 {
+				if argsMaySay(c, params) {
 					args := make([]string, len(c.Args))
 					for j, a := range c.Args {
 						args[j] = a.Unparen().Text()
@@ -249,8 +249,10 @@ func (f *File) Summary() *FileSummary {
 			anyClock += 2 * len(f.timerDeclarations(fn))
 		}
 		fs.Timed = anyClock >= 2 || len(f.benchmarkLoops(fn)) > 0
-		if param, region, ok := f.TimedParam(fn); ok {
-			fs.TimesParam, fs.TimesClock = param+1, region.Clock
+		if fs.Timed {
+			if param, region, ok := f.TimedParam(fn); ok {
+				fs.TimesParam, fs.TimesClock = param+1, region.Clock
+			}
 		}
 		if len(steps) == 0 && !fs.Entry && !fs.ReadsClock {
 			// A function that does nothing a caller needs is still the

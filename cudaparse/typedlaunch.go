@@ -108,7 +108,7 @@ func plainType(t string) string {
 		return ""
 	}
 	var words []string
-	for _, w := range strings.Fields(strings.NewReplacer("&", " ", "const ", " ", "volatile ", " ").Replace(t + " ")) {
+	for _, w := range strings.Fields(strings.ReplaceAll(t, "&", " ")) {
 		if w != "const" && w != "volatile" {
 			words = append(words, w)
 		}
@@ -149,6 +149,9 @@ func lexicalTypedLaunch(body []byte, pos int, key string, params []lexicalParam)
 // parameter's declared type, or the class of a temporary
 // `Kernel<float>(x)`), nil when none is shown.
 func lexicalArgs(args []string, params []lexicalParam) (argParams uint32, types []string) {
+	if len(args) == 0 {
+		return 0, nil
+	}
 	for j, a := range args {
 		typ := ""
 		for i, p := range params {
@@ -184,6 +187,17 @@ func temporaryType(a string) string {
 	open := strings.IndexAny(a, "({")
 	if open <= 0 || !strings.HasSuffix(a, ")") && !strings.HasSuffix(a, "}") {
 		return ""
+	}
+	// Most arguments are calls of functions (lower case, no template
+	// arguments): said without building the name.
+	if strings.IndexByte(a[:open], '<') < 0 {
+		last := strings.TrimSpace(a[:open])
+		if i := strings.LastIndex(last, "::"); i >= 0 {
+			last = last[i+2:]
+		}
+		if last == "" || last[0] < 'A' || last[0] > 'Z' {
+			return ""
+		}
 	}
 	name := compactSpace(a[:open])
 	base := name
@@ -318,4 +332,24 @@ func PlainKernelName(key string) string {
 		key = key[:i]
 	}
 	return lastComponent(key)
+}
+
+// argsMaySay reports whether a parsed call's arguments may pass on a
+// parameter of the calling function (params) or show a functor's class:
+// most calls do neither, and their arguments' texts are not needed.
+func argsMaySay(c *Call, params []lexicalParam) bool {
+	for _, a := range c.Args {
+		a = a.Unparen()
+		switch {
+		case a.Is("call_expression", "compound_literal_expression"):
+			return true
+		case a.Is("identifier"):
+			for _, p := range params {
+				if (p.typed || classLike(p.typ)) && p.name == a.Text() {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

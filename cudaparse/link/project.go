@@ -71,11 +71,11 @@ type Project struct {
 	timerNames []string
 	timerLits  [][]byte
 	// timerMembers are the classes each member name is declared of
-	// (knowledge.TimerClass.Members); memberNames and memberLits its
-	// names, sorted.
+	// (knowledge.TimerClass.Members); memberNames its names, sorted;
+	// nameLits the timers' names and their members', for one search.
 	timerMembers map[string][]string
 	memberNames  []string
-	memberLits   [][]byte
+	nameLits     [][]byte
 	// bases are the base classes of the project's classes (SetClassBases);
 	// derived the reverse, built when first needed (under mu).
 	bases, derived map[string][]string

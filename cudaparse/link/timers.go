@@ -14,6 +14,9 @@ import (
 type projectTimer struct {
 	byNamespace map[string]*knowledge.TimerClass
 	files       []string
+	// namespaces are byNamespace's keys, sorted; reads the reading
+	// methods of any of them (indexTimers).
+	namespaces, reads []string
 }
 
 // addTimers gathers the timer classes of a file's summary. A class that
@@ -88,10 +91,23 @@ func (p *Project) indexTimers() {
 		}
 	}
 	p.memberNames = slices.Sorted(maps.Keys(p.timerMembers))
-	p.memberLits = make([][]byte, len(p.memberNames))
-	for i, m := range p.memberNames {
-		p.memberLits[i] = []byte(m)
+	p.nameLits = slices.Clone(p.timerLits)
+	for _, m := range p.memberNames {
 		sort.Strings(p.timerMembers[m])
+		if p.timers[m] == nil {
+			p.nameLits = append(p.nameLits, []byte(m))
+		}
+	}
+	for _, pt := range p.timers {
+		pt.namespaces = slices.Sorted(maps.Keys(pt.byNamespace))
+		pt.reads = nil
+		for _, ns := range pt.namespaces {
+			for _, m := range pt.byNamespace[ns].Reads {
+				if !slices.Contains(pt.reads, m) {
+					pt.reads = append(pt.reads, m)
+				}
+			}
+		}
 	}
 }
 
@@ -119,23 +135,25 @@ func (p *Project) DeclaredTimers(path string, src []byte) []knowledge.TimerClass
 		return nil
 	}
 	var out []knowledge.TimerClass
-	// The names the file spells, in one pass (in the order of the names).
-	for _, lit := range cudaparse.SpelledIn(src, p.timerLits) {
+	// The class and member names the file spells, in one pass.
+	var members []string
+	for _, lit := range cudaparse.SpelledIn(src, p.nameLits) {
 		name := string(lit)
+		if _, ok := p.timerMembers[name]; ok {
+			members = append(members, name)
+		}
 		pt := p.timers[name]
-		if slices.Contains(pt.files, path) {
+		if pt == nil || slices.Contains(pt.files, path) {
 			continue
 		}
-		c := pt.seenFrom(src, name)
-		if !cudaparse.DeclaresTimerObject(src, name, slices.Sorted(maps.Keys(pt.byNamespace)), c.Reads) {
+		if !cudaparse.DeclaresTimerObject(src, name, pt.namespaces, pt.reads) {
 			continue
 		}
-		out = append(out, c)
+		out = append(out, pt.seenFrom(src, name))
 	}
 	// Members of user data declared of a timer class in its header
 	// (`udata->t_advec.start()`), in a file that never spells the class.
-	for _, lit := range cudaparse.SpelledIn(src, p.memberLits) {
-		member := string(lit)
+	for _, member := range members {
 		for _, name := range p.timerMembers[member] {
 			pt := p.timers[name]
 			if slices.Contains(pt.files, path) || slices.ContainsFunc(out, func(c knowledge.TimerClass) bool { return c.Class == name }) {
