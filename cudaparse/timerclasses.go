@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"bytes"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -54,6 +55,47 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 			out[k].Constructor = classReadsBesidesDestructor(src, sc.bodies(), out[k].Class, sc.lits)
 		}
 		out[k].Members = memberObjectsOf(src, out[k].Class, sc.bodies())
+	}
+	// A C-style or alias name of a timer class (`typedef struct CUDATimer
+	// {...} cuda_timer_t;`, `using Stopwatch = Timer;`) declares objects
+	// of the same class.
+	for _, t := range slices.Clone(out) {
+		for _, alias := range classAliases(src, t.Class, sc.bodies()) {
+			a := t
+			a.Class = alias
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// classAliases returns the other names src gives the class: the name a
+// `typedef struct C {...} alias;` declares after its body, and
+// `typedef C alias;` or `using alias = C;`.
+func classAliases(src []byte, class string, bodies []classBody) []string {
+	var out []string
+	for _, b := range bodies {
+		if b.name != class || b.stop <= 0 || b.stop > len(src) {
+			continue
+		}
+		j := skipSpaces(src, b.stop)
+		k := j
+		for k < len(src) && syntax.IsIdentByte(src[k]) {
+			k++
+		}
+		if k > j && skipSpaces(src, k) < len(src) && src[skipSpaces(src, k)] == ';' && bytes.Contains(src[max(0, b.open-len(class)-40):b.open], []byte("typedef")) {
+			out = append(out, string(src[j:k]))
+		}
+	}
+	if bytes.Contains(src, []byte("typedef")) || bytes.Contains(src, []byte("using")) {
+		re := regexp.MustCompile(`(?:typedef\s+(?:struct\s+|class\s+)?` + regexp.QuoteMeta(class) + `\s+(\w+)\s*;|using\s+(\w+)\s*=\s*(?:struct\s+|class\s+)?` + regexp.QuoteMeta(class) + `\s*;)`)
+		for _, m := range re.FindAllSubmatch(src, -1) {
+			for _, g := range m[1:] {
+				if len(g) > 0 && !slices.Contains(out, string(g)) {
+					out = append(out, string(g))
+				}
+			}
+		}
 	}
 	return out
 }
