@@ -370,7 +370,51 @@ func storedScope(c *Call, fn *Function) Node {
 	return fn.Body
 }
 
+// soleVar returns the clock variable (a key of names) that expression n
+// is made of: n itself, or the one such variable its parts name
+// (`time_end.tv_sec * 1000000 + time_end.tv_usec` is time_end's); ""
+// when it names none or several.
+func soleVar(n Node, names map[string]map[string]bool) string {
+	if k := VarKey(n); k != "" {
+		return k
+	}
+	found := ""
+	several := false
+	n.Descendants(func(x Node) bool {
+		if several || !x.Is("identifier") {
+			return !several
+		}
+		if k := x.Text(); names[k] != nil && k != found {
+			several = found != ""
+			found = k
+		}
+		return true
+	})
+	if several {
+		return ""
+	}
+	return found
+}
+
+// addressed returns the variable whose address n takes (`&tv` of
+// tvsub(&end, &start, &tv)), or n itself.
+func addressed(n Node) Node {
+	n = n.Unparen()
+	if n.Is("pointer_expression") && strings.HasPrefix(strings.TrimSpace(n.Text()), "&") {
+		return n.ChildByField("argument")
+	}
+	return n
+}
+
 func storedIn(c *Call) string {
+	// gettimeofday(&tv, 0), clock_gettime(CLOCK_MONOTONIC, &ts): the read
+	// is stored where its pointer argument points.
+	if k, ok := knowledge.ClockOutParams[c.Name]; ok && k < len(c.Args) {
+		if a := addressed(c.Args[k]); a != c.Args[k].Unparen() {
+			return VarKey(a)
+		}
+		return ""
+	}
 	p := c.Node.Parent()
 	switch {
 	case p.Is("init_declarator"):
@@ -418,6 +462,15 @@ func comparedPairs(fn *Function, known map[string]bool) map[[2]string]bool {
 	}
 	out := map[[2]string]bool{}
 	pair := func(later, earlier string) {
+		// `end.tv_sec - begin.tv_sec`: the fields of two stored reads
+		// (a timeval or timespec filled through a pointer) compare them.
+		if names[later] == nil && names[earlier] == nil {
+			if l, _, ok := strings.Cut(later, "."); ok {
+				if e, _, ok := strings.Cut(earlier, "."); ok {
+					later, earlier = l, e
+				}
+			}
+		}
 		for l := range names[later] {
 			for e := range names[earlier] {
 				if l != e {
@@ -429,11 +482,11 @@ func comparedPairs(fn *Function, known map[string]bool) map[[2]string]bool {
 	fn.Body.Descendants(func(n Node) bool {
 		switch {
 		case n.Is("binary_expression") && n.ChildByField("operator").Text() == "-":
-			pair(VarKey(n.ChildByField("left")), VarKey(n.ChildByField("right")))
+			pair(soleVar(n.ChildByField("left"), names), soleVar(n.ChildByField("right"), names))
 		case n.Is("call_expression"):
 			var args []string
 			for _, a := range n.ChildByField("arguments").NamedChildren() {
-				if k := VarKey(a); names[k] != nil {
+				if k := VarKey(addressed(a)); names[k] != nil {
 					args = append(args, k)
 				}
 			}

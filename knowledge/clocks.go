@@ -194,3 +194,8 @@ func caseVariants(word string) []string {
 	}
 	return out
 }
+
+// ClockOutParams are the host clock calls that store their reading through
+// a pointer argument, by the argument's index: gettimeofday(&tv, tz),
+// clock_gettime(clock, &ts), timespec_get(&ts, base).
+var ClockOutParams = map[string]int{"gettimeofday": 0, "clock_gettime": 1, "timespec_get": 0}

@@ -229,6 +229,45 @@ func LibraryLaunchKey(l *LibraryLauncher, name, path string, line int) string {
 	return fmt.Sprintf("%s::%s (at %s:%d)", l.Library, name, path, line)
 }
 
+// KokkosKernelsRoutines are the host-callable routines of KokkosKernels,
+// by name, with their namespace: each launches Kokkos kernels of the
+// library, instantiated for its views' types in the calling file, that
+// load at their first call like any kernel (an NVIDIA library's first
+// call is out of scope; this is not one). Team- and thread-level
+// versions called inside a kernel launch nothing.
+var KokkosKernelsRoutines = func() map[string]string {
+	out := map[string]string{}
+	for _, name := range []string{"abs", "axpby", "axpy", "dot", "fill", "gemm", "gemv", "ger", "iamax", "mult",
+		"nrm1", "nrm2", "nrm2_squared", "nrminf", "reciprocal", "scal", "sum", "syr", "trmm", "trsm", "update"} {
+		out[name] = "KokkosBlas"
+	}
+	// Left out: the symbolic phases of the factorizations and the
+	// triangular solve (spiluk, sptrsv, par_ilut, Gauss-Seidel), which
+	// work on host mirrors of the graph.
+	for _, name := range []string{"spmv", "spadd_symbolic", "spadd_numeric", "spgemm_symbolic", "spgemm_numeric",
+		"spiluk_numeric", "sptrsv_solve", "par_ilut_numeric", "gauss_seidel_numeric", "symmetric_gauss_seidel_apply",
+		"forward_sweep_gauss_seidel_apply", "backward_sweep_gauss_seidel_apply", "trsv", "sort_crs_matrix"} {
+		out[name] = "KokkosSparse"
+	}
+	return out
+}()
+
+// KokkosKernelsRoutine returns the library key of a call of a KokkosKernels
+// routine (KokkosBlas::dot written `KokkosBlas::dot`, or `dot` in a file
+// that spells the namespace), or "": qualifier is what the call writes
+// before its name, spells tells whether the file spells a namespace.
+func KokkosKernelsRoutine(qualifier, name string, spells func(ns string) bool) string {
+	ns, ok := KokkosKernelsRoutines[name]
+	if !ok {
+		return ""
+	}
+	first, _, _ := strings.Cut(strings.TrimPrefix(qualifier, "::"), "::")
+	if first == ns || qualifier == "" && spells(ns) {
+		return ns + "::" + name
+	}
+	return ""
+}
+
 // ThrustAlgorithms are thrust's algorithms that launch kernels when they
 // run on the device (a device execution policy, or iterators of device
 // memory): thrust's searching, reductions, prefix sums, reordering, set

@@ -42,6 +42,9 @@ func (a *analysis) libraryLaunch(c *cudaparse.Call) (string, bool) {
 	case q == "thrust" && knowledge.ThrustAlgorithms[c.Name] && len(c.Args) > 0 && a.onDevice(c):
 		return "thrust::" + c.Name, true
 	}
+	if key := knowledge.KokkosKernelsRoutine(q, c.Name, a.spellsNamespace); key != "" && len(c.Args) > 0 && !inLaunchedLambda(c) {
+		return key, true
+	}
 	last := q[strings.LastIndex(q, ":")+1:]
 	l := knowledge.LibraryLauncherOf(last, c.Name, func(ns string) bool { return a.spellsNamespace(ns) })
 	if l == nil || len(c.Args) == 0 {
