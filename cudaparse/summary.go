@@ -69,9 +69,12 @@ type FunctionSummary struct {
 	// TimesParam is the 1-based index of the parameter the function runs
 	// between two reads of a clock (TimesClock), 0 for none: a timing
 	// helper (File.TimedParam) times the lambda a call hands it.
-	TimesParam int           `json:"T,omitempty"`
-	TimesClock ClockKind     `json:"tc,omitempty"`
-	Steps      []SummaryStep `json:"s,omitempty"`
+	TimesParam int `json:"T,omitempty"`
+	// TimesKernel: that parameter is a kernel the function launches (a
+	// caller hands a kernel, not code to run).
+	TimesKernel bool          `json:"tk,omitempty"`
+	TimesClock  ClockKind     `json:"tc,omitempty"`
+	Steps       []SummaryStep `json:"s,omitempty"`
 }
 
 // SummaryStep is one thing a function does. The small fields come first
@@ -252,6 +255,7 @@ func (f *File) Summary() *FileSummary {
 		if fs.Timed {
 			if param, region, ok := f.TimedParam(fn); ok {
 				fs.TimesParam, fs.TimesClock = param+1, region.Clock
+				fs.TimesKernel = f.launchesParam(fn, param)
 			}
 		}
 		if len(steps) == 0 && !fs.Entry && !fs.ReadsClock {

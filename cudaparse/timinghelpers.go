@@ -20,6 +20,9 @@ import (
 type TimingHelper struct {
 	Param int
 	Clock ClockKind
+	// Kernel: the parameter is a kernel the helper launches; otherwise
+	// code it calls (a lambda).
+	Kernel bool
 }
 
 // TimedParam returns the parameter fn runs inside one of its timed
@@ -77,6 +80,17 @@ func (f *File) parameterRuns(fn *Function) map[int][]Node {
 		}
 	}
 	return runs
+}
+
+// launchesParam reports whether fn launches its parameter param (a kernel
+// handed in).
+func (f *File) launchesParam(fn *Function, param int) bool {
+	for _, l := range f.LaunchesIn(fn) {
+		if i, ok := f.KernelParam(fn, l); ok && i == param {
+			return true
+		}
+	}
+	return false
 }
 
 // callsParameter reports whether c runs the parameter name: name(),

@@ -918,9 +918,9 @@ func (p *Project) TimingHelpers(names []string, path string) map[string]cudapars
 		if len(defs) == 0 {
 			continue
 		}
-		h := cudaparse.TimingHelper{Param: defs[0].Summary.TimesParam - 1, Clock: defs[0].Summary.TimesClock}
+		h := cudaparse.TimingHelper{Param: defs[0].Summary.TimesParam - 1, Clock: defs[0].Summary.TimesClock, Kernel: defs[0].Summary.TimesKernel}
 		for _, d := range defs {
-			if d.File == path || d.Summary.Member || d.Summary.Local || d.Summary.TimesParam-1 != h.Param || d.Summary.TimesClock != h.Clock {
+			if d.File == path || d.Summary.Member || d.Summary.Local || d.Summary.TimesParam-1 != h.Param || d.Summary.TimesClock != h.Clock || d.Summary.TimesKernel != h.Kernel {
 				h.Param = -1
 				break
 			}

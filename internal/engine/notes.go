@@ -33,6 +33,9 @@ type fileFacts struct {
 	// function that loads kernels; clockDefiner: it spells a host clock
 	// read: it may define a timer helper.
 	loader, clockDefiner bool
+	// lambdas: the text may hold a lambda; definesKernels: it spells
+	// __global__ (what a file may hand a timing helper, handsCodeTo).
+	lambdas, definesKernels bool
 	// timingDefines are the timing helpers the file defines
 	// (cudaparse.TimingHelperDefinitions), when it was scanned.
 	timingDefines []nameID
@@ -134,6 +137,8 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 	ff.loader = text.ContainsAny(kernelLoadSpellings...) || text.ContainsAny(ownLoads...)
 	ff.preloader = ff.loader && text.ContainsAny(preloadSpellings...)
 	ff.clockDefiner = text.ContainsAny(hostClockSpellings...) || text.ContainsAny(ownClocks...)
+	ff.lambdas = text.ContainsAny("](", "] (", "]{", "] {")
+	ff.definesKernels = text.Contains("__global__")
 	text.SetAdditions(ownLoads, ownClocks) // what the answers were given (a memoized run reset the text)
 	if answers == nil {
 		answers = askPrefilters(s.Rules, text)

@@ -142,7 +142,7 @@ var providers = []provider{
 		// question, and most files have none.
 		affects: func(pr *projectRun, p *link.Project, i int) bool {
 			names := pr.calledNames(i)
-			return (len(p.ClockFunctions(names, pr.shown[i])) > 0 || len(p.TimingHelpers(names, pr.shown[i])) > 0 || len(pr.declaredTimers(p, i, nil)) > 0) && pr.mayTimeLoads(p, i)
+			return (len(p.ClockFunctions(names, pr.shown[i])) > 0 || pr.handsCodeTo(p.TimingHelpers(names, pr.shown[i]), i) || len(pr.declaredTimers(p, i, nil)) > 0) && pr.mayTimeLoads(p, i)
 		},
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
 			eachCallee(pr, p, i, func(name string, pf *link.ProjectFunction) {

@@ -46,6 +46,20 @@ func (pr *projectRun) needsRecheck(p *link.Project, results []FileResult, i int)
 	return false
 }
 
+// handsCodeTo reports whether file i may hand one of the timing helpers
+// what they time: a lambda (its text holds one), or a kernel (it defines
+// one) for a helper that launches the kernel it is handed. A file that
+// hands them host functions only gets nothing from them.
+func (pr *projectRun) handsCodeTo(helpers map[string]cudaparse.TimingHelper, i int) bool {
+	ff := &pr.facts[i]
+	for _, h := range helpers {
+		if h.Kernel && ff.definesKernels || !h.Kernel && ff.lambdas {
+			return true
+		}
+	}
+	return false
+}
+
 // mayTimeLoads reports whether file i can time a kernel load once another
 // file's clock or timer class is known: it spells a launch or preload, or
 // calls another file's function that loads (a clock alone times nothing
