@@ -2,7 +2,6 @@ package cudaparse
 
 import (
 	"bytes"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -69,6 +68,41 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 	return out
 }
 
+// aliasAround returns the alias that the declaration around the class's
+// name at src[at:end] gives it: `typedef [struct] C alias;` or `using
+// alias = [struct] C;`; "" for none.
+func aliasAround(src []byte, at, end int) string {
+	wordBefore := func(k int) (string, int) {
+		k = skipBlanksBack(src, k)
+		j := k
+		for j > 0 && syntax.IsIdentByte(src[j-1]) {
+			j--
+		}
+		return string(src[j:k]), j
+	}
+	before, k := wordBefore(at)
+	if before == "struct" || before == "class" {
+		before, k = wordBefore(k)
+	}
+	after := skipSpaces(src, end)
+	switch {
+	case before == "typedef":
+		j := after
+		for j < len(src) && syntax.IsIdentByte(src[j]) {
+			j++
+		}
+		if j > after && skipSpaces(src, j) < len(src) && src[skipSpaces(src, j)] == ';' {
+			return string(src[after:j])
+		}
+	case before == "" && k > 0 && src[skipBlanksBack(src, k)-1] == '=' && after < len(src) && src[after] == ';':
+		alias, k2 := wordBefore(skipBlanksBack(src, k) - 1)
+		if using, _ := wordBefore(k2); using == "using" && alias != "" {
+			return alias
+		}
+	}
+	return ""
+}
+
 // classAliases returns the other names src gives the class: the name a
 // `typedef struct C {...} alias;` declares after its body, and
 // `typedef C alias;` or `using alias = C;`.
@@ -87,16 +121,15 @@ func classAliases(src []byte, class string, bodies []classBody) []string {
 			out = append(out, string(src[j:k]))
 		}
 	}
-	if bytes.Contains(src, []byte("typedef")) || bytes.Contains(src, []byte("using")) {
-		re := regexp.MustCompile(`(?:typedef\s+(?:struct\s+|class\s+)?` + regexp.QuoteMeta(class) + `\s+(\w+)\s*;|using\s+(\w+)\s*=\s*(?:struct\s+|class\s+)?` + regexp.QuoteMeta(class) + `\s*;)`)
-		for _, m := range re.FindAllSubmatch(src, -1) {
-			for _, g := range m[1:] {
-				if len(g) > 0 && !slices.Contains(out, string(g)) {
-					out = append(out, string(g))
-				}
-			}
-		}
+	if !bytes.Contains(src, []byte("typedef")) && !bytes.Contains(src, []byte("using")) {
+		return out
 	}
+	eachWord(src, []byte(class), func(at, end int) bool {
+		if alias := aliasAround(src, at, end); alias != "" && !slices.Contains(out, alias) {
+			out = append(out, alias)
+		}
+		return true
+	})
 	return out
 }
 
