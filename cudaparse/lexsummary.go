@@ -79,7 +79,7 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 			hostOnly = hostOnlyRangesOf(src)
 			scannedBuilds = true
 		}
-		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions, path, hostOnly, fs.Class, lexicalParams(src[open:start], templateTypeParams(src, at))), src[open:start])
+		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions, path, hostOnly, fs.Class, functionTemplateParams(src, at, src[open:start])), src[open:start])
 		clockReads := 0
 		if clocks == nil {
 			clocks = spelledIn(src, hostClockLiterals)
@@ -208,7 +208,7 @@ func lexicalCall(body []byte, pos int, n string, args []string, class string, pa
 		// this->f(), this->template f<4>(): a method of the class.
 		st.Method, st.Qualifier = true, class
 	}
-	if args == nil {
+	if args == nil && params != nil {
 		// f<T, 4>(a, b): the arguments after the template's.
 		if end, ok := skipTemplateArgs(body, skipSpaces(body, pos+len(n))); ok {
 			args = callArguments(body, end)

@@ -63,6 +63,19 @@ func templateTypeParams(src []byte, at int) []string {
 	return out
 }
 
+// functionTemplateParams returns the parameters of a function template defined
+// at offset at (head: its text from the parameter list's parenthesis to
+// its body), nil for a function that is no template: only a template's
+// parameters can instantiate a kernel for its callers' types (and most
+// functions are none, which the summary of a large header feels).
+func functionTemplateParams(src []byte, at int, head []byte) []lexicalParam {
+	types := templateTypeParams(src, at)
+	if len(types) == 0 {
+		return nil
+	}
+	return lexicalParams(head, types)
+}
+
 // lexicalParam is a parameter as the text of a definition declares it.
 type lexicalParam struct {
 	name string
