@@ -109,11 +109,8 @@ var eventRecordSpelling = []byte("EventRecord")
 // runs between two clock reads (lexicalTimedParam), and the clock: CUDA
 // events when two records bound it, a host clock otherwise.
 func lexicalTimingHelper(head, body []byte, clocks [][]byte) (int, ClockKind) {
-	params := ""
-	if args := callArguments(head, 0); args != nil {
-		params = strings.Join(args, ",")
-	}
-	if strings.TrimSpace(params) == "" {
+	params := lexicalParams(head, nil)
+	if len(params) == 0 {
 		return 0, ClockNone
 	}
 	offsets := func(spellings ...[]byte) []int {

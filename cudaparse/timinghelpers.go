@@ -3,9 +3,6 @@ package cudaparse
 import (
 	"bytes"
 	"slices"
-	"strings"
-
-	"github.com/lazylint/lazylint/cudaparse/syntax"
 )
 
 // Timing helpers: a function that runs the code it is handed between two
@@ -112,15 +109,16 @@ func callsParameter(c *Call, name string) bool {
 }
 
 // lexicalTimedParam is TimedParam from the text: the 1-based index of the
-// parameter (params, the text between the parentheses of the definition)
+// parameter (params, as lexicalParams reads the definition's list)
 // that body runs between its first and last clock read (reads, their
 // offsets in body, sorted) and not before the first; 0 for none.
-func lexicalTimedParam(params string, body []byte, reads []int) int {
+func lexicalTimedParam(params []lexicalParam, body []byte, reads []int) int {
 	if len(reads) < 2 {
 		return 0
 	}
 	first, last := reads[0], reads[len(reads)-1]
-	for k, name := range paramNames(params) {
+	for k, p := range params {
+		name := p.name
 		if name == "" {
 			continue
 		}
@@ -156,31 +154,6 @@ func runsParameterAt(body []byte, at, end int) bool {
 	}
 	i := skipBlanksBack(body, at)
 	return i > 0 && body[i-1] == '(' && bytes.HasSuffix(body[:skipBlanksBack(body, i-1)], []byte("invoke"))
-}
-
-// paramNames returns the names of the parameters a parameter list's text
-// declares, in order ("" for one without a name).
-func paramNames(params string) []string {
-	var out []string
-	for _, p := range splitTopLevel(params) {
-		if eq := strings.IndexByte(p, '='); eq >= 0 {
-			p = p[:eq] // a default argument
-		}
-		end := len(p)
-		for end > 0 && !syntax.IsIdentByte(p[end-1]) {
-			end-- // trailing blanks, brackets of an array
-		}
-		start := end
-		for start > 0 && syntax.IsIdentByte(p[start-1]) {
-			start--
-		}
-		name := p[start:end]
-		if start == 0 || name == "" || !syntax.IsIdentStart(name[0]) {
-			name = "" // a type alone (`int`, `F&&`)
-		}
-		out = append(out, name)
-	}
-	return out
 }
 
 // TimingHelperDefinitions returns the names of the functions src defines

@@ -89,21 +89,25 @@ type lexicalParam struct {
 // parameter list's parenthesis to its body), with the template type
 // parameters declared before it (templateTypeParams).
 func lexicalParams(head []byte, templateParams []string) []lexicalParam {
-	args := callArguments(head, 0)
+	// The parenthesis' items, joined again and split at the top-level
+	// commas only (`std::map<int, float> m` is one parameter).
+	args := splitTopLevel(strings.Join(callArguments(head, 0), ","))
 	out := make([]lexicalParam, 0, len(args))
 	for _, p := range args {
 		if eq := strings.IndexByte(p, '='); eq >= 0 {
-			p = p[:eq]
+			p = p[:eq] // a default argument
 		}
-		p = strings.TrimSpace(p)
 		end := len(p)
+		for end > 0 && !syntax.IsIdentByte(p[end-1]) {
+			end-- // trailing blanks, brackets of an array
+		}
 		start := end
 		for start > 0 && syntax.IsIdentByte(p[start-1]) {
 			start--
 		}
 		lp := lexicalParam{}
 		if start > 0 && start < end && syntax.IsIdentStart(p[start]) {
-			lp.name = p[start:end]
+			lp.name = p[start:end] // else a type alone (`int`, `F&&`)
 			lp.typ = plainType(p[:start])
 			for _, t := range templateParams {
 				lp.typed = lp.typed || lp.typ == t
@@ -202,15 +206,9 @@ func temporaryType(a string) string {
 		return ""
 	}
 	// Most arguments are calls of functions (lower case, no template
-	// arguments): said without building the name.
-	if strings.IndexByte(a[:open], '<') < 0 {
-		last := strings.TrimSpace(a[:open])
-		if i := strings.LastIndex(last, "::"); i >= 0 {
-			last = last[i+2:]
-		}
-		if last == "" || last[0] < 'A' || last[0] > 'Z' {
-			return ""
-		}
+	// arguments): said before the name is built.
+	if strings.IndexByte(a[:open], '<') < 0 && !classLike(a[:open]) {
+		return ""
 	}
 	name := compactSpace(a[:open])
 	base := name

@@ -193,7 +193,7 @@ func (s *windowScan) scan(a *analysis, fn *cudaparse.Function, from cudaparse.No
 
 func (s *windowScan) allLoaded(a *analysis, ctx launchContext, keys []string) bool {
 	for _, k := range keys {
-		if !s.waiting[baseName(k)] && !a.loadedIn(ctx, k) {
+		if !s.waiting[cudaparse.PlainKernelName(k)] && !a.loadedIn(ctx, k) {
 			return false
 		}
 	}
@@ -418,15 +418,4 @@ func (s *windowScan) factsLoad(a *analysis, k *link.KernelFacts, ctx launchConte
 		return true
 	}
 	return !s.allLoaded(a, ctx, append(slices.Clone(k.Launched), k.Instantiated(nil)...)) || !s.allLoaded(a, ctx, k.Preloaded)
-}
-
-// baseName returns a kernel key's plain name: scale for ns::scale<float>.
-func baseName(key string) string {
-	if i := strings.IndexByte(key, '<'); i >= 0 {
-		key = key[:i]
-	}
-	if i := strings.LastIndex(key, "::"); i >= 0 {
-		key = key[i+2:]
-	}
-	return key
 }
