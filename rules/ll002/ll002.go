@@ -139,22 +139,27 @@ func run(p *rule.Pass) {
 		if len(helpers) > 0 {
 			a.checkHelperCalls(fn, helpers, uses, onEntry, reported)
 		}
+		placed := slices.ContainsFunc(uses, func(u kernelUse) bool { return u.runsAt.Valid() })
 		for _, r := range regions {
 			if (r.IsBenchmarkLoop() || inBenchmarkLoop(regions, r)) && !p.File.FixedIterations(fn.Name) || r.IsBenchmarkLoop() && p.File.ManualTime(fn) || warmedByEarlierCall(p.File, fn, r) || warmedByRunner(p.File, fn, r) || timedByTemplateFlag(fn, r) {
 				// Google Benchmark runs the loop once to size the run and
 				// reports a later run: the loads fall in the discarded one.
 				continue
 			}
-			for _, u := range uses {
+			for i, u := range uses {
 				// Where the use runs: a lambda's launch runs where the
 				// lambda is called.
 				at := u.at()
+				earlier := uses[:i] // in source order, unless a lambda's use runs elsewhere
+				if placed {
+					earlier = runBefore(uses, at)
+				}
 				if !r.Contains(at) || reported[u.node.Start()] || warmedByEarlierIteration(r, at) || a.sampleDiscarded(fn, r, at) {
 					continue
 				}
 				var cold []string // the kernels launched here for the first time
 				for _, key := range u.launched {
-					if !onEntry.Loads(key) && !onEntry.Loads(a.siteKeys[key]) && !warmedUp(outsidePreloads(runBefore(uses, at), r), at, key) {
+					if !onEntry.Loads(key) && !onEntry.Loads(a.siteKeys[key]) && !warmedUp(outsidePreloads(earlier, r), at, key) {
 						cold = append(cold, key)
 					}
 				}
