@@ -26,7 +26,7 @@ type Text struct {
 	// ownLoads, ownClocks: the spellings of the team's own launch and
 	// preload helpers, and of its clocks and timer classes (SetAdditions).
 	ownLoads, ownClocks []string
-	grams               gramSet // built on the first question about a long enough file
+	triples             *tripleSet // built on the first question about a long enough file
 	built               bool
 }
 
@@ -90,57 +90,17 @@ func (t *Text) CallsProjectClock() bool {
 	return t.Gives(Clocks) || len(t.ownClocks) > 0 && t.ContainsAny(t.ownClocks...)
 }
 
-// gramSet is a bloom filter with one hash function over the four-byte
-// sequences of a file: a bit per hash, as many bits as four per byte of the
-// file (so at most a fifth of them set), between 2^12 and 2^18. Four bytes
-// where three were used before: the three-byte sequences of "timer",
-// "PROFIL" or "cudaMemGetInfo" are all in most large CUDA files, so on the
-// 13-project tree a run still scanned 1 GB in vain; sized by the file, a
-// small file clears little and a large one is not saturated.
-type gramSet struct {
-	words []uint64
-	mask  uint32 // len(words)*64 - 1
-}
+// tripleSet has one bit per hash of a three-byte sequence: a bloom filter
+// with one hash function, 2^16 bits, so a few kilobytes to clear per file.
+type tripleSet [1 << 16 / 64]uint64
 
-const (
-	minGramBits = 12
-	maxGramBits = 18
-)
-
-// gramHash spreads a four-byte sequence over maxGramBits bits (Knuth's
-// multiplicative hashing); a set of fewer bits keeps the low ones, so a
-// hash is one value whatever the set's size (NameFilter folds them).
-func gramHash(seq uint32) uint32 { return seq * 2654435761 >> (32 - maxGramBits) }
-
-func (s *gramSet) reset(n int) {
-	logBits := min(max(bits.Len(uint(4*n)), minGramBits), maxGramBits)
-	words := 1 << logBits / 64
-	if cap(s.words) < words {
-		s.words = make([]uint64, words)
-	} else {
-		s.words = s.words[:words]
-		clear(s.words)
-	}
-	s.mask = uint32(words*64 - 1)
-}
-
-func (s *gramSet) add(k uint32) {
-	k &= s.mask
-	s.words[k>>6] |= 1 << (k & 63)
-}
-
-func (s *gramSet) has(k uint32) bool {
-	k &= s.mask
-	return s.words[k>>6]&(1<<(k&63)) != 0
-}
-
-func gramAt(b []byte, i int) uint32 {
-	return uint32(b[i])<<24 | uint32(b[i+1])<<16 | uint32(b[i+2])<<8 | uint32(b[i+3])
-}
+// tripleHash spreads the 24 bits of a sequence (a<<16 | b<<8 | c) over 16
+// (Knuth's multiplicative hashing).
+func tripleHash(seq uint32) uint16 { return uint16(seq * 2654435761 >> 16) }
 
 // minIndexedLen is the size below which a file is scanned without an
-// index: building one costs about what a few scans of half a kilobyte do
-// (a rough choice; small files weigh little in a run).
+// index: clearing the 8 KiB set alone costs about what a few scans of half
+// a kilobyte do (a rough choice; small files weigh little in a run).
 const minIndexedLen = 512
 
 // NewText returns src ready for prefilters.
@@ -157,10 +117,10 @@ func (t *Text) Reset(src []byte) {
 
 // Contains reports whether the text contains lit.
 func (t *Text) Contains(lit string) bool {
-	if len(lit) >= 4 && len(t.Src) >= minIndexedLen {
+	if len(lit) >= 3 && len(t.Src) >= minIndexedLen {
 		t.index()
-		for i := 0; i+3 < len(lit); i++ {
-			if !t.grams.has(gramHash(uint32(lit[i])<<24 | uint32(lit[i+1])<<16 | uint32(lit[i+2])<<8 | uint32(lit[i+3]))) {
+		for i := 0; i+2 < len(lit); i++ {
+			if !t.triples.has(tripleHash(uint32(lit[i])<<16 | uint32(lit[i+1])<<8 | uint32(lit[i+2]))) {
 				return false
 			}
 		}
@@ -183,31 +143,38 @@ func (t *Text) index() {
 	if t.built {
 		return
 	}
-	src := t.Src
-	t.grams.reset(len(src))
-	if len(src) >= 4 {
-		set := &t.grams
-		seq := gramAt(src, 0)
-		set.add(gramHash(seq))
-		for _, c := range src[4:] {
+	if t.triples == nil {
+		t.triples = new(tripleSet)
+	} else {
+		*t.triples = tripleSet{}
+	}
+	if src := t.Src; len(src) >= 3 {
+		set := t.triples
+		seq := uint32(src[0])<<8 | uint32(src[1])
+		for _, c := range src[2:] {
 			seq = seq<<8 | uint32(c)
-			set.add(gramHash(seq))
+			k := tripleHash(seq & 0xFFFFFF)
+			set[k>>6] |= 1 << (k & 63)
 		}
 	}
 	t.built = true
 }
 
+func (s *tripleSet) has(k uint16) bool { return s[k>>6]&(1<<(k&63)) != 0 }
+
 // NameFilter is a small summary of a file's text, kept for the whole run
 // for every file: it answers "may the file contain this name?" with no
 // false negatives, so that project-wide analysis can find the callers of a
-// function without reading every file again. It folds the text's index of
-// four-byte sequences into at most 8,192 bits, and into fewer while no
+// function without reading every file again. It folds the three-byte
+// sequences of the file into at most 8,192 bits, and into fewer while no
 // more than a quarter of them are set: most files of a tree are small
 // (11,000 of the 13-project tree's 15,400 are under 8 KB), and 8,192 bits
-// each held 16 MB for the tree. A name shorter than four bytes may be in
-// any file.
+// each held 16 MB for the tree.
 type NameFilter struct {
-	words []uint64 // a power of two of them: bit k of the index is bit k&(len*64-1) here
+	words []uint64
+	// shift folds a word of the triple set into words: word w of it is
+	// word w>>shift here.
+	shift uint8
 }
 
 // maxFilterWords is the filter's size before folding for density.
@@ -215,18 +182,17 @@ const maxFilterWords = 1 << 13 / 64
 
 // NameFilter returns the text's filter.
 func (t *Text) NameFilter() *NameFilter {
-	var words []uint64
+	shift := uint8(bits.TrailingZeros(uint(len(tripleSet{}) / maxFilterWords)))
+	words := make([]uint64, maxFilterWords)
 	if len(t.Src) >= minIndexedLen {
 		t.index()
-		words = make([]uint64, min(len(t.grams.words), maxFilterWords))
-		for i, w := range t.grams.words {
-			words[i&(len(words)-1)] |= w
+		for i, w := range t.triples {
+			words[i>>shift] |= w
 		}
 	} else {
-		words = make([]uint64, maxFilterWords)
-		for i := 0; i+3 < len(t.Src); i++ {
-			k := gramHash(gramAt(t.Src, i))
-			words[k>>6&(maxFilterWords-1)] |= 1 << (k & 63)
+		for i := 0; i+2 < len(t.Src); i++ {
+			k := tripleHash(uint32(t.Src[i])<<16 | uint32(t.Src[i+1])<<8 | uint32(t.Src[i+2]))
+			words[k>>6>>shift] |= 1 << (k & 63)
 		}
 	}
 	// Fold in halves while a quarter of the bits or fewer are set.
@@ -234,15 +200,15 @@ func (t *Text) NameFilter() *NameFilter {
 		half := make([]uint64, len(words)/2)
 		ones := 0
 		for i := range half {
-			half[i] = words[i] | words[i+len(half)]
+			half[i] = words[2*i] | words[2*i+1]
 			ones += bits.OnesCount64(half[i])
 		}
 		if ones*4 > len(half)*64 {
 			break
 		}
-		words = half
+		words, shift = half, shift+1
 	}
-	return &NameFilter{words: slices.Clip(words)}
+	return &NameFilter{words: slices.Clip(words), shift: shift}
 }
 
 // MayContain reports whether the file may contain s: false means it does not.
@@ -255,15 +221,15 @@ func (nf *NameFilter) MayContain(s string) bool {
 type NameProbe []nameBit
 
 type nameBit struct {
-	word int // of an index of maxGramBits bits
+	word int // of the triple set
 	mask uint64
 }
 
 // NewNameProbe returns the probe for s.
 func NewNameProbe(s string) NameProbe {
-	out := make(NameProbe, 0, max(0, len(s)-3))
-	for i := 0; i+3 < len(s); i++ {
-		k := gramHash(uint32(s[i])<<24 | uint32(s[i+1])<<16 | uint32(s[i+2])<<8 | uint32(s[i+3]))
+	out := make(NameProbe, 0, max(0, len(s)-2))
+	for i := 0; i+2 < len(s); i++ {
+		k := tripleHash(uint32(s[i])<<16 | uint32(s[i+1])<<8 | uint32(s[i+2]))
 		out = append(out, nameBit{int(k >> 6), 1 << (k & 63)})
 	}
 	return out
@@ -274,9 +240,8 @@ func (nf *NameFilter) MayContainProbe(p NameProbe) bool {
 	if nf == nil {
 		return true
 	}
-	last := len(nf.words) - 1
 	for _, b := range p {
-		if nf.words[b.word&last]&b.mask == 0 {
+		if nf.words[b.word>>nf.shift]&b.mask == 0 {
 			return false
 		}
 	}

@@ -115,36 +115,3 @@ func TestPassFactNeedsRequires(t *testing.T) {
 	}()
 	p.Fact(ProjectPreloads)
 }
-
-// FuzzNameFilter checks that a name the text contains is never ruled out,
-// whatever the text's size (its index's size and the filter's folding
-// follow it), also after a Reset from a larger text.
-func FuzzNameFilter(f *testing.F) {
-	f.Add([]byte(strings.Repeat("void launch_all(float *x);\n", 40)), 5, 11)
-	f.Add([]byte("int f() { return timer_now(); }"), 14, 9)
-	f.Add([]byte(strings.Repeat("abcdefgh", 20000)), 3, 6)
-	f.Fuzz(func(t *testing.T, src []byte, at, n int) {
-		if len(src) == 0 || n < 0 {
-			return
-		}
-		at = min(max(at, 0), len(src)-1)
-		name := string(src[at:min(len(src), at+n)])
-		text := NewText(bytes.Repeat([]byte("z"), 70000)) // a large index first
-		text.Contains("zzzz")
-		text.Reset(src)
-		if !text.NameFilter().MayContain(name) {
-			t.Fatalf("the filter rules out %q, which the text contains", name)
-		}
-	})
-}
-
-func TestNameFilterRulesOut(t *testing.T) {
-	src := []byte(strings.Repeat("int launch_all(float *x) { return 0; }\n", 30))
-	nf := NewText(src).NameFilter()
-	if nf.MayContain("cudaMemGetInfo") {
-		t.Error("a filter of a text without cudaMemGetInfo may contain it (possible, but unlikely with this text)")
-	}
-	if !nf.MayContain("abc") {
-		t.Error("a name under four bytes must be possible in any file")
-	}
-}
