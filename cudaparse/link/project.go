@@ -895,9 +895,23 @@ func (p *Project) ReadsClock(name, path string) bool {
 		return false
 	}
 	// Methods of timer classes are known by their object's name
-	// (ClockOf); only free functions count here.
+	// (ClockOf); only free functions count here. The definitions of one
+	// file are variants the preprocessor chooses among (a clock read
+	// with gethrtime, times or MPI_Wtime by the platform): one of them
+	// reading a clock is enough there. (Methods written in their class's
+	// body are told apart by their class: Timer::start and Tally::start
+	// are not variants.)
+	type variants struct{ file, class string }
+	reads := map[variants]bool{}
 	for _, d := range defs {
-		if d.File == path || !d.Summary.ReadsClock || d.Summary.Member || d.Summary.Local {
+		if d.File == path || d.Summary.Member || d.Summary.Local {
+			return false
+		}
+		key := variants{d.File, d.Summary.Class}
+		reads[key] = reads[key] || d.Summary.ReadsClock
+	}
+	for _, yes := range reads {
+		if !yes {
 			return false
 		}
 	}

@@ -48,7 +48,10 @@ func (pr *projectRun) addClockOnlyCandidates() {
 	var cands []candidate
 	for i := 0; i < pr.checked && i < len(pr.facts); i++ {
 		ff := &pr.facts[i]
-		if ff.candidate || ff.summary != nil || ff.filter == nil {
+		// A load candidate (it spells a clock read, or what looks like
+		// one: `solver_timer_()` has a timer function's spelling) may
+		// time with a helper too.
+		if ff.clockCandidate || ff.summary != nil || ff.filter == nil {
 			continue
 		}
 		var clocks []string
@@ -89,7 +92,7 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		// timed by them (as for a load candidate, noteProjectFacts): the
 		// link summarizes the definers of these names alone.
 		ff := &pr.facts[c.i] // this worker's alone
-		ff.calls, ff.scanned = pr.names.intern(timed), true
+		ff.calls, ff.scanned = unionIDs(ff.calls, pr.names.intern(timed)), true
 		ff.clockCandidate, ff.candidate = true, true
 		marked.Add(1)
 	})
@@ -125,14 +128,7 @@ func (pr *projectRun) clockHelpers() []string {
 			return
 		}
 		sum := pr.lexicalSummary(i, src, pr.settings(pr.absPath(i)).Additions)
-		verdict := map[string]bool{}
-		for _, fn := range sum.Functions {
-			ok := fn.ReadsClock && !fn.Timed && !fn.Member && !fn.Local && fn.EndLine-fn.Line <= maxClockHelperLines
-			if prior, seen := verdict[fn.Name]; !seen || prior {
-				verdict[fn.Name] = ok
-			}
-		}
-		helper[k] = verdict
+		helper[k] = clockHelperVerdicts(sum)
 	})
 	byFile := map[int]map[string]bool{}
 	for k, i := range files {
@@ -159,4 +155,46 @@ func (pr *projectRun) definesItself(i int, name string) bool {
 		}
 	}
 	return false
+}
+
+// unionIDs returns the IDs of a and b, each once, a's first.
+func unionIDs(a, b []nameID) []nameID {
+	if len(a) == 0 {
+		return b
+	}
+	out := slices.Clone(a)
+	for _, id := range b {
+		if !slices.Contains(a, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// clockHelperVerdicts says, for each function name a file's summary
+// defines, whether it is a clock helper there. The definitions of one name
+// in one file are the variants of one helper, which the preprocessor
+// chooses among (`#ifdef SUN gethrtime() #elif UNIX_TIMER times() #else
+// MPI_Wtime()`): one of them reading a clock makes the helper a clock, if
+// every one has a helper's shape. (Methods written in their class's body
+// are told apart by their class: Timer::start and Tally::start are not
+// variants.)
+func clockHelperVerdicts(sum *cudaparse.FileSummary) map[string]bool {
+	type helperKey struct{ name, class string }
+	shaped, reads := map[helperKey]bool{}, map[helperKey]bool{}
+	for _, fn := range sum.Functions {
+		key := helperKey{fn.Name, fn.Class}
+		ok := !fn.Timed && !fn.Member && !fn.Local && fn.EndLine-fn.Line <= maxClockHelperLines
+		if prior, seen := shaped[key]; !seen || prior {
+			shaped[key] = ok
+		}
+		reads[key] = reads[key] || fn.ReadsClock
+	}
+	verdict := map[string]bool{}
+	for key, ok := range shaped {
+		if prior, seen := verdict[key.name]; !seen || prior {
+			verdict[key.name] = ok && reads[key]
+		}
+	}
+	return verdict
 }
