@@ -42,6 +42,14 @@ func (p *prepass) resolveConditionals() {
 			p.blankBetween(dirs[0], dirs[1])
 			continue
 		}
+		if isIfOne(p.text(dirs[0])) {
+			// `#if 1 ... #else ... #endif`: the later branches are dead
+			// (code switched off by hand, kept for reference).
+			for k := 1; k+1 < len(dirs); k++ {
+				p.blankBetween(dirs[k], dirs[k+1])
+			}
+			continue
+		}
 		// Branches compiled for AMD GPUs only are not CUDA code: blanked
 		// like #if 0 (the group is left as it is otherwise).
 		amd := false
@@ -248,6 +256,30 @@ func isIfZero(d []byte, zero map[string]bool) bool {
 	if DirectiveName(d) != "if" {
 		return false
 	}
+	switch cond := ifCondition(d); cond {
+	case "0", "(0)", "false":
+		return true
+	default:
+		// #if USE_FAST with `#define USE_FAST 0` in the file.
+		return zero[strings.Trim(cond, "() ")]
+	}
+}
+
+// isIfOne reports whether the #if directive d is always true: `#if 1`.
+func isIfOne(d []byte) bool {
+	if DirectiveName(d) != "if" {
+		return false
+	}
+	switch ifCondition(d) {
+	case "1", "(1)", "true":
+		return true
+	}
+	return false
+}
+
+// ifCondition returns the condition of the #if directive d, without its
+// comments.
+func ifCondition(d []byte) string {
 	d = bytes.TrimLeft(d[1:], " \t")[2:]
 	if i := bytes.Index(d, []byte("//")); i >= 0 {
 		d = d[:i]
@@ -255,13 +287,7 @@ func isIfZero(d []byte, zero map[string]bool) bool {
 	if i := bytes.Index(d, []byte("/*")); i >= 0 {
 		d = d[:i]
 	}
-	switch cond := string(bytes.TrimSpace(d)); cond {
-	case "0", "(0)", "false":
-		return true
-	default:
-		// #if USE_FAST with `#define USE_FAST 0` in the file.
-		return zero[strings.Trim(cond, "() ")]
-	}
+	return string(bytes.TrimSpace(d))
 }
 
 // Define is one #define, read by ParseDefine.

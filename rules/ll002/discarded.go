@@ -20,7 +20,7 @@ import (
 // whose first iteration runs the launch at (the first launch, which is
 // then not in any sample kept).
 func (a *analysis) sampleDiscarded(fn *cudaparse.Function, r cudaparse.TimedRegion, at cudaparse.Node) bool {
-	if unpairedReads(fn, r) || differenceOnly(r) || a.stopwatchUnread(r) {
+	if unpairedReads(fn, r) || differenceOnly(fn, r) || a.stopwatchUnread(r) {
 		return true
 	}
 	seed := a.measuredVariable(fn, r)
@@ -161,9 +161,12 @@ func runningMinimumAt(n cudaparse.Node) bool {
 // `t = (get_time() - t) / repeat;` keeps only the difference, destroying
 // the start, and `t = get_time();` starts again, so what lies between is
 // timed by nobody (taichi's gpu_memory_bound.cu warm-up loop, in batch H).
+// The next interval may start in another variable (`s->t_setup =
+// now() - s->t_setup;` then `s->t_fact = now();`, SuperLU's statistics):
+// one that the function only ever subtracts from a later read is a start.
 // A read subtracted from a start that survives it (`now() - t0` in a
 // time-window loop's condition) still ends intervals from t0: not this.
-func differenceOnly(r cudaparse.TimedRegion) bool {
+func differenceOnly(fn *cudaparse.Function, r cudaparse.TimedRegion) bool {
 	if r.Clock != cudaparse.ClockHost || !r.Start.Is("call_expression") || !r.Stop.Is("call_expression") {
 		return false
 	}
@@ -176,9 +179,35 @@ func differenceOnly(r cudaparse.TimedRegion) bool {
 		return false
 	}
 	start := cudaparse.VarKey(p.ChildByField("right").Unparen())
+	if start == "" || assignedBy(r.Start) != start {
+		return false
+	}
 	restart := r.Stop.Parent()
-	return start != "" && assignedBy(r.Start) == start &&
-		restart.Is("assignment_expression") && cudaparse.VarKey(restart.ChildByField("left")) == start
+	if !restart.Is("assignment_expression", "init_declarator") {
+		return false
+	}
+	next := assignedBy(r.Stop)
+	return next == start || next != "" && onlyStart(fn, next, r.Stop)
+}
+
+// onlyStart reports whether the function subtracts the variable v (a
+// VarKey) from something after the read at, and subtracts nothing from
+// it: v holds the start of an interval, not its end.
+func onlyStart(fn *cudaparse.Function, v string, at cudaparse.Node) bool {
+	subtrahend, minuend := false, false
+	fn.Body.Descendants(func(n cudaparse.Node) bool {
+		if minuend || !n.Is("binary_expression") || strings.TrimSpace(n.ChildByField("operator").Text()) != "-" || n.Start() < at.End() {
+			return !minuend
+		}
+		if cudaparse.VarKey(n.ChildByField("left").Unparen()) == v {
+			minuend = true
+		}
+		if cudaparse.VarKey(n.ChildByField("right").Unparen()) == v {
+			subtrahend = true
+		}
+		return true
+	})
+	return subtrahend && !minuend
 }
 
 // unpairedReads reports whether r lies between two host clock reads kept
