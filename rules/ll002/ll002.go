@@ -163,6 +163,9 @@ func run(p *rule.Pass) {
 						cold = append(cold, key)
 					}
 				}
+				if len(cold) > 0 {
+					cold = a.coldWhenRead(fn, r, outsidePreloads(earlier, r), at, cold)
+				}
 				if len(cold) == 0 {
 					continue
 				}
