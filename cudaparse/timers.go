@@ -225,13 +225,83 @@ func timingRecords(records []*Call, f *File, fn *Function, timing func(*Call) bo
 // gap between two measurements, not a measurement.
 func consecutive(reads []*Call, kind ClockKind, fn *Function) []TimedRegion {
 	var out []TimedRegion
-	for i := 0; i+1 < len(reads); i++ {
-		if stopsTimer.MatchString(reads[i].Name) || startsTimer.MatchString(reads[i+1].Name) {
+	for j := 1; j < len(reads); j++ {
+		i := startFor(reads, j)
+		if i < 0 || stopsTimer.MatchString(reads[i].Name) || startsTimer.MatchString(reads[j].Name) {
 			continue
 		}
-		out = append(out, regionBetween(reads[i], reads[i+1], kind, fn))
+		out = append(out, regionBetween(reads[i], reads[j], kind, fn))
 	}
 	return out
+}
+
+// startFor returns the index of the read that read j ends a measurement
+// from: the one before it, unless that one lies in a branch that leaves
+// before j (`if (covered) { ...; t = now() - t; continue; }`, the loop's
+// next iteration reading the clock again at its top), then the latest
+// earlier read that reaches j. -1 when none does.
+func startFor(reads []*Call, j int) int {
+	for i := j - 1; i >= 0; i-- {
+		if !leavesBefore(reads[i].Node, reads[j].Node, reads) {
+			return i
+		}
+	}
+	return -1
+}
+
+// leavesBefore reports whether every path from a leaves before it gets to
+// b: a lies in a block, not holding b, that ends in a return or throw, a
+// break out of a loop or switch that holds b, or a continue of a loop that
+// holds b and, before b, another read on every path to b (the next
+// iteration reads the clock again before b).
+func leavesBefore(a, b Node, reads []*Call) bool {
+	for x, p := a, a.Parent(); p.Valid() && !p.Contains(b); x, p = p, p.Parent() {
+		if p.Is("function_definition", "lambda_expression") {
+			return false
+		}
+		if !p.Is("compound_statement") {
+			continue
+		}
+		kids := p.NamedChildren()
+		last := kids[len(kids)-1]
+		if last.Start() < x.End() {
+			continue // the block's jump comes before a (or is a's own statement)
+		}
+		switch last.Kind() {
+		case "return_statement", "throw_statement":
+			return true
+		case "break_statement", "continue_statement":
+			loop := jumpTarget(last)
+			if !loop.Valid() || !loop.Contains(b) {
+				continue
+			}
+			if last.Is("break_statement") {
+				return true
+			}
+			for _, r := range reads {
+				if r.Node != a && r.Node.Start() < b.Start() && loop.Contains(r.Node) && OnTheWay(r.Node, b) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// jumpTarget returns the loop a break or continue leaves (for a break, a
+// switch too).
+func jumpTarget(jump Node) Node {
+	for p := jump.Parent(); p.Valid(); p = p.Parent() {
+		switch {
+		case p.Is("for_statement", "for_range_loop", "while_statement", "do_statement"):
+			return p
+		case p.Is("switch_statement") && jump.Is("break_statement"):
+			return p
+		case p.Is("function_definition", "lambda_expression"):
+			return Node{}
+		}
+	}
+	return Node{}
 }
 
 // addedTo reports whether a clock read's value has something added to it
@@ -283,16 +353,17 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 	}
 	measured := comparedPairs(fn, known)
 	var out []TimedRegion
-	for i := 0; i+1 < len(reads); i++ {
-		if knowledge.TimerValueReads[reads[i].Name] {
+	for j := 1; j < len(reads); j++ {
+		i := startFor(reads, j)
+		if i < 0 || knowledge.TimerValueReads[reads[i].Name] {
 			// sdkGetTimerValue returns what the stopwatch summed so far:
 			// what follows it is not measured from there.
 			continue
 		}
-		a, b := vars[i], vars[i+1]
+		a, b := vars[i], vars[j]
 		if a != "" && b != "" && len(measured) > 0 {
 			if measured[[2]string{a, b}] {
-				out = append(out, regionBetween(reads[i], reads[i+1], ClockHost, fn))
+				out = append(out, regionBetween(reads[i], reads[j], ClockHost, fn))
 			}
 			continue
 		}
@@ -302,11 +373,11 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 		// read that a duration is added to is a deadline (`deadline =
 		// now() + timeout`), which later reads are compared with or
 		// subtracted from: a time budget, not a measurement.
-		if stopsTimer.MatchString(reads[i].Name+" "+a) || startsTimer.MatchString(reads[i+1].Name+" "+b) || isTimerDeclaration(reads[i+1]) ||
-			discards(reads[i]) || discards(reads[i+1]) || addedTo(reads[i]) {
+		if stopsTimer.MatchString(reads[i].Name+" "+a) || startsTimer.MatchString(reads[j].Name+" "+b) || isTimerDeclaration(reads[j]) ||
+			discards(reads[i]) || discards(reads[j]) || addedTo(reads[i]) {
 			continue
 		}
-		out = append(out, regionBetween(reads[i], reads[i+1], ClockHost, fn))
+		out = append(out, regionBetween(reads[i], reads[j], ClockHost, fn))
 	}
 	return out
 }
