@@ -714,7 +714,14 @@ func (f *File) ArgumentKernelKey(arg Node) string {
 // or a local initialized from it, through casts (`auto k =
 // reinterpret_cast<const void *>(kernel);`).
 func (f *File) KernelParam(fn *Function, l *Launch) (int, bool) {
-	x := kernelOperand(l.KernelExpr)
+	return f.KernelParamOf(fn, l.KernelExpr)
+}
+
+// KernelParamOf is KernelParam for any kernel operand: the parameter of fn
+// that expr names, directly or through a local it initializes (`auto p =
+// reinterpret_cast<void (*)()>(kernel)`).
+func (f *File) KernelParamOf(fn *Function, expr Node) (int, bool) {
+	x := kernelOperand(expr)
 	for hop := 0; hop < 3 && x.Is("identifier"); hop++ {
 		for _, prm := range fn.Params {
 			if prm.Name == x.Text() {

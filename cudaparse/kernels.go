@@ -21,6 +21,12 @@ type Preload struct {
 	// every kernel of the table, which lazylint takes as every kernel.
 	All  bool
 	Call *Call
+	// FromParam: the kernel is the one the enclosing function's caller
+	// passes as parameter Param (a preload helper: `template <class K> int
+	// occupancy(K kernel) { cudaFuncGetAttributes(&a, kernel); ... }`);
+	// Keys name the parameter, not a kernel.
+	FromParam bool
+	Param     int
 }
 
 // Preloads returns the calls of the file that load a kernel, in source
@@ -36,15 +42,7 @@ func (f *File) findPreloads() []Preload {
 	var out []Preload
 	for _, c := range f.Calls {
 		if k, ok := knowledge.PreloadAPIs[c.Name]; ok && k < len(c.Args) {
-			arg := kernelOperand(c.Args[k])
-			p := Preload{Call: c, Keys: []string{KernelKeyOf(arg)}}
-			// auto *fn = &k<B>; cudaFuncGetAttributes(&attr, fn): loads k<B>,
-			// under either name.
-			if key := f.ArgumentKernelKey(c.Args[k]); key != "" && key != p.Keys[0] {
-				p.Keys = append(p.Keys, key)
-			}
-			p.All = isTableElement(arg)
-			out = append(out, p)
+			out = append(out, f.apiPreload(c, k))
 			continue
 		}
 		if p, ok := f.ownPreload(c); ok {
@@ -70,6 +68,23 @@ func (f *File) findPreloads() []Preload {
 		}
 	}
 	return out
+}
+
+// apiPreload is the preload of a call c of a preload API whose kernel is
+// argument k.
+func (f *File) apiPreload(c *Call, k int) Preload {
+	arg := kernelOperand(c.Args[k])
+	p := Preload{Call: c, Keys: []string{KernelKeyOf(arg)}}
+	// auto *fn = &k<B>; cudaFuncGetAttributes(&attr, fn): loads k<B>,
+	// under either name.
+	if key := f.ArgumentKernelKey(c.Args[k]); key != "" && key != p.Keys[0] {
+		p.Keys = append(p.Keys, key)
+	}
+	p.All = isTableElement(arg)
+	if c.Func != nil {
+		p.Param, p.FromParam = f.KernelParamOf(c.Func, c.Args[k])
+	}
+	return p
 }
 
 // isTableElement reports whether a kernel operand is a loop variable or an

@@ -56,6 +56,7 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 		fs := FunctionSummary{
 			Name:    string(name),
 			Arity:   -1,
+			Params:  lexicalArity(src[open:start]),
 			Line:    lines.Position(at).Line,
 			EndLine: lines.Position(end - 1).Line,
 			Local:   staticBefore(src, at),
@@ -79,7 +80,7 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 			hostOnly = hostOnlyRangesOf(src)
 			scannedBuilds = true
 		}
-		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions, path, hostOnly, fs.Class, functionTemplateParams(src, at, src[open:start])), src[open:start])
+		fs.Steps = withoutParamKernels(lexicalSteps(body, lines, start, additions, path, hostOnly, fs.Class, functionTemplateParams(src, at, src[open:start])), src[open:start], body)
 		clockReads := 0
 		if clocks == nil {
 			clocks = spelledIn(src, hostClockLiterals)
@@ -98,6 +99,26 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 		s.Functions = append(s.Functions, fs)
 	})
 	return s
+}
+
+// lexicalArity returns the number of parameters of a definition (head:
+// from its parameter list's parenthesis to its body), as the parse counts
+// them: overloads of other arities are told apart by it. -1 when the text
+// shows a call may pass fewer (default arguments) or more (a variadic
+// list).
+func lexicalArity(head []byte) int {
+	params := splitTopLevel(strings.Join(callArguments(head, 0), ","))
+	if len(params) == 1 {
+		if p := strings.TrimSpace(params[0]); p == "" || p == "void" {
+			return 0
+		}
+	}
+	for _, p := range params {
+		if strings.Contains(p, "=") || strings.Contains(p, "...") {
+			return -1
+		}
+	}
+	return len(params)
 }
 
 // eventRecordSpelling is how the text spells a CUDA event record
@@ -544,15 +565,79 @@ func rangeForVar(body []byte, name string) bool {
 
 // withoutParamKernels drops launches of a kernel the function is given
 // (a word of its parameter list): the caller's kernel, not a name here.
-func withoutParamKernels(steps []SummaryStep, params []byte) []SummaryStep {
+// A preload of one is the caller's kernel's preload (StepPreloadParam),
+// also through a local initialized from the parameter (`fun_ptr_type p =
+// reinterpret_cast<fun_ptr_type>(kernel);`).
+func withoutParamKernels(steps []SummaryStep, params, body []byte) []SummaryStep {
 	out := steps[:0]
+	var names []lexicalParam // read once, for a preload
 	for _, st := range steps {
 		if st.Kind == StepLaunch && len(st.Keys) == 1 && isIdentifier(st.Keys[0]) && containsWord(params, st.Keys[0]) {
 			continue
 		}
+		if st.Kind == StepPreload && len(st.Keys) == 1 && isIdentifier(st.Keys[0]) {
+			if names == nil {
+				names = lexicalParams(params, nil)
+			}
+			if i := lexicalParamIndex(names, st.Keys[0], body); i >= 0 {
+				out = append(out, SummaryStep{Kind: StepPreloadParam, Param: i, Line: st.Line})
+				continue
+			}
+		}
 		out = append(out, st)
 	}
 	return out
+}
+
+// lexicalParamIndex returns the index of the parameter name is, or that
+// the local name is initialized from in body (`T name = cast(param);`,
+// `name = &param;`), or -1.
+func lexicalParamIndex(params []lexicalParam, name string, body []byte) int {
+	for hop := 0; hop < 2; hop++ {
+		for i, p := range params {
+			if p.name == name {
+				return i
+			}
+		}
+		next := ""
+		eachWord(body, []byte(name), func(_, end int) bool {
+			rest := bytes.TrimLeft(body[end:], " \t\r\n")
+			if len(rest) < 2 || rest[0] != '=' || rest[1] == '=' {
+				return true
+			}
+			stmt := rest[1:]
+			if semi := bytes.IndexByte(stmt, ';'); semi >= 0 {
+				stmt = stmt[:semi]
+			}
+			next = lastIdentifier(stmt)
+			return false
+		})
+		if next == "" {
+			return -1
+		}
+		name = next
+	}
+	return -1
+}
+
+// lastIdentifier returns the last identifier of an initializer that is a
+// cast or address of one name (`reinterpret_cast<F>(kernel)`, `(void
+// *)kernel`, `&kernel`), "" for anything else (a call of other values).
+func lastIdentifier(expr []byte) string {
+	e := bytes.TrimRight(bytes.TrimSpace(expr), ") \t")
+	end := len(e)
+	start := end
+	for start > 0 && syntax.IsIdentByte(e[start-1]) {
+		start--
+	}
+	if start == end || !syntax.IsIdentStart(e[start]) {
+		return ""
+	}
+	before := bytes.TrimRight(e[:start], " \t&(*")
+	if len(before) > 0 && before[len(before)-1] == ',' {
+		return "" // one argument of several
+	}
+	return string(e[start:end])
 }
 
 func containsWord(b []byte, w string) bool {

@@ -42,6 +42,10 @@ const (
 	// function (`template <class F> void run(F op) { apply<<<g, b>>>(op);
 	// }`): each functor type its callers pass is a kernel of its own.
 	StepLaunchTyped
+	// StepPreloadParam preloads the kernel its caller passes as parameter
+	// Param (an occupancy or attributes helper:
+	// `cudaFuncGetAttributes(&a, kernel)` on its parameter).
+	StepPreloadParam
 )
 
 // FunctionSummary is what a host function does to kernels, in source order.
@@ -49,8 +53,13 @@ type FunctionSummary struct {
 	Name          string `json:"n"`
 	QualifiedName string `json:"q,omitempty"`
 	Arity         int    `json:"a"`
-	Line          int    `json:"l"`
-	EndLine       int    `json:"L"`
+	// Params is the number of parameters the definition shows, where
+	// Arity is -1 (read from the text: a call may pass fewer, the
+	// defaults being declared elsewhere): it tells overloads apart, a
+	// call's arguments matching it preferred, but none is ruled out.
+	Params  int `json:"P,omitempty"`
+	Line    int `json:"l"`
+	EndLine int `json:"L"`
 	// Entry marks a program's entry point (main).
 	Entry bool `json:"e,omitempty"`
 	// Timed: the function reads a clock twice or more (it measures).
@@ -191,6 +200,9 @@ func (f *File) Summary() *FileSummary {
 		}
 		for _, p := range preloads[fn] {
 			st := SummaryStep{Kind: StepPreload, Keys: p.Keys}
+			if p.FromParam {
+				st = SummaryStep{Kind: StepPreloadParam, Param: p.Param}
+			}
 			if p.All && strings.HasPrefix(p.Call.Name, "cuda") {
 				// A loop over CUfunction handles (cuFuncSetAttribute)
 				// touches kernels cuModuleGetFunction loaded already.

@@ -83,6 +83,10 @@ type lexicalParam struct {
 	// is one of the function's template type parameters.
 	typ   string
 	typed bool
+	// handle: a function pointer or untyped pointer, as a kernel is
+	// handed to a helper that preloads it (`void (*k)(float *)`, `const
+	// void *func`).
+	handle bool
 }
 
 // lexicalParams reads the parameters of a definition (head: from its
@@ -106,12 +110,26 @@ func lexicalParams(head []byte, templateParams []string) []lexicalParam {
 			start--
 		}
 		lp := lexicalParam{}
+		if i := strings.Index(p, "(*"); i >= 0 {
+			// A function pointer: its name is inside the parentheses.
+			name := strings.TrimLeft(p[i+2:], " \t")
+			n := 0
+			for n < len(name) && syntax.IsIdentByte(name[n]) {
+				n++
+			}
+			if n > 0 && syntax.IsIdentStart(name[0]) {
+				lp.name, lp.handle = name[:n], true
+			}
+			out = append(out, lp)
+			continue
+		}
 		if start > 0 && start < end && syntax.IsIdentStart(p[start]) {
 			lp.name = p[start:end] // else a type alone (`int`, `F&&`)
 			lp.typ = plainType(p[:start])
 			for _, t := range templateParams {
 				lp.typed = lp.typed || lp.typ == t
 			}
+			lp.handle = strings.Join(strings.Fields(strings.ReplaceAll(p[:start], "const", "")), "") == "void*"
 		}
 		out = append(out, lp)
 	}
@@ -175,7 +193,7 @@ func lexicalArgs(args []string, params []lexicalParam) (argParams uint32, types 
 			if p.name == "" || a != p.name {
 				continue
 			}
-			if p.typed {
+			if p.typed || p.handle {
 				if j < 8 && i < 15 {
 					argParams |= uint32(i+1) << (4 * j)
 				}
@@ -356,7 +374,7 @@ func argsMaySay(c *Call, params []lexicalParam) bool {
 			return true
 		case a.Is("identifier"):
 			for _, p := range params {
-				if (p.typed || classLike(p.typ)) && p.name == a.Text() {
+				if (p.typed || p.handle || classLike(p.typ)) && p.name == a.Text() {
 					return true
 				}
 			}

@@ -230,9 +230,9 @@ func (p *Project) agreeing(cands []*ProjectFunction) *ProjectFunction {
 // the same kernels, instantiated differently: each kernel with the
 // template arguments they agree on and UnknownArg elsewhere.
 func mergeOverloadFacts(facts []*KernelFacts) (*KernelFacts, bool) {
-	out := &KernelFacts{All: facts[0].All, LaunchedParams: facts[0].LaunchedParams}
+	out := &KernelFacts{All: facts[0].All, LaunchedParams: facts[0].LaunchedParams, PreloadedParams: facts[0].PreloadedParams}
 	for _, k := range facts[1:] {
-		if k.All != out.All || !slices.Equal(k.LaunchedParams, out.LaunchedParams) {
+		if k.All != out.All || !slices.Equal(k.LaunchedParams, out.LaunchedParams) || !slices.Equal(k.PreloadedParams, out.PreloadedParams) {
 			return nil, false
 		}
 	}
@@ -322,6 +322,11 @@ type KernelFacts struct {
 	// launches itself (the caller's arguments name them); they are not
 	// passed on to callers' facts.
 	LaunchedParams []int
+	// PreloadedParams are the parameters whose kernels it preloads, itself
+	// or through the functions it passes them to (an occupancy helper's
+	// cudaFuncGetAttributes on its parameter): the caller's arguments name
+	// the kernels.
+	PreloadedParams []int
 	// Typed are the kernel templates the function launches for the type
 	// of one of its parameters (cudaparse.StepLaunchTyped), itself or
 	// through the functions it passes the parameter to: a caller's
@@ -356,7 +361,7 @@ func (k *KernelFacts) Instantiated(argType func(param int) string) []string {
 
 // Empty reports whether the facts name no kernel.
 func (k *KernelFacts) Empty() bool {
-	return k == nil || len(k.Launched) == 0 && len(k.Preloaded) == 0 && !k.All && len(k.LaunchedParams) == 0 && len(k.Typed) == 0
+	return k == nil || len(k.Launched) == 0 && len(k.Preloaded) == 0 && !k.All && len(k.LaunchedParams) == 0 && len(k.PreloadedParams) == 0 && len(k.Typed) == 0
 }
 
 // Loads reports whether the facts load kernel key (by launch or preload).
@@ -500,7 +505,9 @@ func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *P
 		}
 	}
 	if arity >= 0 {
-		filter(func(c *ProjectFunction) bool { return c.Summary.Arity == arity })
+		filter(func(c *ProjectFunction) bool {
+			return c.Summary.Arity == arity || c.Summary.Arity < 0 && c.Summary.Params == arity
+		})
 	}
 	if qualifier != "" {
 		filter(func(c *ProjectFunction) bool {
@@ -605,7 +612,7 @@ func sameFacts(a, b *KernelFacts) bool {
 		pr := append([]string(nil), k.Preloaded...)
 		sort.Strings(l)
 		sort.Strings(pr)
-		return fmt.Sprint(l, pr, k.All, k.Typed)
+		return fmt.Sprint(l, pr, k.All, k.Typed, k.PreloadedParams)
 	}
 	return key(a) == key(b)
 }
@@ -1259,6 +1266,10 @@ func (p *Project) addLoads(k *KernelFacts, fn *ProjectFunction, st *cudaparse.Su
 		if !slices.Contains(k.LaunchedParams, st.Param) {
 			k.LaunchedParams = append(k.LaunchedParams, st.Param)
 		}
+	case cudaparse.StepPreloadParam:
+		if !slices.Contains(k.PreloadedParams, st.Param) {
+			k.PreloadedParams = append(k.PreloadedParams, st.Param)
+		}
 	case cudaparse.StepLaunchTyped:
 		if t := (TypedLaunch{st.Keys[0], st.Param}); !slices.Contains(k.Typed, t) {
 			k.Typed = append(k.Typed, t)
@@ -1278,6 +1289,13 @@ func (p *Project) addLoads(k *KernelFacts, fn *ProjectFunction, st *cudaparse.Su
 					continue
 				}
 				k.Launched = appendNew(k.Launched, cudaparse.TypedKernelKey(t.Template, st.ArgType(t.Param)))
+			}
+			// A kernel the callee preloads for one of its parameters that
+			// this call passes one of fn's on to: fn's caller's kernel.
+			for _, param := range ck.PreloadedParams {
+				if i := st.ArgParam(param); i >= 0 && !slices.Contains(k.PreloadedParams, i) {
+					k.PreloadedParams = append(k.PreloadedParams, i)
+				}
 			}
 		}
 	}

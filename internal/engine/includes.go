@@ -112,7 +112,44 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 	if !pr.header[di] && (nearFolders(pr.dirs[fi], pr.dirs[di]) || slices.Contains(pr.headerDirs(fi), pr.dirID[di])) {
 		return true
 	}
-	return pr.includeClosure(fi).has(di)
+	if pr.includeClosure(fi).has(di) {
+		return true
+	}
+	// A header included into another one (an implementation header at
+	// the end of its interface's, `#include "primitives_inl.h"`) is that
+	// header's text: it sees what its includer includes.
+	if pr.header[fi] {
+		if by := pr.directIncluders(fi); len(by) <= maxTextualIncluders {
+			for _, k := range by {
+				if pr.header[k] && pr.includeClosure(k).has(di) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// maxTextualIncluders bounds the headers a header is read as part of: an
+// implementation header is included by its interface's header alone; a
+// header many include is a header of its own.
+const maxTextualIncluders = 2
+
+// directIncluders returns the files that include file i directly (under
+// visMu).
+func (pr *projectRun) directIncluders(i int) []int {
+	if pr.includedBy == nil {
+		pr.macroMu.Lock()
+		pr.resolveIncludes()
+		pr.macroMu.Unlock()
+		pr.includedBy = make([][]int, len(pr.includes))
+		for k, incs := range pr.includes {
+			for _, j := range incs {
+				pr.includedBy[j] = append(pr.includedBy[j], k)
+			}
+		}
+	}
+	return pr.includedBy[i]
 }
 
 // indexDirs fills byDir and byParent once (under visMu, after indexShown).
@@ -220,19 +257,8 @@ func (pr *projectRun) includersOf(header string) []string {
 	if h, ok := pr.byShown[header]; ok {
 		// Back along the include graph, as deep as includeClosure goes
 		// forward: the same files, without the closure of every file.
-		if pr.includedBy == nil {
-			pr.macroMu.Lock()
-			pr.resolveIncludes()
-			pr.macroMu.Unlock()
-			pr.includedBy = make([][]int, len(pr.includes))
-			for i, incs := range pr.includes {
-				for _, j := range incs {
-					pr.includedBy[j] = append(pr.includedBy[j], i)
-				}
-			}
-		}
 		seen := newFileSet()
-		frontier := pr.includedBy[h]
+		frontier := pr.directIncluders(h)
 		for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
 			var next []int
 			for _, i := range frontier {

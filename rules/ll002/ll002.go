@@ -88,6 +88,9 @@ type summary struct {
 	// launchedParams are the parameters whose kernel the function launches
 	// itself: its callers' arguments name the kernels.
 	launchedParams []int
+	// preloadedParams are the parameters whose kernel it preloads, itself
+	// or through the functions it hands them to.
+	preloadedParams []int
 }
 
 // argumentKernels returns the keys of the kernels a call passes at params.
@@ -327,7 +330,7 @@ func (a *analysis) uses(fn *cudaparse.Function) []kernelUse {
 		}
 	}
 	for _, p := range a.preloads {
-		if p.Call.Func == fn {
+		if p.Call.Func == fn && !p.FromParam { // a parameter's: the caller's kernel
 			out = append(out, kernelUse{node: p.Call.Node, preloaded: p.Keys, all: p.All})
 		}
 	}
@@ -402,17 +405,19 @@ func (a *analysis) callUse(fn *cudaparse.Function, c *cudaparse.Call) (kernelUse
 		}
 		launched := append(slices.Clone(k.Launched), a.argumentKernels(c, k.LaunchedParams)...)
 		launched = append(launched, a.instantiated(c, k)...)
-		return kernelUse{node: c.Node, launched: launched, preloaded: k.Preloaded, all: k.All, via: pf.String()}, true
+		preloaded := append(slices.Clone(k.Preloaded), a.argumentKernels(c, k.PreloadedParams)...)
+		return kernelUse{node: c.Node, launched: launched, preloaded: preloaded, all: k.All, via: pf.String()}, true
 	}
 	if callee == fn || callee.Space&cudaparse.SpaceHost == 0 {
 		return kernelUse{}, false
 	}
 	s := a.summarize(callee, 0)
 	launched := append(slices.Clone(s.launched), a.argumentKernels(c, s.launchedParams)...)
-	if len(launched) == 0 && len(s.preloaded) == 0 && !s.all {
+	preloaded := append(slices.Clone(s.preloaded), a.argumentKernels(c, s.preloadedParams)...)
+	if len(launched) == 0 && len(preloaded) == 0 && !s.all {
 		return kernelUse{}, false
 	}
-	return kernelUse{node: c.Node, launched: launched, preloaded: s.preloaded, all: s.all, via: callee.Name}, true
+	return kernelUse{node: c.Node, launched: launched, preloaded: preloaded, all: s.all, via: callee.Name}, true
 }
 
 func sortUses(us []kernelUse) {
@@ -450,7 +455,11 @@ func (a *analysis) summarize(fn *cudaparse.Function, depth int) *summary {
 		s.launched = append(s.launched, l.KernelKey())
 	}
 	for _, p := range a.preloads {
-		if p.Call.Func == fn {
+		switch {
+		case p.Call.Func != fn:
+		case p.FromParam:
+			s.preloadedParams = appendParam(s.preloadedParams, p.Param)
+		default:
 			s.preloaded = append(s.preloaded, p.Keys...)
 			s.all = s.all || p.All
 		}
@@ -476,15 +485,42 @@ func (a *analysis) summarize(fn *cudaparse.Function, depth int) *summary {
 			s.launched = append(s.launched, cs.launched...)
 			s.preloaded = append(s.preloaded, cs.preloaded...)
 			s.all = s.all || cs.all
+			a.passPreloads(fn, c, cs.preloadedParams, s)
 		} else if pf := a.pass.ResolveCall(c); pf != nil {
 			k := a.pass.Loaders().Kernels(pf)
 			s.launched = append(s.launched, k.Launched...)
 			s.launched = append(s.launched, a.instantiated(c, k)...)
 			s.preloaded = append(s.preloaded, k.Preloaded...)
 			s.all = s.all || k.All
+			a.passPreloads(fn, c, k.PreloadedParams, s)
 		}
 	}
 	return s
+}
+
+// passPreloads adds to s what call c of fn preloads through the callee's
+// parameters params: the kernel an argument names, or, for an argument
+// that passes on one of fn's parameters, that parameter (the caller's
+// kernel again).
+func (a *analysis) passPreloads(fn *cudaparse.Function, c *cudaparse.Call, params []int, s *summary) {
+	for _, i := range params {
+		arg := c.Arg(i)
+		if !arg.Valid() {
+			continue
+		}
+		if own, ok := a.file.KernelParamOf(fn, arg); ok {
+			s.preloadedParams = appendParam(s.preloadedParams, own)
+		} else if key := a.file.ArgumentKernelKey(arg); key != "" {
+			s.preloaded = append(s.preloaded, key)
+		}
+	}
+}
+
+func appendParam(params []int, i int) []int {
+	if slices.Contains(params, i) {
+		return params
+	}
+	return append(params, i)
 }
 
 // timedByTemplateFlag reports whether r's timer starts only in some
