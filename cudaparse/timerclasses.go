@@ -494,7 +494,10 @@ func timerClassesOf(ms []*classMethod, sc *classScan) []knowledge.TimerClass {
 		case m.name == m.class:
 			t.Constructor = true
 		case m.name == "~"+m.class:
-			t.Destructor = true
+			// A destructor that only stops the clock into the object's
+			// own members measures for nobody: the object dies with the
+			// value (AMGX's TimerCPU, `~TimerCPU() { stop(); }`).
+			t.Destructor = destructorPublishes(m, ms)
 		case !containsString(t.Reads, m.name):
 			t.Reads = append(t.Reads, m.name)
 		}
@@ -531,6 +534,77 @@ func timerClassesOf(ms []*classMethod, sc *classScan) []knowledge.TimerClass {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Class < out[j].Class })
 	return out
+}
+
+// destructorPublishes reports whether a destructor hands its measurement
+// out: it, or a method of its class it calls, prints, logs, reports or
+// stores it somewhere (a call such as push_back or add, a write through
+// a pointer or reference). A scope timer's destructor does; a timer
+// whose destructor only calls its own stop() does not.
+func destructorPublishes(d *classMethod, ms []*classMethod) bool {
+	if spellsPublish(d.body) {
+		return true
+	}
+	own := func(name string) *classMethod {
+		for _, m := range ms {
+			if m.class == d.class && m.name == name && m != d {
+				return m
+			}
+		}
+		return nil
+	}
+	published := false
+	EachName(d.body, func(n []byte, def bool) {
+		if def || published {
+			return
+		}
+		at := cap(d.body) - cap(n) + len(n)
+		for at < len(d.body) && isBlank(d.body[at]) {
+			at++
+		}
+		if at >= len(d.body) || d.body[at] != '(' || cFlowWords[string(n)] {
+			return // not a call
+		}
+		if m := own(string(n)); m != nil {
+			published = spellsPublish(m.body)
+			return
+		}
+		// Any other call hands the object's state to someone else (a
+		// scope timer's `totals_.Stop(name_)`, `record(name_, t)`).
+		published = true
+	})
+	return published
+}
+
+// cFlowWords are the words a parenthesis follows that are no call.
+var cFlowWords = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true, "sizeof": true, "catch": true, "decltype": true, "alignof": true, "noexcept": true}
+
+// publishSpellings are what a method that hands a value out spells.
+var publishSpellings = [][]byte{
+	[]byte("print"), []byte("cout"), []byte("cerr"), []byte("clog"), []byte("puts"), []byte("<<"),
+	[]byte("log"), []byte("Log"), []byte("LOG"), []byte("report"), []byte("Report"), []byte("write"), []byte("Write"),
+	[]byte("push_back"), []byte("emplace"), []byte("insert("), []byte("append("), []byte("add("), []byte("Add("),
+}
+
+func spellsPublish(body []byte) bool {
+	for _, s := range publishSpellings {
+		if bytes.Contains(body, s) {
+			return true
+		}
+	}
+	// A write through a pointer or reference member (`out_->total +=`),
+	// not a call of its own method (`this->stop()`).
+	for i := 0; ; {
+		k := bytes.Index(body[i:], []byte("->"))
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		if !bytes.HasSuffix(bytes.TrimRight(body[:at], " \t"), []byte("this")) {
+			return true
+		}
+		i = at + 2
+	}
 }
 
 // looksLikeTimer reports whether a class that reads a clock is a timer: it
