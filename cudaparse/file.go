@@ -526,11 +526,27 @@ func (f *File) buildFacts() {
 			f.Launches = append(f.Launches, l)
 		}
 	}
+	f.addHeaderLaunchMacros(launchMacros)
 	if len(launchMacros) > 0 {
 		f.addMacroLaunches(launchMacros)
 	}
 	sort.SliceStable(f.Launches, func(a, b int) bool { return f.Launches[a].Node.Start() < f.Launches[b].Node.Start() })
 	f.keyLaunches()
+}
+
+// addHeaderLaunchMacros adds to macros the launch macros of the headers
+// the file includes (its macro table), but those the file defines itself.
+func (f *File) addHeaderLaunchMacros(macros map[string]launchMacro) {
+	for name, defs := range f.macros {
+		if _, own := macros[name]; own || len(defs) != 1 || !defs[0].FunctionLike || !strings.Contains(defs[0].Body, "<<<") {
+			continue
+		}
+		m := launchInMacro.FindStringSubmatch(defs[0].Body)
+		if m == nil {
+			continue
+		}
+		macros[name] = launchMacro{name: name, params: defs[0].Params, kernel: compactSpace(m[1])}
+	}
 }
 
 // addMacroLaunches adds a launch for each use of a launch macro in a
@@ -641,6 +657,8 @@ func (m launchMacro) launchAt(name, stmt Node, fn *Function, args []string) *Lau
 	key := m.kernel
 	if len(args) == len(m.params) {
 		key = substituteParams(key, m.params, args)
+	} else if n := len(m.params); n > 0 && m.params[n-1] == "..." && len(args) >= n-1 {
+		key = substituteParams(key, m.params[:n-1], args[:n-1]) // the named ones
 	}
 	key = compactSpace(strings.TrimPrefix(key, "::"))
 	kernel := key

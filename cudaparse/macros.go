@@ -440,14 +440,16 @@ func assigns(body string) bool {
 // including it: those that can rename a call to a CUDA API (Relevant),
 // volatile access macros with the macros of the same header that reach
 // them (READ_ONCE through ACCESS_ONCE), which make a spin read, and macros
-// that read a clock (through the header's other macros too).
+// that read a clock (through the header's other macros too), and launch
+// macros (`#define hipLaunchKernelGGL(F, G, B, M, S, ...)
+// F<<<G, B, M, S>>>(__VA_ARGS__)` of a portability header).
 func SharedMacros(ms []Macro) []Macro {
 	t := MacroTable{}
 	t.Add(ms...)
 	volatile := t.VolatileAccessNames()
 	var out []Macro
 	for _, m := range ms {
-		if m.Relevant() || volatile[m.Name] || touchesClock(m.Body, t) {
+		if m.Relevant() || volatile[m.Name] || touchesClock(m.Body, t) || m.FunctionLike && strings.Contains(m.Body, "<<<") {
 			out = append(out, m)
 		}
 	}
