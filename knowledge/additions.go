@@ -303,3 +303,15 @@ func (a *Additions) WithTimers(more []TimerClass) *Additions {
 	l.Timers = append(slices.Clip(l.Timers), more...)
 	return NewAdditions(l)
 }
+
+// WithLaunchers returns a's entries and the launchers more (a project's
+// launch macros, for the summaries read from the text); a itself when
+// there are none.
+func (a *Additions) WithLaunchers(more []Helper) *Additions {
+	if len(more) == 0 {
+		return a
+	}
+	l := a.List()
+	l.Launchers = append(slices.Clip(l.Launchers), more...)
+	return NewAdditions(l)
+}

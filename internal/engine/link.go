@@ -40,6 +40,7 @@ func (pr *projectRun) link(also []int) *link.Project {
 			timingDefinedBy[name] = append(timingDefinedBy[name], i)
 		}
 	}
+	pr.addMacroLoaders()
 	pr.addClockOnlyCandidates()
 	// What the files that may time a launcher of another file call, and
 	// the timer helpers the files that launch may call.

@@ -78,6 +78,7 @@ func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i i
 // lexicalSummary summarizes file i from its text src, with the timer
 // classes its scan found when it was scanned.
 func (pr *projectRun) lexicalSummary(i int, src []byte, additions *knowledge.Additions) *cudaparse.FileSummary {
+	additions = pr.withMacroLaunchers(additions)
 	if ff := &pr.facts[i]; ff.timersKnown {
 		return cudaparse.LexicalSummaryWithTimers(pr.shown[i], src, nil, additions, ff.timers)
 	}

@@ -118,6 +118,12 @@ type projectRun struct {
 	// in the per-file check that the project may change.
 	names *interner
 	kept  *fileKeeper
+	// launchMacros are the project's launch macros as launchers
+	// (addMacroLoaders), and launchAdd the additions with them, by the
+	// additions they extend (under launchAddMu).
+	launchMacros []knowledge.Helper
+	launchAdd    map[*knowledge.Additions]*knowledge.Additions
+	launchAddMu  sync.Mutex
 }
 
 // contextFiles walks root for the C/C++/CUDA files that are not among

@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/knowledge"
+)
+
+// A portability header may spell the launch for CUDA builds as a macro
+// (`#define hipLaunchKernelGGL(F, G, B, M, S, ...) F<<<G, B, M, S>>>(
+// __VA_ARGS__)`), and the project's sources launch only through it. The
+// files including the header see its uses as launches when parsed (the
+// macro is shared with them); for the project's facts, which read most
+// files without a parse, the macro is a launcher whose kernel is the
+// argument at its kernel parameter, as a configured one is, and the files
+// spelling it define loaders.
+
+// macroLaunchers returns the project's launch macros as launchers: those
+// whose body launches the kernel one of its parameters names.
+func (pr *projectRun) macroLaunchers() []knowledge.Helper {
+	seen := map[string]knowledge.Helper{}
+	for i := range pr.facts {
+		for _, m := range pr.facts[i].macros {
+			if !m.FunctionLike || !strings.Contains(m.Body, "<<<") {
+				continue
+			}
+			if h, ok := launcherOf(m); ok {
+				if prior, dup := seen[m.Name]; !dup || prior.Kernel == h.Kernel {
+					seen[m.Name] = h
+				} else {
+					seen[m.Name] = knowledge.Helper{} // two kernels' places: neither
+				}
+			}
+		}
+	}
+	var out []knowledge.Helper
+	for _, name := range slices.Sorted(maps.Keys(seen)) {
+		if h := seen[name]; h.Name != "" {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// macroKernel finds the kernel before a macro body's <<<.
+var macroKernel = regexp.MustCompile(`([A-Za-z_]\w*)(?:\s*<[^<>;{}()]*>)?\s*<<<`)
+
+// launcherOf returns the launcher a launch macro is, when its kernel is
+// one of its parameters.
+func launcherOf(m cudaparse.Macro) (knowledge.Helper, bool) {
+	k := macroKernel.FindStringSubmatch(m.Body)
+	if k == nil {
+		return knowledge.Helper{}, false
+	}
+	i := slices.Index(m.Params, k[1])
+	if i < 0 {
+		return knowledge.Helper{}, false
+	}
+	return knowledge.Helper{Name: m.Name, Kernel: i}, true
+}
+
+// addMacroLoaders notes, for the project's launch macros, the functions of
+// the files not parsed that launch through one (as LoaderDefinitions found
+// those spelling a launch), and makes the macros launchers of the
+// summaries read from the text.
+func (pr *projectRun) addMacroLoaders() {
+	launchers := pr.macroLaunchers()
+	if len(launchers) == 0 {
+		return
+	}
+	pr.launchMacros = launchers
+	var lits [][]byte
+	var probes []string
+	for _, h := range launchers {
+		lits = append(lits, []byte(h.Name+"("))
+		probes = append(probes, h.Name)
+	}
+	var files []int
+	for i := range pr.facts {
+		ff := &pr.facts[i]
+		if ff.summary != nil || ff.filter == nil {
+			continue
+		}
+		for _, p := range probes {
+			if ff.filter.MayContain(p) {
+				files = append(files, i)
+				break
+			}
+		}
+	}
+	defined := make([][]string, len(files))
+	onPool(len(files), pr.workers, func(_ *worker, k int) {
+		src, err := ReadSource(pr.sources[files[k]])
+		if err != nil || binaryError(src) != nil {
+			return
+		}
+		defined[k] = cudaparse.LoaderDefinitions(src, lits)
+	})
+	for k, i := range files {
+		if len(defined[k]) > 0 {
+			pr.facts[i].loader = true // it launches, as one spelling <<< does
+		}
+		for _, name := range defined[k] {
+			if !slices.Contains(pr.definedBy[name], i) {
+				pr.definedBy[name] = append(pr.definedBy[name], i)
+			}
+		}
+	}
+}
+
+// withMacroLaunchers returns a file's additions with the project's launch
+// macros (memoized by the additions they extend).
+func (pr *projectRun) withMacroLaunchers(a *knowledge.Additions) *knowledge.Additions {
+	if len(pr.launchMacros) == 0 {
+		return a
+	}
+	pr.launchAddMu.Lock()
+	defer pr.launchAddMu.Unlock()
+	if pr.launchAdd == nil {
+		pr.launchAdd = map[*knowledge.Additions]*knowledge.Additions{}
+	}
+	if got, ok := pr.launchAdd[a]; ok {
+		return got
+	}
+	got := a.WithLaunchers(pr.launchMacros)
+	pr.launchAdd[a] = got
+	return got
+}
