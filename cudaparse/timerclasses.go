@@ -214,7 +214,9 @@ func (sc *classScan) method(name, body []byte) *classMethod {
 		if bytes.Contains(reading, lit) {
 			m.reads = true
 			switch {
-			case slices.ContainsFunc(eventRecordLiterals, func(e []byte) bool { return bytes.Equal(e, lit) }):
+			case slices.ContainsFunc(eventRecordLiterals, func(e []byte) bool { return bytes.Equal(e, lit) }) || bytes.Contains(lit, eventRecordSpelling):
+				// cudaEventRecord, or a portability layer's
+				// hipEventRecord / gpuEventRecord: the GPU's time.
 				m.readsEvents = true
 			case spellsWordAt(reading, lit):
 				// Not inside a longer name: `time(` of get_time() is
@@ -362,7 +364,9 @@ func literalsOf(ss []string) [][]byte {
 // eventRecordLiterals are the event records a class's methods read the GPU's
 // clock with (definesEventTimer).
 var eventRecordLiterals = func() [][]byte {
-	var calls []string
+	// A portability layer's hipEventRecord( or gpuEventRecord( too, which
+	// a header maps to cudaEventRecord in a CUDA build.
+	calls := []string{"EventRecord("}
 	for name := range knowledge.EventRecords {
 		calls = append(calls, name+"(")
 	}

@@ -332,11 +332,11 @@ func ParseDefine(rest []byte) (Define, bool) {
 
 // amdOnlyCondition matches a conditional whose branch is compiled for AMD
 // GPUs only: `#ifdef __HIP_PLATFORM_AMD__`, `#if defined(USE_ROCM)`.
-var amdOnlyCondition = regexp.MustCompile(`^#\s*(ifdef\s+|(el)?if\s+(defined\s*\(?\s*)?)(__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIPCC__|__HIP__|__HIP_DEVICE_COMPILE__|__AMDGCN__|__gfx\w+__|USE_ROCM|USE_HIP|\w+_USE_HIP|\w+_USE_ROCM)\s*\)?\s*$`)
+var amdOnlyCondition = regexp.MustCompile(`^#\s*(ifdef\s+|(el)?if\s+(defined\s*\(?\s*)?)(__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIPCC__|__HIP__|__HIP_DEVICE_COMPILE__|__AMDGCN__|__gfx\w+__|USE_ROCM|USE_HIP|\w+_(?:USE|ENABLE|HAVE)_(?:HIP|ROCM))\s*\)?\s*$`)
 
 // notAMDCondition matches the opposite test, whose #else branch is AMD's:
 // `#ifndef USE_ROCM`, `#if !defined(__HIP_PLATFORM_AMD__)`.
-var notAMDCondition = regexp.MustCompile(`^#\s*(ifndef\s+|if\s+!\s*(defined\s*\(?\s*)?)(__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIPCC__|__HIP__|__HIP_DEVICE_COMPILE__|__AMDGCN__|USE_ROCM|USE_HIP|\w+_USE_HIP|\w+_USE_ROCM)\s*\)?\s*$`)
+var notAMDCondition = regexp.MustCompile(`^#\s*(ifndef\s+|if\s+!\s*(defined\s*\(?\s*)?)(__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIPCC__|__HIP__|__HIP_DEVICE_COMPILE__|__AMDGCN__|USE_ROCM|USE_HIP|\w+_(?:USE|ENABLE|HAVE)_(?:HIP|ROCM))\s*\)?\s*$`)
 
 var directiveWords = regexp.MustCompile(`[A-Za-z_]\w*`)
 
