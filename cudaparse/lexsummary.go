@@ -98,7 +98,47 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 		}
 		s.Functions = append(s.Functions, fs)
 	})
+	markVariants(s.Functions, src, lines)
 	return s
+}
+
+// markVariants sets Variant on the functions defined again with the same
+// name and class after an #else or #elif between the two definitions.
+func markVariants(fns []FunctionSummary, src []byte, lines *LineIndex) {
+	if len(fns) < 2 || !bytes.Contains(src, []byte("#el")) {
+		return
+	}
+	type key struct{ name, class string }
+	last := map[key]int{}
+	for k := range fns {
+		id := key{fns[k].Name, fns[k].Class}
+		if j, ok := last[id]; ok {
+			from, to := lines.Offset(Position{Line: fns[j].EndLine}), lines.Offset(Position{Line: fns[k].Line})
+			if from < to && elseBetween(src[from:to]) {
+				fns[j].Variant, fns[k].Variant = true, true
+			}
+		}
+		last[id] = k
+	}
+}
+
+// elseBetween reports whether b holds an #else or #elif directive.
+func elseBetween(b []byte) bool {
+	for i := 0; ; {
+		k := bytes.Index(b[i:], []byte("#el"))
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		j := at
+		for j > 0 && (b[j-1] == ' ' || b[j-1] == '\t') {
+			j--
+		}
+		if j == 0 || b[j-1] == '\n' {
+			return true
+		}
+		i = at + 3
+	}
 }
 
 // lexicalArity returns the number of parameters of a definition (head:

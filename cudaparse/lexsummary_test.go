@@ -77,3 +77,28 @@ void driver(float *p) {
 		t.Errorf("local functions %v, want [launch_api]", local)
 	}
 }
+
+// Definitions of one name in two branches of a preprocessor conditional
+// are variants of one function; overloads side by side are not.
+func TestLexicalSummaryVariants(t *testing.T) {
+	src := []byte(`#ifdef SUN
+double wall(void) { return gethrtime() / 1e9; }
+#elif defined(UNIX_TIMER)
+double wall(void) { struct tms t; times(&t); return t.tms_utime; }
+#else
+double wall(void) { return MPI_Wtime(); }
+#endif
+double scale(double x) { return 2 * x; }
+double scale(double x, double y) { return x * y; }
+`)
+	variant := map[string][]bool{}
+	for _, fn := range LexicalSummary("clock.c", src, nil, nil).Functions {
+		variant[fn.Name] = append(variant[fn.Name], fn.Variant)
+	}
+	if got := variant["wall"]; len(got) != 3 || !got[0] || !got[1] || !got[2] {
+		t.Errorf("wall: variants %v, want three", got)
+	}
+	if got := variant["scale"]; len(got) != 2 || got[0] || got[1] {
+		t.Errorf("scale: variants %v, want none (overloads)", got)
+	}
+}

@@ -57,9 +57,14 @@ type FunctionSummary struct {
 	// Arity is -1 (read from the text: a call may pass fewer, the
 	// defaults being declared elsewhere): it tells overloads apart, a
 	// call's arguments matching it preferred, but none is ruled out.
-	Params  int `json:"P,omitempty"`
-	Line    int `json:"l"`
-	EndLine int `json:"L"`
+	Params int `json:"P,omitempty"`
+	// Variant: the file defines the function again (same name and
+	// class) in another branch of a preprocessor conditional (`#ifdef
+	// SUN ... #else ... #endif`): the definitions are alternatives of
+	// one build, not overloads.
+	Variant bool `json:"V,omitempty"`
+	Line    int  `json:"l"`
+	EndLine int  `json:"L"`
 	// Entry marks a program's entry point (main).
 	Entry bool `json:"e,omitempty"`
 	// Timed: the function reads a clock twice or more (it measures).

@@ -902,17 +902,21 @@ func (p *Project) ReadsClock(name, path string) bool {
 		return false
 	}
 	// Methods of timer classes are known by their object's name
-	// (ClockOf); only free functions count here. The definitions of one
-	// file are variants the preprocessor chooses among (a clock read
-	// with gethrtime, times or MPI_Wtime by the platform): one of them
-	// reading a clock is enough there. (Methods written in their class's
-	// body are told apart by their class: Timer::start and Tally::start
-	// are not variants.)
+	// (ClockOf); only free functions count here. Definitions that are
+	// variants of one (FunctionSummary.Variant: a clock read with
+	// gethrtime, times or MPI_Wtime by the platform) need one of them
+	// reading a clock.
 	type variants struct{ file, class string }
 	reads := map[variants]bool{}
 	for _, d := range defs {
 		if d.File == path || d.Summary.Member || d.Summary.Local {
 			return false
+		}
+		if !d.Summary.Variant {
+			if !d.Summary.ReadsClock {
+				return false
+			}
+			continue
 		}
 		key := variants{d.File, d.Summary.Class}
 		reads[key] = reads[key] || d.Summary.ReadsClock

@@ -112,7 +112,9 @@ func (pr *projectRun) clockHelpers() []string {
 	var names []string
 	definers := map[int][]string{}
 	for _, name := range slices.Sorted(maps.Keys(pr.clockDefinedBy)) {
-		if len(pr.clockDefinedBy[name]) <= maxClockDefiners && !knowledge.IsClockName(name) {
+		// A name of one or two letters (ms(), s()) is no helper's: the
+		// name filters cannot tell the files that call it.
+		if len(pr.clockDefinedBy[name]) <= maxClockDefiners && !knowledge.IsClockName(name) && len(name) >= 3 {
 			names = append(names, name)
 			for _, i := range pr.clockDefinedBy[name] {
 				definers[i] = append(definers[i], name)
@@ -172,28 +174,30 @@ func unionIDs(a, b []nameID) []nameID {
 }
 
 // clockHelperVerdicts says, for each function name a file's summary
-// defines, whether it is a clock helper there. The definitions of one name
-// in one file are the variants of one helper, which the preprocessor
-// chooses among (`#ifdef SUN gethrtime() #elif UNIX_TIMER times() #else
-// MPI_Wtime()`): one of them reading a clock makes the helper a clock, if
-// every one has a helper's shape. (Methods written in their class's body
-// are told apart by their class: Timer::start and Tally::start are not
-// variants.)
+// defines, whether it is a clock helper there: every definition a short
+// free function that reads a clock, but definitions that are variants of
+// one helper, which the preprocessor chooses among (`#ifdef SUN
+// gethrtime() #elif UNIX_TIMER times() #else MPI_Wtime()`:
+// FunctionSummary.Variant), of which one reading a clock is enough.
 func clockHelperVerdicts(sum *cudaparse.FileSummary) map[string]bool {
-	type helperKey struct{ name, class string }
-	shaped, reads := map[helperKey]bool{}, map[helperKey]bool{}
-	for _, fn := range sum.Functions {
-		key := helperKey{fn.Name, fn.Class}
-		ok := !fn.Timed && !fn.Member && !fn.Local && fn.EndLine-fn.Line <= maxClockHelperLines
-		if prior, seen := shaped[key]; !seen || prior {
-			shaped[key] = ok
-		}
-		reads[key] = reads[key] || fn.ReadsClock
-	}
+	type variants struct{ name, class string }
 	verdict := map[string]bool{}
-	for key, ok := range shaped {
-		if prior, seen := verdict[key.name]; !seen || prior {
-			verdict[key.name] = ok && reads[key]
+	reads := map[variants]bool{}
+	for _, fn := range sum.Functions {
+		ok := !fn.Timed && !fn.Member && !fn.Local && fn.EndLine-fn.Line <= maxClockHelperLines
+		if fn.Variant {
+			key := variants{fn.Name, fn.Class}
+			reads[key] = reads[key] || fn.ReadsClock
+		} else {
+			ok = ok && fn.ReadsClock
+		}
+		if prior, seen := verdict[fn.Name]; !seen || prior {
+			verdict[fn.Name] = ok
+		}
+	}
+	for key, yes := range reads {
+		if !yes {
+			verdict[key.name] = false
 		}
 	}
 	return verdict
