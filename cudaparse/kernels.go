@@ -81,7 +81,9 @@ func (f *File) apiPreload(c *Call, k int) Preload {
 		p.Keys = append(p.Keys, key)
 	}
 	p.All = isTableElement(arg)
-	if c.Func != nil {
+	// A helper's parameter: only a function with parameters has one, and
+	// a kernel the file defines is named, not handed in.
+	if c.Func != nil && len(c.Func.Params) > 0 && (!arg.Is("identifier") || f.FunctionNamed(arg.Text()) == nil) {
 		p.Param, p.FromParam = f.KernelParamOf(c.Func, c.Args[k])
 	}
 	return p
