@@ -263,6 +263,9 @@ func leavesBefore(a, b Node, reads []*Call) bool {
 			continue
 		}
 		kids := p.NamedChildren()
+		if len(kids) == 0 {
+			continue
+		}
 		last := kids[len(kids)-1]
 		if last.Start() < x.End() {
 			continue // the block's jump comes before a (or is a's own statement)
