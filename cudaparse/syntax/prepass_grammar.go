@@ -633,6 +633,37 @@ func (p *prepass) prevCode(i int) int {
 	return -1
 }
 
+// blankPointerTypeMacroArguments blanks the `*` or `&` that ends an
+// argument of a macro call written as a statement, where the argument is
+// a type (`REDUCER_SETUP(MyMinLoc*, dmin, hmin, n, 1);`): no expression
+// ends in `*` or `&`, so the grammar lost the statement and, recovering,
+// the function's rest. Blanked, the argument is the type's name, which
+// the grammar takes as an expression. Only in a call of a macro-like name
+// (upper case) at a statement's start: `f(int*, float);` is a declaration.
+func (p *prepass) blankPointerTypeMacroArguments() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		end, ok := p.statementMacroCall(i)
+		if !ok {
+			continue
+		}
+		commas, _ := p.topLevelSplit(i+1, end)
+		for _, k := range append(commas, end) {
+			prev := k - 1
+			for prev > i+1 && p.toks[prev].Kind == TokComment {
+				prev--
+			}
+			if prev <= i+1 || p.blanked[prev] || !(p.isPunct(prev, '*') || p.isPunct(prev, '&')) {
+				continue
+			}
+			// A name before it: `T*`, `T&`, not `a * ,` nor `&,` alone.
+			if before := prev - 1; before > i+1 && (p.isIdent(before) || p.isPunct(before, '>')) {
+				p.blankRecorded(prev, prev)
+			}
+		}
+		i = end
+	}
+}
+
 // blankPointerQualifierMacros blanks a macro standing where a pointer
 // qualifier goes, between `*` (or `&`) and the declared name:
 // `const float * GGML_CUDA_RESTRICT x = p;` (a project's spelling of
