@@ -1097,7 +1097,7 @@ func (p *prepass) terminateMacroStatements() {
 			continue
 		}
 		next := end + 1
-		if !p.toks[next].LineStart || p.toks[next].Kind == TokComment || p.toks[next].Kind == TokDirective {
+		if !p.toks[next].LineStart && !p.closesOneLineBlock(i, next) || p.toks[next].Kind == TokComment || p.toks[next].Kind == TokDirective {
 			continue
 		}
 		startsOther := p.isPunct(next, '}') ||
@@ -1123,6 +1123,23 @@ func (p *prepass) terminateMacroStatements() {
 		}
 		i = end
 	}
+}
+
+// closesOneLineBlock reports whether the macro call at i is the only
+// statement of a block written on one line, next its closing brace: `[&]
+// (int tx) { BODY(n) }`. The block's `{` must follow a parameter list or
+// condition (`)`), `else` or `do`: after `=` or `,` it is an initializer
+// list, where `{ F(x) }` is an element.
+func (p *prepass) closesOneLineBlock(i, next int) bool {
+	if !p.isPunct(next, '}') {
+		return false
+	}
+	open := p.prevCode(i)
+	if open < 0 || !p.isPunct(open, '{') {
+		return false
+	}
+	before := p.prevCode(open)
+	return before >= 0 && (p.isPunct(before, ')') || p.isIdent(before) && (string(p.text(before)) == "else" || string(p.text(before)) == "do"))
 }
 
 // blankTemplateDefaultDeclarators blanks the `*` and `&` that end a

@@ -46,6 +46,8 @@ func TestNeutralizeRewrites(t *testing.T) {
 		{"asm output operand", `asm volatile("mov.u32 %0, 1;" : "=r"(v.x));`, `asm volatile("mov.u32 %0, 1;" : "=r"(v_x));`},
 		{"AMD-only branch", "#ifdef __HIP_PLATFORM_AMD__\nhipMalloc(&p, n);\n#else\ncudaMalloc(&p, n);\n#endif", "#ifdef __HIP_PLATFORM_AMD__\n                 \n#else\ncudaMalloc(&p, n);\n#endif"},
 		{"AMD-only else branch", "#if !defined(USE_ROCM)\ncudaFree(p);\n#else\nhipFree(p);\n#endif", "#if !defined(USE_ROCM)\ncudaFree(p);\n#else\n           \n#endif"},
+		{"a one-line block holding a macro statement", "auto f = [&](int t) { BODY(n) };", "auto f = [&](int t) { BODY(n);};"},
+		{"an initializer list holding a macro call stays", "int a[] = { F(x) };", "int a[] = { F(x) };"},
 		{"pointer type as a statement macro's argument", "void f() {\n  SETUP(MinLoc*, d, h, n, 1);\n  k();\n}", "void f() {\n  SETUP(MinLoc , d, h, n, 1);\n  k();\n}"},
 		{"a declaration with an unnamed pointer parameter keeps it", "int f(int*, float&);", "int f(int*, float&);"},
 		{"AMD-only branch of a suite's switch", "#if defined(RAJA_ENABLE_HIP)\nhipFree(p);\n#endif", "#if defined(RAJA_ENABLE_HIP)\n           \n#endif"},
