@@ -534,18 +534,30 @@ func (f *File) buildFacts() {
 	f.keyLaunches()
 }
 
+// LaunchMacroKernel returns the kernel expression a launch macro's body
+// launches with <<<>>> (`F` of `F<<<G, B>>>(__VA_ARGS__)`, `k<T>`), and
+// whether it launches one.
+func LaunchMacroKernel(m Macro) (string, bool) {
+	if !m.FunctionLike || !strings.Contains(m.Body, "<<<") {
+		return "", false
+	}
+	k := launchInMacro.FindStringSubmatch(m.Body)
+	if k == nil {
+		return "", false
+	}
+	return compactSpace(k[1]), true
+}
+
 // addHeaderLaunchMacros adds to macros the launch macros of the headers
 // the file includes (its macro table), but those the file defines itself.
 func (f *File) addHeaderLaunchMacros(macros map[string]launchMacro) {
 	for name, defs := range f.macros {
-		if _, own := macros[name]; own || len(defs) != 1 || !defs[0].FunctionLike || !strings.Contains(defs[0].Body, "<<<") {
+		if _, own := macros[name]; own || len(defs) != 1 {
 			continue
 		}
-		m := launchInMacro.FindStringSubmatch(defs[0].Body)
-		if m == nil {
-			continue
+		if kernel, ok := LaunchMacroKernel(defs[0]); ok {
+			macros[name] = launchMacro{name: name, params: defs[0].Params, kernel: kernel}
 		}
-		macros[name] = launchMacro{name: name, params: defs[0].Params, kernel: compactSpace(m[1])}
 	}
 }
 

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -20,43 +19,43 @@ import (
 // spelling it define loaders.
 
 // macroLaunchers returns the project's launch macros as launchers: those
-// whose body launches the kernel one of its parameters names.
+// whose body launches the kernel one of its parameters names. A name
+// defined with the kernel at two places is neither.
 func (pr *projectRun) macroLaunchers() []knowledge.Helper {
 	seen := map[string]knowledge.Helper{}
+	conflicting := map[string]bool{}
 	for i := range pr.facts {
 		for _, m := range pr.facts[i].macros {
-			if !m.FunctionLike || !strings.Contains(m.Body, "<<<") {
+			h, ok := launcherOf(m)
+			if !ok {
 				continue
 			}
-			if h, ok := launcherOf(m); ok {
-				if prior, dup := seen[m.Name]; !dup || prior.Kernel == h.Kernel {
-					seen[m.Name] = h
-				} else {
-					seen[m.Name] = knowledge.Helper{} // two kernels' places: neither
-				}
+			if prior, dup := seen[m.Name]; dup && prior.Kernel != h.Kernel {
+				conflicting[m.Name] = true
 			}
+			seen[m.Name] = h
 		}
 	}
 	var out []knowledge.Helper
 	for _, name := range slices.Sorted(maps.Keys(seen)) {
-		if h := seen[name]; h.Name != "" {
-			out = append(out, h)
+		if !conflicting[name] {
+			out = append(out, seen[name])
 		}
 	}
 	return out
 }
 
-// macroKernel finds the kernel before a macro body's <<<.
-var macroKernel = regexp.MustCompile(`([A-Za-z_]\w*)(?:\s*<[^<>;{}()]*>)?\s*<<<`)
-
 // launcherOf returns the launcher a launch macro is, when its kernel is
-// one of its parameters.
+// one of its parameters (`F` of `F<<<G, B>>>(__VA_ARGS__)`).
 func launcherOf(m cudaparse.Macro) (knowledge.Helper, bool) {
-	k := macroKernel.FindStringSubmatch(m.Body)
-	if k == nil {
+	kernel, ok := cudaparse.LaunchMacroKernel(m)
+	if !ok {
 		return knowledge.Helper{}, false
 	}
-	i := slices.Index(m.Params, k[1])
+	if i := strings.IndexByte(kernel, '<'); i >= 0 {
+		kernel = kernel[:i]
+	}
+	i := slices.Index(m.Params, strings.TrimSpace(kernel))
 	if i < 0 {
 		return knowledge.Helper{}, false
 	}
