@@ -378,34 +378,48 @@ func declaredInBody(fn *cudaparse.Function, v string, throughDeclarators bool) b
 // reads under a branch that the loop's first iteration does not take (or
 // after a `continue` it takes) carry only later samples and are skipped.
 func (a *analysis) reachesSink(fn *cudaparse.Function, seed string, r cudaparse.TimedRegion, first *cudaparse.FirstIteration) bool {
+	var skip func(cudaparse.Node) bool
+	if first != nil {
+		skip = func(n cudaparse.Node) bool { return excludedOnFirstIteration(n, *first) }
+	}
+	found := false
+	eachSink(fn, seed, skip, func(cudaparse.Node) bool {
+		found = true
+		return false
+	})
+	return found
+}
+
+// eachSink calls visit with each read of seed, and of the local variables
+// computed from it, that shows or keeps the value (a call that may keep
+// it, a condition, a return, a member or element), until visit returns
+// false. Reads skip reports (nil: none) are passed over, and what they
+// compute is not followed.
+func eachSink(fn *cudaparse.Function, seed string, skip func(cudaparse.Node) bool, visit func(cudaparse.Node) bool) {
 	measured := map[string]bool{seed: true}
 	work := []string{seed}
-	for len(work) > 0 {
+	stop := false
+	for len(work) > 0 && !stop {
 		v := work[0]
 		work = work[1:]
-		sink := false
 		fn.Body.Descendants(func(n cudaparse.Node) bool {
-			if sink {
+			if stop {
 				return false
 			}
-			if !n.Is("identifier") || n.Text() != v || !isRead(n) || first != nil && excludedOnFirstIteration(n, *first) {
+			if !n.Is("identifier") || n.Text() != v || !isRead(n) || skip != nil && skip(n) {
 				return true
 			}
 			target, ok := valueTarget(n)
 			switch {
 			case !ok || target == "" || !localVariable(fn, target):
-				sink = true
+				stop = !visit(n)
 			case !measured[target]:
 				measured[target] = true
 				work = append(work, target)
 			}
 			return true
 		})
-		if sink {
-			return true
-		}
 	}
-	return false
 }
 
 // isRead reports whether the identifier n reads its variable: not the

@@ -53,30 +53,13 @@ func (a *analysis) measurementGuards(fn *cudaparse.Function, r cudaparse.TimedRe
 }
 
 // measurementSinks returns the reads of seed, and of the local variables
-// computed from it, that show or keep the value (as reachesSink follows
-// them).
+// computed from it, that show or keep the value (eachSink).
 func measurementSinks(fn *cudaparse.Function, seed string) []cudaparse.Node {
 	var sinks []cudaparse.Node
-	measured := map[string]bool{seed: true}
-	work := []string{seed}
-	for len(work) > 0 {
-		v := work[0]
-		work = work[1:]
-		fn.Body.Descendants(func(n cudaparse.Node) bool {
-			if !n.Is("identifier") || n.Text() != v || !isRead(n) {
-				return true
-			}
-			target, ok := valueTarget(n)
-			switch {
-			case !ok || target == "" || !localVariable(fn, target):
-				sinks = append(sinks, n)
-			case !measured[target]:
-				measured[target] = true
-				work = append(work, target)
-			}
-			return true
-		})
-	}
+	eachSink(fn, seed, nil, func(n cudaparse.Node) bool {
+		sinks = append(sinks, n)
+		return true
+	})
 	return sinks
 }
 
