@@ -28,8 +28,10 @@ import (
 const maxClockDefiners = 4
 
 // addClockOnlyCandidates marks as clock candidates the checked files, not
-// candidates yet, that time calls between two calls of a clock helper of
-// another file (pr.clockDefinedBy), and notes their calls.
+// clock candidates yet (none at all, or load candidates: a file spelling
+// what looks like its own clock read), that time calls between two calls
+// of a clock helper of another file (pr.clockDefinedBy), and adds those
+// calls to the ones it noted.
 func (pr *projectRun) addClockOnlyCandidates() {
 	start := time.Now() // the trace line says how long this step took
 	names := pr.clockHelpers()
