@@ -144,7 +144,7 @@ func run(p *rule.Pass) {
 		}
 		placed := slices.ContainsFunc(uses, func(u kernelUse) bool { return u.runsAt.Valid() })
 		for _, r := range regions {
-			if (r.IsBenchmarkLoop() || inBenchmarkLoop(regions, r)) && !p.File.FixedIterations(fn.Name) || r.IsBenchmarkLoop() && p.File.ManualTime(fn) || warmedByEarlierCall(p.File, fn, r) || warmedByRunner(p.File, fn, r) || timedByTemplateFlag(fn, r) {
+			if (r.IsBenchmarkLoop() || inBenchmarkLoop(regions, r)) && !p.File.FixedIterations(fn.Name) || r.IsBenchmarkLoop() && p.File.ManualTime(fn) || warmedByEarlierCall(p.File, fn, r) || warmedByRunner(p.File, fn, r) || timedByTemplateFlag(fn, r) || startsWithProgram(fn, r) {
 				// Google Benchmark runs the loop once to size the run and
 				// reports a later run: the loads fall in the discarded one.
 				continue
