@@ -337,6 +337,10 @@ func SameBranchElsewhere(ifStmt, branch, use Node) bool {
 	return false
 }
 
+// ConditionText returns the condition of if statement n without spaces
+// (memoized): two ifs test the same when their texts are equal.
+func ConditionText(n Node) string { return conditionText(n) }
+
 // conditionText returns the condition of if statement n without spaces.
 func conditionText(n Node) string {
 	f := n.f
@@ -585,22 +589,26 @@ func Exclusive(a, b Node) bool {
 // fallsThrough reports whether a case statement can run on into the next
 // case: its last statement does not leave the switch.
 func fallsThrough(caseStmt Node) bool {
-	stmts := caseStmt.NamedChildren()
+	s := lastStatement(caseStmt)
+	return !s.Is("break_statement", "return_statement", "continue_statement", "throw_statement", "goto_statement")
+}
+
+// lastStatement returns the statement a block (or a case) ends with, into
+// a block that ends it, comments and a case's value aside; the zero Node
+// when there is none.
+func lastStatement(block Node) Node {
+	stmts := block.NamedChildren()
 	for i := len(stmts) - 1; i >= 0; i-- {
 		s := stmts[i]
 		if s.Field() == "value" || s.Is("comment") {
 			continue
 		}
-		for s.Is("compound_statement") {
-			inner := s.NamedChildren()
-			if len(inner) == 0 {
-				return true
-			}
-			s = inner[len(inner)-1]
+		if s.Is("compound_statement") {
+			return lastStatement(s)
 		}
-		return !s.Is("break_statement", "return_statement", "continue_statement", "throw_statement", "goto_statement")
+		return s
 	}
-	return true
+	return Node{}
 }
 
 // gpuMacro matches a preprocessor name that says the code is built for a

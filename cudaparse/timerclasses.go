@@ -214,7 +214,7 @@ func (sc *classScan) method(name, body []byte) *classMethod {
 		if bytes.Contains(reading, lit) {
 			m.reads = true
 			switch {
-			case slices.ContainsFunc(eventRecordLiterals, func(e []byte) bool { return bytes.Equal(e, lit) }) || bytes.Contains(lit, eventRecordSpelling):
+			case slices.ContainsFunc(eventRecordLiterals, func(e []byte) bool { return bytes.Equal(e, lit) }):
 				// cudaEventRecord, or a portability layer's
 				// hipEventRecord / gpuEventRecord: the GPU's time.
 				m.readsEvents = true
@@ -566,7 +566,7 @@ func destructorPublishes(d *classMethod, ms []*classMethod) bool {
 		for at < len(d.body) && isBlank(d.body[at]) {
 			at++
 		}
-		if at >= len(d.body) || d.body[at] != '(' || cFlowWords[string(n)] {
+		if at >= len(d.body) || d.body[at] != '(' || controlWords[string(n)] {
 			return // not a call
 		}
 		if m := own(string(n)); m != nil {
@@ -579,9 +579,6 @@ func destructorPublishes(d *classMethod, ms []*classMethod) bool {
 	})
 	return published
 }
-
-// cFlowWords are the words a parenthesis follows that are no call.
-var cFlowWords = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true, "sizeof": true, "catch": true, "decltype": true, "alignof": true, "noexcept": true}
 
 // publishSpellings are what a method that hands a value out spells.
 var publishSpellings = [][]byte{

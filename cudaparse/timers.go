@@ -262,12 +262,8 @@ func leavesBefore(a, b Node, reads []*Call) bool {
 		if !p.Is("compound_statement") {
 			continue
 		}
-		kids := p.NamedChildren()
-		if len(kids) == 0 {
-			continue
-		}
-		last := kids[len(kids)-1]
-		if last.Start() < x.End() {
+		last := lastStatement(p)
+		if !last.Valid() || last.Start() < x.End() {
 			continue // the block's jump comes before a (or is a's own statement)
 		}
 		switch last.Kind() {

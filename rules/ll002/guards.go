@@ -1,8 +1,6 @@
 package ll002
 
 import (
-	"strings"
-
 	"github.com/lazylint/lazylint/cudaparse"
 )
 
@@ -14,13 +12,12 @@ import (
 
 // measurementGuards returns the conditions under which every read of what
 // r measures (its sinks, followed through the local variables computed
-// from it) lies: the conditions of the if statements whose then-branch
-// holds all of them, as conditionText spells them. None when the value is
-// not known to reach any read, or goes where it cannot be followed.
-//
-// Each condition maps to where the last of its if statements ends: what
-// it names must not change from the warm-up to there (guardedWarmUp).
-func (a *analysis) measurementGuards(fn *cudaparse.Function, r cudaparse.TimedRegion) map[string]int {
+// from it) lies: the plain conditions (plainCondition) of the if
+// statements whose then-branch holds all of them, by their text
+// (cudaparse.ConditionText), each with those if statements. None when the
+// value is not known to reach any read, or goes where it cannot be
+// followed.
+func (a *analysis) measurementGuards(fn *cudaparse.Function, r cudaparse.TimedRegion) map[string][]cudaparse.Node {
 	seed := a.measuredVariable(fn, r)
 	if seed == "" || !localVariable(fn, seed) {
 		return nil
@@ -29,23 +26,24 @@ func (a *analysis) measurementGuards(fn *cudaparse.Function, r cudaparse.TimedRe
 	if len(sinks) == 0 {
 		return nil
 	}
-	var common map[string]int
+	var common map[string][]cudaparse.Node
 	for k, s := range sinks {
-		guards := map[string]int{}
+		guards := map[string][]cudaparse.Node{}
 		for stmt := enclosingThen(s); stmt.Valid(); stmt = enclosingThen(stmt) {
-			if c := conditionText(stmt); c != "" {
-				guards[c] = stmt.End()
+			if plainCondition(stmt) {
+				c := cudaparse.ConditionText(stmt)
+				guards[c] = append(guards[c], stmt)
 			}
 		}
 		if k == 0 {
 			common = guards
 			continue
 		}
-		for c, end := range common {
-			if e, ok := guards[c]; !ok {
+		for c, stmts := range common {
+			if more, ok := guards[c]; !ok {
 				delete(common, c)
 			} else {
-				common[c] = max(end, e)
+				common[c] = append(stmts, more...)
 			}
 		}
 	}
@@ -81,20 +79,17 @@ func enclosingThen(n cudaparse.Node) cudaparse.Node {
 	return cudaparse.Node{}
 }
 
-// conditionText returns the condition of the if statement stmt without
-// blanks and outer parentheses, when it is a plain test of variables
-// (`perf`, `!quiet`, `cfg.warmup`, `verbose > 1`): no call, no assignment,
-// nothing whose value a run could change by evaluating it.
-func conditionText(stmt cudaparse.Node) string {
+// plainCondition reports whether the condition of the if statement stmt
+// is a plain test of variables (`perf`, `!quiet`, `cfg.warmup`, `verbose >
+// 1`): no declaration, call, assignment or anything else whose value a
+// run could change by evaluating it.
+func plainCondition(stmt cudaparse.Node) bool {
 	cond := stmt.ChildByField("condition")
 	if cond.Is("condition_clause") {
-		if v := cond.ChildByField("value"); v.Valid() {
-			cond = v
-		} else {
-			return "" // `if (T x = ...)`: a declaration
+		if cond = cond.ChildByField("value"); !cond.Valid() {
+			return false // `if (T x = ...)`: a declaration
 		}
 	}
-	cond = cond.Unparen()
 	plain := true
 	cond.Descendants(func(n cudaparse.Node) bool {
 		if n.Is("call_expression", "assignment_expression", "update_expression", "lambda_expression", "comma_expression") {
@@ -102,25 +97,22 @@ func conditionText(stmt cudaparse.Node) string {
 		}
 		return plain
 	})
-	if !plain {
-		return ""
-	}
-	return strings.Join(strings.Fields(cond.Text()), "")
+	return plain
 }
 
 // guardedWarmUp reports whether the earlier use e runs, whenever one of
 // guards holds, before at: e lies in the then-branch of an if statement
 // with that condition, with no other branch or loop between them, that
-// statement runs before at on every path, and nothing assigns a variable
-// of the condition from that statement to the reads the guard holds.
-func guardedWarmUp(fn *cudaparse.Function, e kernelUse, at cudaparse.Node, guards map[string]int) bool {
+// statement runs before at on every path, and the variables the
+// condition reads have, at each guard of the reads, only definitions made
+// before that statement (cudaparse.File.ReachingDefs): the same values.
+func (a *analysis) guardedWarmUp(e kernelUse, at cudaparse.Node, guards map[string][]cudaparse.Node) bool {
 	stmt := enclosingThen(e.at())
-	if !stmt.Valid() {
+	if !stmt.Valid() || !plainCondition(stmt) || !cudaparse.OnTheWay(stmt, at) {
 		return false
 	}
-	c := conditionText(stmt)
-	readsEnd, ok := guards[c]
-	if c == "" || !ok || !cudaparse.OnTheWay(stmt, at) {
+	reads, ok := guards[cudaparse.ConditionText(stmt)]
+	if !ok {
 		return false
 	}
 	// Between e and the branch's start: blocks and plain statements only.
@@ -129,42 +121,23 @@ func guardedWarmUp(fn *cudaparse.Function, e kernelUse, at cudaparse.Node, guard
 			return false
 		}
 	}
-	return !assignsBetween(fn, stmt.ChildByField("condition"), stmt.End(), readsEnd)
-}
-
-// assignsBetween reports whether fn assigns, between the offsets from and
-// to, one of the variables cond names.
-func assignsBetween(fn *cudaparse.Function, cond cudaparse.Node, from, to int) bool {
-	names := map[string]bool{}
-	cond.Descendants(func(n cudaparse.Node) bool {
-		if n.Is("identifier") {
-			names[n.Text()] = true
-		}
-		return true
-	})
-	assigned := false
-	fn.Body.Descendants(func(n cudaparse.Node) bool {
-		if assigned || n.End() <= from || n.Start() >= to {
-			return !assigned && n.Start() < to
-		}
-		var target cudaparse.Node
-		switch {
-		case n.Is("assignment_expression"):
-			target = n.ChildByField("left")
-		case n.Is("update_expression"):
-			target = n.ChildByField("argument")
-		default:
-			return true
-		}
-		target.Descendants(func(x cudaparse.Node) bool {
-			if x.Is("identifier") && names[x.Text()] {
-				assigned = true
+	for _, g := range reads {
+		stable := true
+		g.ChildByField("condition").Descendants(func(n cudaparse.Node) bool {
+			if n.Is("identifier") {
+				for _, d := range a.file.ReachingDefs(n) {
+					if d.Node.Start() >= stmt.Start() {
+						stable = false
+					}
+				}
 			}
-			return !assigned
+			return stable
 		})
-		return !assigned
-	})
-	return assigned
+		if !stable {
+			return false
+		}
+	}
+	return true
 }
 
 // coldWhenRead returns the cold kernels that a warm-up under the
@@ -188,7 +161,7 @@ func (a *analysis) coldWhenRead(fn *cudaparse.Function, r cudaparse.TimedRegion,
 	for _, key := range cold {
 		warm := false
 		for _, e := range guarded {
-			if (e.all || containsKernel(e.launched, key) || containsKernel(e.preloaded, key)) && guardedWarmUp(fn, e, at, guards) {
+			if (e.all || containsKernel(e.launched, key) || containsKernel(e.preloaded, key)) && a.guardedWarmUp(e, at, guards) {
 				warm = true
 				break
 			}
