@@ -1,6 +1,7 @@
 package cudaparse
 
 import (
+	"bytes"
 	"reflect"
 	"testing"
 )
@@ -22,6 +23,51 @@ func TestScanClassBases(t *testing.T) {
 			t.Errorf("ScanClassBases(%q) = %v, want %v", tt.src, got, tt.want)
 		}
 	}
+}
+
+// FuzzScanClassBases checks the colon-first search against the plain one.
+func FuzzScanClassBases(f *testing.F) {
+	for _, s := range []string{
+		"class D : public B<T>, private ns::C {};", "enum class K : int {};", "struct S : A::B {",
+		"class X:Y{}; struct Z : W", "a ? b : c; class Q : R", "class ns::N : public M {", "class:B{",
+		"template <class T> struct V : T { T::x; };", "x::class Y : Z {",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if got, want := ScanClassBases(src), classBasesByKeyword(src); !reflect.DeepEqual(got, want) {
+			t.Errorf("ScanClassBases(%q) = %v, the keyword search %v", src, got, want)
+		}
+	})
+}
+
+// classBasesByKeyword is ScanClassBases the plain way, from each
+// `class` and `struct` forward to the first stop: the reference the colon
+// search must agree with.
+func classBasesByKeyword(src []byte) []ClassBases {
+	var out []ClassBases
+	for _, kw := range [][]byte{[]byte("class"), []byte("struct")} {
+		eachWord(src, kw, func(at, i int) bool {
+			if afterEnum(src, at) {
+				return true
+			}
+			end := min(len(src), i+classHeadWindow)
+			// Only a head whose first stop is a single colon has bases:
+			// `class T>` of a template, `class X;` and `class X {` have none.
+			stop := bytes.IndexAny(src[i:end], ":{;>,)=")
+			if stop < 0 || src[i+stop] != ':' || i+stop+1 < len(src) && src[i+stop+1] == ':' {
+				return true
+			}
+			if brace := bytes.IndexAny(src[i:end], "{;"); brace >= 0 {
+				end = i + brace + 1
+			}
+			if cb, ok := classHead(src[i:end]); ok {
+				out = append(out, cb)
+			}
+			return true
+		})
+	}
+	return out
 }
 
 func TestDeclaresVariableOf(t *testing.T) {

@@ -28,6 +28,12 @@ import (
 // class defined twice (under #if, or a public class forwarding to an
 // implementation class of the same name) is one entry.
 func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerClass {
+	return NewDefinitions(src).TimerClasses(additions)
+}
+
+// TimerClasses is the package's TimerClasses of the text d was found in.
+func (d *Definitions) TimerClasses(additions *knowledge.Additions) []knowledge.TimerClass {
+	src := d.src
 	if !mayDefineTimerClass(src, additions) {
 		return nil
 	}
@@ -38,7 +44,7 @@ func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerC
 	// Each definition is searched for the literals the file spells only.
 	sc := &classScan{src: src, lits: spelledIn(src, lits)}
 	var ms []*classMethod
-	eachDefinition(src, func(name, body []byte) {
+	d.each(func(name, body []byte) {
 		if m := sc.method(name, body); m != nil {
 			ms = append(ms, m)
 		}
