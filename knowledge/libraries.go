@@ -308,3 +308,31 @@ func NameSet(names ...string) map[string]bool {
 	}
 	return out
 }
+
+// GinkgoOperations are the methods through which code using Ginkgo (a
+// sparse linear algebra library) runs the library's kernels: a linear
+// operator's apply (a solver's solve, a matrix's product, a
+// preconditioner's application) and a factory's generate (the setup of a
+// solver or preconditioner: Jacobi blocks, ILU factors, multigrid
+// levels). On a CUDA executor each runs kernels of the library's CUDA
+// module, which load at their first launch like any kernel, so a timed
+// first solve holds their loading. No parse of the calling file shows
+// them: they are reached through virtual methods and the executor's
+// operation dispatch.
+var GinkgoOperations = NameSet("apply", "generate")
+
+// GinkgoDeviceExecutor is what a file spells when its Ginkgo objects may
+// run on a CUDA device (`gko::CudaExecutor::create(0, host)`, or a table
+// of executors that holds it); without it they run on the host executors.
+const GinkgoDeviceExecutor = "CudaExecutor"
+
+// GinkgoKeyPrefix starts the kernel keys of Ginkgo operations.
+const GinkgoKeyPrefix = "Ginkgo's "
+
+// GinkgoOperationKey is the kernel key of a Ginkgo operation called on
+// the object named object: each object's operation is its own set of
+// kernels as far as a file can tell (a matrix's apply is a product, a
+// solver's a solve).
+func GinkgoOperationKey(object, name string) string {
+	return GinkgoKeyPrefix + object + "->" + name
+}

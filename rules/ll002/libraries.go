@@ -1,6 +1,7 @@
 package ll002
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -45,6 +46,9 @@ func (a *analysis) libraryLaunch(c *cudaparse.Call) (string, bool) {
 	if key := knowledge.KokkosKernelsRoutine(q, c.Name, a.spellsNamespace); key != "" && len(c.Args) > 0 && !inLaunchedLambda(c) {
 		return key, true
 	}
+	if key, ok := a.ginkgoOperation(c); ok {
+		return key, true
+	}
 	last := q[strings.LastIndex(q, ":")+1:]
 	l := knowledge.LibraryLauncherOf(last, c.Name, func(ns string) bool { return a.spellsNamespace(ns) })
 	if l == nil || len(c.Args) == 0 {
@@ -68,6 +72,72 @@ func (a *analysis) libraryLaunch(c *cudaparse.Call) (string, bool) {
 		a.siteKeys[key] = knowledge.LibraryLaunchKey(l, c.Name, a.file.Path, a.file.Position(c.Node.Start()).Line)
 	}
 	return key, ok
+}
+
+// ginkgoOperation returns the key of a Ginkgo operation (an operator's
+// apply, a factory's generate) called through a pointer in a file that
+// uses Ginkgo and may create a CUDA executor (knowledge.GinkgoOperations).
+func (a *analysis) ginkgoOperation(c *cudaparse.Call) (string, bool) {
+	if !knowledge.GinkgoOperations[c.Name] || len(c.Args) == 0 || !c.Callee.Is("field_expression") ||
+		c.Callee.ChildByField("operator").Text() != "->" || !a.spellsNamespace("gko") ||
+		!bytes.Contains(a.file.Src, []byte(knowledge.GinkgoDeviceExecutor)) {
+		return "", false
+	}
+	return knowledge.GinkgoOperationKey(elide(a.ginkgoObject(c.Callee.ChildByField("argument"))), c.Name), true
+}
+
+// maxObjectSpelling is the longest object spelling a key holds whole: a
+// factory built in place spells its whole builder chain.
+const maxObjectSpelling = 48
+
+// elide shortens a spelling longer than maxObjectSpelling to its start
+// and end.
+func elide(s string) string {
+	if len(s) <= maxObjectSpelling {
+		return s
+	}
+	return s[:maxObjectSpelling/2] + "..." + s[len(s)-maxObjectSpelling/3:]
+}
+
+// ginkgoObject names the Ginkgo object recv spells by what made it: a
+// solver is the product of its factory's generate, whether held in a
+// variable (`auto solver = gen->generate(A); solver->apply(b, x)`) or
+// used at once (`gen->generate(A)->apply(b, x)`, a warm-up's spelling),
+// so that both name the same kernels. Other objects are named as written.
+func (a *analysis) ginkgoObject(recv cudaparse.Node) string {
+	recv = recv.Unparen()
+	if recv.Is("identifier") {
+		if defs := a.file.ReachingDefs(recv); len(defs) == 1 && defs[0].Value.Valid() {
+			if made := generatedBy(defs[0].Value); made != "" {
+				return made
+			}
+		}
+	}
+	if made := generatedBy(recv); made != "" {
+		return made
+	}
+	return compact(recv.Text())
+}
+
+// generatedBy returns "F->generate(...)" for an expression that is, or
+// wraps (`gko::as<T>(...)`, `gko::share(...)`), the call of a factory F's
+// generate, and "" otherwise.
+func generatedBy(n cudaparse.Node) string {
+	var out string
+	n.Descendants(func(d cudaparse.Node) bool {
+		if out != "" || d.Is("lambda_expression") {
+			return false
+		}
+		if d.Is("call_expression") {
+			callee := d.ChildByField("function")
+			if callee.Is("field_expression") && callee.ChildByField("field").Text() == "generate" {
+				out = compact(callee.ChildByField("argument").Text()) + "->generate(...)"
+				return false
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // libraryKey is the key of the kernel the launch c of library l runs, as

@@ -45,7 +45,7 @@ func prefilter(text *rule.Text) bool {
 	clock := text.ContainsAny(clockSpellings...) || text.ContainsAny(timerObjects...) && text.ContainsAny(timerCalls...) ||
 		text.Contains("state)") || text.CallsProjectClock()
 	return clock && (text.ContainsAny("<<<", "<< <", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch", "cub::", "thrust::") ||
-		text.ContainsAny(libraryLaunches...) || text.CallsProjectLoader())
+		text.ContainsAny(libraryLaunches...) || text.Contains(knowledge.GinkgoDeviceExecutor) || text.CallsProjectLoader())
 }
 
 var (
@@ -208,6 +208,10 @@ func message(cold []string, u kernelUse, r cudaparse.TimedRegion) string {
 		}
 		return fmt.Sprintf("%s, called in a timed region (%s), launches kernels not launched before in this function (%s): under lazy loading the measurement includes loading those it runs (20x a warm launch on an H100); call it once, or preload them (cudaFuncGetAttributes), before the timer starts",
 			u.via, clockName(r), list)
+	}
+	if u.library && strings.HasPrefix(key, knowledge.GinkgoKeyPrefix) {
+		return fmt.Sprintf("the first call of %s in this function is timed (%s): on a CUDA executor it runs kernels of Ginkgo's CUDA library, which under lazy loading load at their first launch, here; run it once (a warm-up generate or apply) before the timer starts",
+			key, clockName(r))
 	}
 	if u.library {
 		return fmt.Sprintf("the first call of %s in this function is timed (%s): its kernels are templates instantiated in this file, and under lazy loading they load at this call (on an H100 a first cub::DeviceReduce::Sum took 2.5x a warm one under LAZY, no more than a warm one under EAGER); call it once before the timer starts",
