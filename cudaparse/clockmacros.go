@@ -24,6 +24,10 @@ type clockMacro struct {
 	// elapsedEvents are the events the body's elapsed-time calls compare
 	// (their second and third arguments, as written).
 	elapsedEvents []string
+	// timingRecord: an event the body records is named for timing
+	// (`cuEventRecord(range.start, s)`), as a record written in the
+	// function is kept by its event's name (timingRecords).
+	timingRecord bool
 }
 
 // reads reports whether the macro reads a clock at all.
@@ -66,10 +70,14 @@ func clockReadsIn(body string, t MacroTable, depth int, into ...*clockMacro) []i
 	}
 	eachCalledName(body, func(name string, i, open int) {
 		switch {
-		case knowledge.EventRecords[name]:
+		case knowledge.IsEventRecord(name):
 			at = append(at, i)
-			each(func(m *clockMacro) { m.records = true })
-		case knowledge.EventElapsed[name]:
+			timing := false
+			if args := callArgs(body[open:]); len(args) > 0 {
+				timing = namedForTiming(args[0])
+			}
+			each(func(m *clockMacro) { m.records, m.timingRecord = true, m.timingRecord || timing })
+		case knowledge.IsEventElapsed(name):
 			events := elapsedArgs(body[open:])
 			each(func(m *clockMacro) { m.elapsed, m.elapsedEvents = true, append(m.elapsedEvents, events...) })
 		case name == "now" && i >= 2 && body[i-2:i] == "::", knowledge.IsClockName(name),
@@ -80,7 +88,9 @@ func clockReadsIn(body string, t MacroTable, depth int, into ...*clockMacro) []i
 			inner := clockMacro{timedParam: -1}
 			if len(clockReadsIn(t[name][0].Body, t, depth+1, &inner)) > 0 {
 				at = append(at, i)
-				each(func(m *clockMacro) { m.records, m.host = m.records || inner.records, m.host || inner.host })
+				each(func(m *clockMacro) {
+					m.records, m.host, m.timingRecord = m.records || inner.records, m.host || inner.host, m.timingRecord || inner.timingRecord
+				})
 			}
 			if inner.elapsed {
 				each(func(m *clockMacro) {
@@ -120,6 +130,19 @@ func eachCalledName(body string, visit func(name string, at, open int)) {
 // text of its argument list (starting at its parenthesis): the second and
 // third arguments when they are plain names.
 func elapsedArgs(call string) []string {
+	args := callArgs(call)
+	var out []string
+	for _, a := range args[min(1, len(args)):] {
+		if isIdentifier(a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// callArgs returns the arguments of a call from the text of its argument
+// list (starting at its parenthesis), trimmed.
+func callArgs(call string) []string {
 	depth, start := 0, 1
 	var args []string
 	for i := 0; i < len(call); i++ {
@@ -139,13 +162,17 @@ func elapsedArgs(call string) []string {
 			}
 		}
 	}
-	var out []string
-	for _, a := range args[min(1, len(args)):] {
-		if isIdentifier(a) {
-			out = append(out, a)
-		}
+	return args
+}
+
+// namedForTiming reports whether an event argument, as written
+// (`r.start`, `ev->stop`, `(CUevent)t0`), names an event for timing.
+func namedForTiming(arg string) bool {
+	arg = strings.TrimSpace(arg)
+	if k := strings.LastIndexAny(arg, ".>)"); k >= 0 {
+		arg = strings.TrimSpace(arg[k+1:])
 	}
-	return out
+	return timingEvent.MatchString(arg)
 }
 
 // analyzeClockMacro reads what macro m of table t does with clocks.

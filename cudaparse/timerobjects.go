@@ -297,7 +297,7 @@ func (f *File) readsHostClock(fn *Function) bool {
 		if c.Func != fn {
 			continue
 		}
-		if f.readsClockDirectly(c) || knowledge.EventRecords[c.Name] {
+		if f.readsClockDirectly(c) || knowledge.IsEventRecord(c.Name) {
 			return true
 		}
 	}

@@ -23,7 +23,7 @@ const (
 
 // ClockOf says whether a call reads a clock, and which kind.
 func ClockOf(c *Call) ClockKind {
-	if knowledge.EventRecords[c.Name] {
+	if knowledge.IsEventRecord(c.Name) {
 		return ClockEvent
 	}
 	// std::chrono::steady_clock::now(), Clock::now(), clock_t::now()
@@ -107,6 +107,7 @@ func (f *File) findTimedRegions(fn *Function) []TimedRegion {
 	var elapsed []*Call
 	var measured []TimedRegion
 	macroRecords := map[*Call]bool{}
+	macroTimingRecords := map[*Call]bool{} // records of events named for timing
 	macroElapsed := false
 	macroEvents := map[string]bool{} // the events macros' elapsed-time calls compare
 	for _, c := range f.CallsIn(fn) {
@@ -122,6 +123,7 @@ func (f *File) findTimedRegions(fn *Function) []TimedRegion {
 				continue
 			}
 			macroRecords[c] = cm.records
+			macroTimingRecords[c] = cm.timingRecord
 		}
 		switch ClockOf(c) {
 		case ClockEvent:
@@ -133,7 +135,7 @@ func (f *File) findTimedRegions(fn *Function) []TimedRegion {
 				host = append(host, c) // a bound of measurements, not one
 			}
 		}
-		if c.Name == "cudaEventElapsedTime" || c.Name == "cuEventElapsedTime" {
+		if knowledge.IsEventElapsed(c.Name) {
 			elapsed = append(elapsed, c)
 		}
 	}
@@ -172,7 +174,7 @@ func (f *File) findTimedRegions(fn *Function) []TimedRegion {
 	// project header, or an explicit record closed by such a macro).
 	if len(elapsed) == 0 {
 		out = append(out, consecutive(timingRecords(events, f, fn, func(r *Call) bool {
-			return macroElapsed && (macroRecords[r] || len(r.Args) > 0 && macroEvents[VarKey(r.Args[0])])
+			return macroElapsed && (macroRecords[r] || len(r.Args) > 0 && macroEvents[VarKey(r.Args[0])]) || macroTimingRecords[r]
 		}), ClockEvent, fn)...)
 	}
 	if decls := f.timerDeclarations(fn); len(decls) > 0 {

@@ -20,6 +20,39 @@ var EventTimerSpellings = []string{"EventElapsedTime(", "EventRecord"}
 // EventElapsed read the time between two recorded events.
 var EventElapsed = map[string]bool{"cudaEventElapsedTime": true, "cuEventElapsedTime": true}
 
+// IsEventRecord reports whether a call of name records a CUDA event: one
+// of EventRecords, or a wrapper of one (EntryPoint).
+func IsEventRecord(name string) bool { return EventRecords[EntryPoint(name)] }
+
+// IsEventElapsed reports whether a call of name reads the time between
+// two events: one of EventElapsed, or a wrapper of one (EntryPoint).
+func IsEventElapsed(name string) bool { return EventElapsed[EntryPoint(name)] }
+
+// Programs that load the driver themselves (dlopen, cuGetProcAddress) call
+// its entry points through pointers or wrappers named for them: Warp's
+// `cuEventRecord_f`, `pfn_cuEventRecord`, `cuEventRecord_ptr`.
+var (
+	entryPointSuffixes = []string{"_f", "_fn", "_ptr", "_func", "_wrapper"}
+	entryPointPrefixes = []string{"pfn_", "pfn", "p_", "wrap_"}
+)
+
+// EntryPoint returns the CUDA API name that name stands for: name
+// itself, or, for a wrapper, the name of a CUDA API (cu..., cuda...)
+// without the wrapper's affix.
+func EntryPoint(name string) string {
+	for _, suffix := range entryPointSuffixes {
+		if api, ok := strings.CutSuffix(name, suffix); ok && strings.HasPrefix(api, "cu") {
+			return api
+		}
+	}
+	for _, prefix := range entryPointPrefixes {
+		if api, ok := strings.CutPrefix(name, prefix); ok && strings.HasPrefix(api, "cu") {
+			return api
+		}
+	}
+	return name
+}
+
 // HostClockCalls are C, OS and common helper functions that read a host
 // clock by their name alone.
 var HostClockCalls = map[string]bool{

@@ -15,3 +15,17 @@ func TestIsTimerFunction(t *testing.T) {
 		}
 	}
 }
+
+func TestEntryPoint(t *testing.T) {
+	for name, want := range map[string]string{
+		"cuEventRecord_f": "cuEventRecord", "pfn_cuEventRecord": "cuEventRecord", "cudaEventRecord_ptr": "cudaEventRecord",
+		"cuEventRecord": "cuEventRecord", "record_f": "record_f", "p_count": "p_count", "wrap_cuLaunchKernel": "cuLaunchKernel",
+	} {
+		if got := EntryPoint(name); got != want {
+			t.Errorf("EntryPoint(%q) = %q, want %q", name, got, want)
+		}
+	}
+	if !IsEventRecord("cuEventRecord_f") || IsEventRecord("cuEventQuery_f") || !IsEventElapsed("pfn_cuEventElapsedTime") {
+		t.Error("wrappers of event records and elapsed-time reads are not told apart")
+	}
+}

@@ -324,7 +324,7 @@ func (a *analysis) measuredVariable(fn *cudaparse.Function, r cudaparse.TimedReg
 		return ""
 	}
 	for _, c := range a.file.Calls {
-		if c.Func != fn || !knowledge.EventElapsed[c.Name] || len(c.Args) < 3 || c.Node.Start() < r.Stop.End() {
+		if c.Func != fn || !knowledge.IsEventElapsed(c.Name) || len(c.Args) < 3 || c.Node.Start() < r.Stop.End() {
 			continue
 		}
 		if cudaparse.VarKey(c.Args[1]) == cudaparse.VarKey(start.Args[0]) && cudaparse.VarKey(c.Args[2]) == cudaparse.VarKey(stop.Args[0]) {
@@ -434,7 +434,7 @@ func isRead(n cudaparse.Node) bool {
 		return false
 	case p.Is("pointer_expression") && strings.HasPrefix(strings.TrimSpace(p.Text()), "&"):
 		if args := p.Parent(); args.Is("argument_list") {
-			if name := args.Parent().ChildByField("function").Name(); knowledge.EventElapsed[name] {
+			if name := args.Parent().ChildByField("function").Name(); knowledge.IsEventElapsed(name) {
 				return false
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // A measurement that only feeds a unit test's coarse bound
@@ -22,7 +23,7 @@ func (a *analysis) onlyTestBound(fn *cudaparse.Function, r cudaparse.TimedRegion
 	measured := map[string]bool{}
 	if r.Clock == cudaparse.ClockEvent {
 		for _, c := range a.file.Calls {
-			if c.Func == fn && (c.Name == "cudaEventElapsedTime" || c.Name == "cuEventElapsedTime") && len(c.Args) > 0 {
+			if c.Func == fn && knowledge.IsEventElapsed(c.Name) && len(c.Args) > 0 {
 				if v := addressOf(c.Args[0]); v != "" {
 					measured[v] = true
 				}
