@@ -7,6 +7,37 @@ import (
 	"github.com/lazylint/lazylint/knowledge"
 )
 
+// SpellsLoop reports whether src may hold a loop statement: it spells
+// the word `while` (a while or do loop), or the word `for` followed by
+// blanks and a parenthesis (or a comment). Comments and strings count
+// too, so it errs towards true; a file without is sure to hold no loop,
+// whatever the pre-pass makes of it (it writes no loop keyword).
+func SpellsLoop(src []byte) bool {
+	return spellsWord(src, []byte("while"), func(int) bool { return true }) ||
+		spellsWord(src, []byte("for"), func(end int) bool {
+			for end < len(src) && (syntax.IsSpace(src[end]) || src[end] == '\n') {
+				end++
+			}
+			return end < len(src) && (src[end] == '(' || src[end] == '/')
+		})
+}
+
+// spellsWord reports whether src spells w as a whole word for which
+// after (given the offset just past it) holds.
+func spellsWord(src, w []byte, after func(end int) bool) bool {
+	for i := 0; ; {
+		k := bytes.Index(src[i:], w)
+		if k < 0 {
+			return false
+		}
+		at, end := i+k, i+k+len(w)
+		if (at == 0 || !syntax.IsIdentByte(src[at-1])) && (end == len(src) || !syntax.IsIdentByte(src[end])) && after(end) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
 // CallsInLoop reports whether src calls one of names inside a for, while
 // or do loop (in its header or its body), as far as a lexer can tell:
 // prefilters use it to leave out files whose calls of an API are never
