@@ -75,15 +75,15 @@ func TestCallsInLoopThrough(t *testing.T) {
 
 func TestSpellsLoop(t *testing.T) {
 	for src, want := range map[string]bool{
-		"while (!*flag) {}":                   true,
-		"do { x++; } while (x < n);":          true,
-		"for (int i = 0; i < n; ++i) {}":      true,
-		"for\n  (;;) {}":                      true,
-		"for /* ever */ (;;)":                 true,
-		"// for license information":          false,
-		"int before(int x); int format;":      false,
+		"while (!*flag) {}":                    true,
+		"do { x++; } while (x < n);":           true,
+		"for (int i = 0; i < n; ++i) {}":       true,
+		"for\n  (;;) {}":                       true,
+		"for /* ever */ (;;)":                  true,
+		"// for license information":           false,
+		"int before(int x); int format;":       false,
 		"asm volatile(\"ld.acquire.gpu.b32\")": false,
-		"meanwhile();":                        false,
+		"meanwhile();":                         false,
 	} {
 		if got := SpellsLoop([]byte(src)); got != want {
 			t.Errorf("SpellsLoop(%q) = %v, want %v", src, got, want)
