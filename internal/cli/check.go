@@ -65,8 +65,9 @@ func newCheckCommand() *cobra.Command {
 		Use:   "check [PATH...] [--confirm -- CMD ARGS...]",
 		Short: "Check files and folders (default: the current folder)",
 		Long: `Check C, C++ and CUDA files (` + strings.Join(cudaparse.Extensions, " ") + `), and .go
-files that import "C" (their cgo preambles with the C rules, the Go code with
-the cgo analyzers). Folders are walked in parallel, honouring .gitignore
+files that call CUDA through cgo or through a binding package (one that does,
+in the tree or in a local module its go.mod or go.work names): their cgo
+preambles with the C rules, the Go code with the cgo analyzers. Folders are walked in parallel, honouring .gitignore
 below them and skipping .git; the files and folders named are checked even
 when .gitignore lists them.
 

@@ -79,7 +79,7 @@ func TestConfigErrorsArePrefixed(t *testing.T) {
 func TestCheckHelp(t *testing.T) {
 	_, out, _ := run(t, t.TempDir(), "check", "--help")
 	for _, want := range []string{`.go
-files that import "C"`, "0 no findings at or above --fail-on", "1 findings at or above it"} {
+files that call CUDA through cgo or through a binding package`, "0 no findings at or above --fail-on", "1 findings at or above it"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("check --help lacks %q:\n%s", want, out)
 		}
