@@ -365,6 +365,12 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 		if a != "" && b != "" && len(measured) > 0 {
 			if measured[[2]string{a, b}] {
 				out = append(out, regionBetween(reads[i], reads[j], ClockHost, fn))
+			} else if k := previousOfClock(reads, j); k >= 0 && k < i && vars[k] != "" && measured[[2]string{vars[k], b}] {
+				// Two clocks interleaved (a clock() run time inside
+				// steady_clock phases): the read before is the other
+				// clock's; this one's measurement starts at the read of
+				// its own clock it is compared with.
+				out = append(out, regionBetween(reads[k], reads[j], ClockHost, fn))
 			}
 			continue
 		}
@@ -381,6 +387,27 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 		out = append(out, regionBetween(reads[i], reads[j], ClockHost, fn))
 	}
 	return out
+}
+
+// previousOfClock returns the index of the last read before reads[j] of
+// the same clock (sameClock), or -1.
+func previousOfClock(reads []*Call, j int) int {
+	for k := j - 1; k >= 0; k-- {
+		if sameClock(reads[k], reads[j]) {
+			return k
+		}
+	}
+	return -1
+}
+
+// sameClock reports whether two reads read the same clock, as spelled: the
+// same function (`std::chrono::steady_clock::now`, `clock`), or methods of
+// the same object (`timer.start()`, `timer.stop()`).
+func sameClock(a, b *Call) bool {
+	if a.Callee.Is("field_expression") && b.Callee.Is("field_expression") {
+		return compactSpace(a.Callee.ChildByField("argument").Text()) == compactSpace(b.Callee.ChildByField("argument").Text())
+	}
+	return compactSpace(a.Callee.Text()) == compactSpace(b.Callee.Text())
 }
 
 // readAfter reports whether scope names the variable v after offset at
