@@ -236,6 +236,11 @@ type File struct {
 	// once (clockHelpers).
 	clockHelpersOnce sync.Once
 	ownClockHelpers  map[string]bool
+	// stampHelpers and sinceHelpers are the file's functions that read a
+	// host clock once into a parameter (`start_timer(t)`), or once to
+	// subtract a parameter from (`seconds_since(t)`), by the parameter's
+	// index (clockHelpers).
+	stampHelpers, sinceHelpers map[string]int
 	// classBases: the file's classes and their bases (MethodCalled).
 	classBasesOnce sync.Once
 	classBases     map[string][]string

@@ -45,6 +45,9 @@ func ClockOf(c *Call) ClockKind {
 	if f := c.Node.f; f != nil && (f.projectClocks[c.Name] && f.FunctionNamed(c.Name) == nil || f.clockHelpers()[c.Name]) {
 		return ClockHost
 	}
+	if _, ok := c.Node.f.parameterClock(c); ok {
+		return ClockHost
+	}
 	if c.Callee.Is("field_expression") && c.Node.f != nil && c.Node.f.timerMethodCall(c) {
 		return ClockHost
 	}
@@ -355,6 +358,12 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 	measured := comparedPairs(fn, known)
 	var out []TimedRegion
 	for j := 1; j < len(reads); j++ {
+		if f := reads[j].Node.f; f.sinceCall(reads[j]) {
+			if k := sinceStart(reads, vars, j); k >= 0 {
+				out = append(out, regionBetween(reads[k], reads[j], ClockHost, fn))
+			}
+			continue
+		}
 		i := startFor(reads, j)
 		if i < 0 || knowledge.TimerValueReads[reads[i].Name] {
 			// sdkGetTimerValue returns what the stopwatch summed so far:
@@ -387,6 +396,22 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 		out = append(out, regionBetween(reads[i], reads[j], ClockHost, fn))
 	}
 	return out
+}
+
+// sinceStart returns the index of the read a since helper's call
+// (`seconds_since(t)`, reads[j]) measures from: the last one before it
+// stored in its argument variable, or -1.
+func sinceStart(reads []*Call, vars []string, j int) int {
+	arg, _ := reads[j].Node.f.parameterClock(reads[j])
+	if arg == "" {
+		return -1
+	}
+	for k := j - 1; k >= 0; k-- {
+		if vars[k] == arg {
+			return k
+		}
+	}
+	return -1
 }
 
 // previousOfClock returns the index of the last read before reads[j] of
@@ -506,6 +531,19 @@ func addressed(n Node) Node {
 }
 
 func storedIn(c *Call) string {
+	// start_timer(t), a stamp helper of the file: the read is stored in
+	// its argument.
+	if f := c.Node.f; f != nil && !f.sinceCall(c) {
+		if arg, ok := f.parameterClock(c); ok {
+			return arg
+		}
+	}
+	return storedDirectly(c)
+}
+
+// storedDirectly is storedIn for the reads the tables know (no helper of
+// the file): what clockHelpers itself asks.
+func storedDirectly(c *Call) string {
 	// gettimeofday(&tv, 0), clock_gettime(CLOCK_MONOTONIC, &ts): the read
 	// is stored where its pointer argument points.
 	if k, ok := knowledge.ClockOutParams[c.Name]; ok && k < len(c.Args) {
@@ -730,7 +768,7 @@ func callsBuilder(text []byte, method string) bool {
 func (f *File) clockHelpers() map[string]bool {
 	f.clockHelpersOnce.Do(func() {
 		for _, fn := range f.Functions {
-			if fn.Space&SpaceHost == 0 || fn.Name == "" || fn.Name == "main" || len(f.LaunchesIn(fn)) > 0 || knowledge.IsClockName(fn.Name) || !returnsTime(fn) {
+			if fn.Space&SpaceHost == 0 || fn.Name == "" || fn.Name == "main" || len(f.LaunchesIn(fn)) > 0 {
 				continue
 			}
 			var reads []*Call
@@ -739,15 +777,109 @@ func (f *File) clockHelpers() map[string]bool {
 					reads = append(reads, c)
 				}
 			}
-			if len(reads) == 1 && returnsRead(fn, reads[0]) {
+			// A helper named as a clock (start_timer) is a clock read
+			// already; its parameter says where the read goes.
+			if len(reads) == 1 && !knowledge.IsClockName(fn.Name) && returnsTime(fn) && returnsRead(fn, reads[0]) {
 				if f.ownClockHelpers == nil {
 					f.ownClockHelpers = map[string]bool{}
 				}
 				f.ownClockHelpers[fn.Name] = true
 			}
+			if len(reads) == 1 {
+				f.noteParameterClock(fn, reads[0])
+			}
 		}
 	})
 	return f.ownClockHelpers
+}
+
+// noteParameterClock notes fn, which reads a host clock once (read) and
+// launches nothing, as a stamp helper when the read is stored into one of
+// its parameters (`void start_timer(timeval &t) { gettimeofday(&t, 0); }`,
+// `*t = now()`), or as a since helper when it subtracts a parameter from
+// the read (`double seconds_since(timeval &t) { gettimeofday(&end, 0);
+// return end.tv_sec - t.tv_sec + ...; }`): a call of either is a clock
+// read, whose measurement the argument variable ties together.
+func (f *File) noteParameterClock(fn *Function, read *Call) {
+	param := map[string]int{}
+	for _, p := range fn.Params {
+		if p.Name != "" {
+			param[p.Name] = p.Index
+		}
+	}
+	if len(param) == 0 {
+		return
+	}
+	into := storedDirectly(read)
+	if k, ok := knowledge.ClockOutParams[read.Name]; ok && into == "" && k < len(read.Args) {
+		into = VarKey(read.Args[k]) // gettimeofday(t, 0) through a pointer parameter
+	}
+	into = strings.TrimPrefix(into, "*")
+	if k, ok := param[into]; ok {
+		if f.stampHelpers == nil {
+			f.stampHelpers = map[string]int{}
+		}
+		f.stampHelpers[fn.Name] = k
+		return
+	}
+	if into == "" {
+		return
+	}
+	// The read's variable minus a parameter, fields of either included.
+	fn.Body.Descendants(func(n Node) bool {
+		if !n.Is("binary_expression") || n.ChildByField("operator").Text() != "-" {
+			return true
+		}
+		if root(VarKey(n.ChildByField("left").Unparen())) != into {
+			return true
+		}
+		if k, ok := param[root(VarKey(n.ChildByField("right").Unparen()))]; ok {
+			if f.sinceHelpers == nil {
+				f.sinceHelpers = map[string]int{}
+			}
+			f.sinceHelpers[fn.Name] = k
+			return false
+		}
+		return true
+	})
+}
+
+// root is the variable a key names a field of (`t` for `t.tv_sec`).
+func root(key string) string {
+	if i := strings.IndexByte(key, '.'); i >= 0 {
+		return key[:i]
+	}
+	return key
+}
+
+// parameterClock reports whether c calls a stamp or since helper of the
+// file (noteParameterClock), and the argument variable it ties the read
+// to.
+func (f *File) parameterClock(c *Call) (arg string, ok bool) {
+	if f == nil || c.Callee.Is("field_expression") {
+		return "", false
+	}
+	f.clockHelpers()
+	k, stamp := f.stampHelpers[c.Name]
+	if !stamp {
+		if k, ok = f.sinceHelpers[c.Name]; !ok {
+			return "", false
+		}
+	}
+	if k >= len(c.Args) {
+		return "", false
+	}
+	return VarKey(addressed(c.Args[k])), true
+}
+
+// sinceCall reports whether c calls a since helper of the file.
+func (f *File) sinceCall(c *Call) bool {
+	if f == nil || c.Callee.Is("field_expression") {
+		return false
+	}
+	f.clockHelpers()
+	_, ok := f.sinceHelpers[c.Name]
+	return ok
 }
 
 // returnsTime reports whether fn returns what a timestamp can be: a
