@@ -319,6 +319,36 @@ func addedTo(c *Call) bool {
 	return p.Is("binary_expression") && strings.TrimSpace(p.ChildByField("operator").Text()) == "+"
 }
 
+// checksElapsed reports whether a read only checks how long it has been
+// since a stamp kept outside the function (a member, a global), against a
+// bound: `now() - m_last_draw > 50ms`, a redraw throttle or a time limit,
+// which starts and ends no measurement of the function. (A window against
+// a stamp of the function's own, `for (; now() - t0 < 0.02; n++)`, is one.)
+func checksElapsed(c *Call, fn *Function) bool {
+	p := c.Node.Parent()
+	for p.Is("parenthesized_expression") {
+		p = p.Parent()
+	}
+	if !p.Is("binary_expression") || strings.TrimSpace(p.ChildByField("operator").Text()) != "-" || p.ChildByField("left").Unparen().Start() != c.Node.Start() {
+		return false
+	}
+	if stamp := VarKey(p.ChildByField("right")); stamp == "" || !strings.Contains(stamp, ".") && declaredLocal(fn, stamp) {
+		return false
+	}
+	q := p.Parent()
+	for q.Is("parenthesized_expression") {
+		q = q.Parent()
+	}
+	if !q.Is("binary_expression") {
+		return false
+	}
+	switch strings.TrimSpace(q.ChildByField("operator").Text()) {
+	case ">", ">=", "<", "<=":
+		return true
+	}
+	return false
+}
+
 // discards reports whether a host read is a timer's reset that reads no
 // clock (File.discardsMeasurement).
 func discards(c *Call) bool { return c.Node.f.discardsMeasurement(c) }
@@ -390,7 +420,7 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 		// now() + timeout`), which later reads are compared with or
 		// subtracted from: a time budget, not a measurement.
 		if stopsTimer.MatchString(reads[i].Name+" "+a) || startsTimer.MatchString(reads[j].Name+" "+b) || isTimerDeclaration(reads[j]) ||
-			discards(reads[i]) || discards(reads[j]) || addedTo(reads[i]) {
+			discards(reads[i]) || discards(reads[j]) || addedTo(reads[i]) || checksElapsed(reads[i], fn) || checksElapsed(reads[j], fn) {
 			continue
 		}
 		out = append(out, regionBetween(reads[i], reads[j], ClockHost, fn))
