@@ -30,6 +30,7 @@ func (p *prepass) resolveConditionals() {
 		}
 	}
 	zero := p.zeroMacros()
+	off := p.switchedOff()
 	for _, dirs := range ConditionalGroups(p.src, p.toks) {
 		for _, d := range dirs {
 			p.simplifyCondition(d)
@@ -38,7 +39,7 @@ func (p *prepass) resolveConditionals() {
 		if len(dirs) < 2 || DirectiveName(p.text(last)) != "endif" || p.blanked[dirs[0]] {
 			continue // unterminated, or inside a branch already blanked
 		}
-		if isIfZero(p.text(dirs[0]), zero) {
+		if isIfZero(p.text(dirs[0]), zero) || isIfdefOff(p.text(dirs[0]), off) {
 			p.blankBetween(dirs[0], dirs[1])
 			continue
 		}
@@ -250,6 +251,56 @@ func DirectiveName(d []byte) string {
 		j++
 	}
 	return string(d[:j])
+}
+
+// commentedDefine matches a #define switched off by commenting it out
+// (`// #define DEBUG_COND_BOUNDS_PROP`).
+var commentedDefine = regexp.MustCompile(`(?m)^[ \t]*//[ \t]*#[ \t]*define[ \t]+(\w+)`)
+
+// switchedOff returns the names whose only #define in the file is
+// commented out, and that no live #define or #undef names: a debugging
+// switch kept off by hand, whose `#ifdef NAME` branches are dead code
+// (its timers, prints and checks are not compiled).
+func (p *prepass) switchedOff() map[string]bool {
+	var off map[string]bool
+	for _, m := range commentedDefine.FindAllSubmatch(p.src, -1) {
+		if off == nil {
+			off = map[string]bool{}
+		}
+		off[string(m[1])] = true
+	}
+	if off == nil {
+		return nil
+	}
+	for _, t := range p.toks {
+		if t.Kind != TokDirective {
+			continue
+		}
+		d := p.src[t.Start:t.End]
+		if name := DirectiveName(d); name == "define" || name == "undef" {
+			if w := DirectiveWords(d); len(w) > 1 {
+				delete(off, string(w[1]))
+			}
+		}
+	}
+	return off
+}
+
+// isIfdefOff reports whether d is `#ifdef NAME` or `#if defined(NAME)`
+// for a name switched off (switchedOff).
+func isIfdefOff(d []byte, off map[string]bool) bool {
+	if len(off) == 0 {
+		return false
+	}
+	switch DirectiveName(d) {
+	case "ifdef":
+		w := DirectiveWords(d)
+		return len(w) == 2 && off[string(w[1])]
+	case "if":
+		cond := strings.TrimSpace(strings.TrimPrefix(ifCondition(d), "defined"))
+		return cond != ifCondition(d) && off[strings.Trim(cond, "() ")]
+	}
+	return false
 }
 
 func isIfZero(d []byte, zero map[string]bool) bool {
