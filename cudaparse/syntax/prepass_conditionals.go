@@ -253,21 +253,17 @@ func DirectiveName(d []byte) string {
 	return string(d[:j])
 }
 
-// commentedDefine matches a #define switched off by commenting it out
-// (`// #define DEBUG_COND_BOUNDS_PROP`).
-var commentedDefine = regexp.MustCompile(`(?m)^[ \t]*//[ \t]*#[ \t]*define[ \t]+(\w+)`)
-
 // switchedOff returns the names whose only #define in the file is
 // commented out, and that no live #define or #undef names: a debugging
 // switch kept off by hand, whose `#ifdef NAME` branches are dead code
 // (its timers, prints and checks are not compiled).
 func (p *prepass) switchedOff() map[string]bool {
 	var off map[string]bool
-	for _, m := range commentedDefine.FindAllSubmatch(p.src, -1) {
+	for _, name := range commentedDefines(p.src) {
 		if off == nil {
 			off = map[string]bool{}
 		}
-		off[string(m[1])] = true
+		off[name] = true
 	}
 	if off == nil {
 		return nil
@@ -284,6 +280,54 @@ func (p *prepass) switchedOff() map[string]bool {
 		}
 	}
 	return off
+}
+
+// commentedDefines returns the names of the lines `// #define NAME`
+// (blanks allowed around `//` and `#`), found from each "define" by the
+// bytes before it on its line: a regular expression anchored at line
+// starts read every byte of every parsed file and cost 3% of a run.
+func commentedDefines(src []byte) []string {
+	var out []string
+	word := []byte("define")
+	for i := 0; ; {
+		k := bytes.Index(src[i:], word)
+		if k < 0 {
+			return out
+		}
+		at := i + k
+		i = at + len(word)
+		j := at
+		blanks := func() {
+			for j > 0 && (src[j-1] == ' ' || src[j-1] == '\t') {
+				j--
+			}
+		}
+		blanks()
+		if j == 0 || src[j-1] != '#' {
+			continue
+		}
+		j--
+		blanks()
+		if j < 2 || src[j-1] != '/' || src[j-2] != '/' {
+			continue
+		}
+		j -= 2
+		blanks()
+		if j > 0 && src[j-1] != '\n' {
+			continue
+		}
+		n := i
+		for n < len(src) && (src[n] == ' ' || src[n] == '\t') {
+			n++
+		}
+		e := n
+		for e < len(src) && IsIdentByte(src[e]) {
+			e++
+		}
+		if e > n && n > i {
+			out = append(out, string(src[n:e]))
+		}
+	}
 }
 
 // isIfdefOff reports whether d is `#ifdef NAME` or `#if defined(NAME)`

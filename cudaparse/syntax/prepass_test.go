@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -154,5 +155,14 @@ func TestNeutralizeKeepsShapeOnEveryByte(t *testing.T) {
 		if !bytes.Equal(again, out) {
 			t.Errorf("not idempotent on %q:\n once %q\ntwice %q", in, out, again)
 		}
+	}
+}
+
+func TestCommentedDefines(t *testing.T) {
+	src := []byte("// #define A\n  //#define B 1\n#define C\nx; // #define D\n// # define E\n//#defineF\n/* #define G */\n")
+	got := commentedDefines(src)
+	want := []string{"A", "B", "E"}
+	if !slices.Equal(got, want) {
+		t.Errorf("commentedDefines = %q, want %q", got, want)
 	}
 }
