@@ -73,7 +73,7 @@ func clockReadsIn(body string, t MacroTable, depth int, into ...*clockMacro) []i
 		case knowledge.IsEventRecord(name):
 			at = append(at, i)
 			timing := false
-			if args := callArgs(body[open:]); len(args) > 0 {
+			if args := callArguments([]byte(body), open); len(args) > 0 {
 				timing = namedForTiming(args[0])
 			}
 			each(func(m *clockMacro) { m.records, m.timingRecord = true, m.timingRecord || timing })
@@ -130,7 +130,7 @@ func eachCalledName(body string, visit func(name string, at, open int)) {
 // text of its argument list (starting at its parenthesis): the second and
 // third arguments when they are plain names.
 func elapsedArgs(call string) []string {
-	args := callArgs(call)
+	args := callArguments([]byte(call), 0)
 	var out []string
 	for _, a := range args[min(1, len(args)):] {
 		if isIdentifier(a) {
@@ -138,31 +138,6 @@ func elapsedArgs(call string) []string {
 		}
 	}
 	return out
-}
-
-// callArgs returns the arguments of a call from the text of its argument
-// list (starting at its parenthesis), trimmed.
-func callArgs(call string) []string {
-	depth, start := 0, 1
-	var args []string
-	for i := 0; i < len(call); i++ {
-		switch call[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				args = append(args, strings.TrimSpace(call[start:i]))
-				i = len(call)
-			}
-		case ',':
-			if depth == 1 {
-				args = append(args, strings.TrimSpace(call[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	return args
 }
 
 // namedForTiming reports whether an event argument, as written

@@ -715,12 +715,6 @@ func eachWord(b, w []byte, visit func(at, end int) bool) {
 // calls, transitively (a timed frame callback calls the file's
 // render_frame(), which calls another file's launcher).
 func TimedCalls(src []byte, clocks [][]byte) []string {
-	return NewDefinitions(src).TimedCalls(clocks)
-}
-
-// TimedCalls is the package's TimedCalls of the text d was found in.
-func (d *Definitions) TimedCalls(clocks [][]byte) []string {
-	src := d.src
 	// Where the clocks are spelled, found once for the file rather than
 	// in each function's body.
 	var marks []int
@@ -741,7 +735,7 @@ func (d *Definitions) TimedCalls(clocks [][]byte) []string {
 	var out []string
 	seen := map[string]bool{}
 	bodies := map[string][][]byte{}
-	d.each(func(name, body []byte) {
+	eachDefinition(src, func(name, body []byte) {
 		bodies[string(name)] = append(bodies[string(name)], body)
 		start := cap(src) - cap(body)
 		k := sort.SearchInts(marks, start)

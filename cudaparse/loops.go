@@ -13,29 +13,16 @@ import (
 // too, so it errs towards true; a file without is sure to hold no loop,
 // whatever the pre-pass makes of it (it writes no loop keyword).
 func SpellsLoop(src []byte) bool {
-	return spellsWord(src, []byte("while"), func(int) bool { return true }) ||
-		spellsWord(src, []byte("for"), func(end int) bool {
-			for end < len(src) && (syntax.IsSpace(src[end]) || src[end] == '\n') {
-				end++
-			}
-			return end < len(src) && (src[end] == '(' || src[end] == '/')
-		})
-}
-
-// spellsWord reports whether src spells w as a whole word for which
-// after (given the offset just past it) holds.
-func spellsWord(src, w []byte, after func(end int) bool) bool {
-	for i := 0; ; {
-		k := bytes.Index(src[i:], w)
-		if k < 0 {
-			return false
+	found := false
+	eachWord(src, []byte("while"), func(int, int) bool { found = true; return false })
+	eachWord(src, []byte("for"), func(_, end int) bool {
+		for end < len(src) && isBlank(src[end]) {
+			end++
 		}
-		at, end := i+k, i+k+len(w)
-		if (at == 0 || !syntax.IsIdentByte(src[at-1])) && (end == len(src) || !syntax.IsIdentByte(src[end])) && after(end) {
-			return true
-		}
-		i = at + 1
-	}
+		found = found || end < len(src) && (src[end] == '(' || src[end] == '/')
+		return !found
+	})
+	return found
 }
 
 // CallsInLoop reports whether src calls one of names inside a for, while

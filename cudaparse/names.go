@@ -177,16 +177,11 @@ closed:
 // such a function of the same file. A cheap way to tell the functions that
 // launch or preload from the many others a header defines.
 func LoaderDefinitions(src []byte, literals [][]byte) []string {
-	return NewDefinitions(src).Loaders(literals)
-}
-
-// Loaders is LoaderDefinitions of the text d was found in.
-func (d *Definitions) Loaders(literals [][]byte) []string {
 	var out []string
 	seen := map[string]bool{}
 	var others []string // definitions whose own body spells none
 	bodies := map[string][][]byte{}
-	d.each(func(name, body []byte) {
+	eachDefinition(src, func(name, body []byte) {
 		bodies[string(name)] = append(bodies[string(name)], body)
 		if seen[string(name)] {
 			return
@@ -235,37 +230,6 @@ func eachDefinition(src []byte, fn func(name, body []byte)) {
 // eachDefinitionHead is eachDefinition that also hands fn the text from
 // the parameter list's parenthesis to the body.
 func eachDefinitionHead(src []byte, fn func(name, head, body []byte)) {
-	NewDefinitions(src).eachHead(fn)
-}
-
-// Definitions are the functions a text defines, found once (EachName's
-// definitions, each with its parameter list and its body by brace
-// matching): the project step asks up to five questions of a file it does
-// not parse (which functions load, read a clock, time a parameter or
-// define a timer class, what it calls between clock reads), and each
-// scanned the whole text for them again.
-type Definitions struct {
-	src   []byte
-	defs  []definitionSpan
-	found bool // defs were looked for (on the first question)
-}
-
-// definitionSpan is one definition: its name src[at:end], its parameter
-// list from src[open], its body src[start:close].
-type definitionSpan struct {
-	at, end, open, start, close int
-}
-
-// NewDefinitions returns the functions src defines, looked for when first
-// asked about.
-func NewDefinitions(src []byte) *Definitions { return &Definitions{src: src} }
-
-func (d *Definitions) find() {
-	if d.found {
-		return
-	}
-	d.found = true
-	src := d.src
 	EachName(src, func(name []byte, def bool) {
 		if !def {
 			return
@@ -280,24 +244,8 @@ func (d *Definitions) find() {
 		if start < 0 {
 			return
 		}
-		d.defs = append(d.defs, definitionSpan{at, at + len(name), open, start, matchingBrace(src, start)})
+		fn(name, src[open:start], src[start:matchingBrace(src, start)])
 	})
-}
-
-// eachHead calls fn with each definition's name, the text from its
-// parameter list's parenthesis to its body, and its body.
-func (d *Definitions) eachHead(fn func(name, head, body []byte)) {
-	d.find()
-	for _, s := range d.defs {
-		// Two-index slices: callers find offsets by capacity (cap(src) -
-		// cap(body)), as with EachName's names.
-		fn(d.src[s.at:s.end], d.src[s.open:s.start], d.src[s.start:s.close])
-	}
-}
-
-// each calls fn with each definition's name and body.
-func (d *Definitions) each(fn func(name, body []byte)) {
-	d.eachHead(func(name, _, body []byte) { fn(name, body) })
 }
 
 // matchingBrace returns the offset just past the '}' that closes the '{'

@@ -28,12 +28,6 @@ import (
 // class defined twice (under #if, or a public class forwarding to an
 // implementation class of the same name) is one entry.
 func TimerClasses(src []byte, additions *knowledge.Additions) []knowledge.TimerClass {
-	return NewDefinitions(src).TimerClasses(additions)
-}
-
-// TimerClasses is the package's TimerClasses of the text d was found in.
-func (d *Definitions) TimerClasses(additions *knowledge.Additions) []knowledge.TimerClass {
-	src := d.src
 	if !mayDefineTimerClass(src, additions) {
 		return nil
 	}
@@ -44,7 +38,7 @@ func (d *Definitions) TimerClasses(additions *knowledge.Additions) []knowledge.T
 	// Each definition is searched for the literals the file spells only.
 	sc := &classScan{src: src, lits: spelledIn(src, lits)}
 	var ms []*classMethod
-	d.each(func(name, body []byte) {
+	eachDefinition(src, func(name, body []byte) {
 		if m := sc.method(name, body); m != nil {
 			ms = append(ms, m)
 		}

@@ -45,7 +45,7 @@ func ClockOf(c *Call) ClockKind {
 	if f := c.Node.f; f != nil && (f.projectClocks[c.Name] && f.FunctionNamed(c.Name) == nil || f.clockHelpers()[c.Name]) {
 		return ClockHost
 	}
-	if _, ok := c.Node.f.parameterClock(c); ok {
+	if _, _, ok := c.Node.f.parameterClock(c); ok {
 		return ClockHost
 	}
 	if c.Callee.Is("field_expression") && c.Node.f != nil && c.Node.f.timerMethodCall(c) {
@@ -311,12 +311,18 @@ func jumpTarget(jump Node) Node {
 // addedTo reports whether a clock read's value has something added to it
 // (`now() + timeout`, `timeout + now()`): a deadline.
 func addedTo(c *Call) bool {
-	n := c.Node
+	p := outsideParens(c.Node)
+	return p.Is("binary_expression") && strings.TrimSpace(p.ChildByField("operator").Text()) == "+"
+}
+
+// outsideParens returns the nearest ancestor of n that is not a
+// parenthesized expression: the expression n is an operand of.
+func outsideParens(n Node) Node {
 	p := n.Parent()
 	for p.Is("parenthesized_expression") {
-		n, p = p, p.Parent()
+		p = p.Parent()
 	}
-	return p.Is("binary_expression") && strings.TrimSpace(p.ChildByField("operator").Text()) == "+"
+	return p
 }
 
 // checksElapsed reports whether a read only checks how long it has been
@@ -325,20 +331,14 @@ func addedTo(c *Call) bool {
 // which starts and ends no measurement of the function. (A window against
 // a stamp of the function's own, `for (; now() - t0 < 0.02; n++)`, is one.)
 func checksElapsed(c *Call, fn *Function) bool {
-	p := c.Node.Parent()
-	for p.Is("parenthesized_expression") {
-		p = p.Parent()
-	}
+	p := outsideParens(c.Node)
 	if !p.Is("binary_expression") || strings.TrimSpace(p.ChildByField("operator").Text()) != "-" || p.ChildByField("left").Unparen().Start() != c.Node.Start() {
 		return false
 	}
 	if stamp := VarKey(p.ChildByField("right")); stamp == "" || !strings.Contains(stamp, ".") && declaredLocal(fn, stamp) {
 		return false
 	}
-	q := p.Parent()
-	for q.Is("parenthesized_expression") {
-		q = q.Parent()
-	}
+	q := outsideParens(p)
 	if !q.Is("binary_expression") {
 		return false
 	}
@@ -388,8 +388,8 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 	measured := comparedPairs(fn, known)
 	var out []TimedRegion
 	for j := 1; j < len(reads); j++ {
-		if f := reads[j].Node.f; f.sinceCall(reads[j]) {
-			if k := sinceStart(reads, vars, j); k >= 0 {
+		if arg, since, _ := reads[j].Node.f.parameterClock(reads[j]); since {
+			if k := sinceStart(vars, j, arg); k >= 0 {
 				out = append(out, regionBetween(reads[k], reads[j], ClockHost, fn))
 			}
 			continue
@@ -429,10 +429,9 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 }
 
 // sinceStart returns the index of the read a since helper's call
-// (`seconds_since(t)`, reads[j]) measures from: the last one before it
-// stored in its argument variable, or -1.
-func sinceStart(reads []*Call, vars []string, j int) int {
-	arg, _ := reads[j].Node.f.parameterClock(reads[j])
+// (`seconds_since(t)`, read j, given the variable arg) measures from: the
+// last one before it stored in arg, or -1.
+func sinceStart(vars []string, j int, arg string) int {
 	if arg == "" {
 		return -1
 	}
@@ -563,10 +562,8 @@ func addressed(n Node) Node {
 func storedIn(c *Call) string {
 	// start_timer(t), a stamp helper of the file: the read is stored in
 	// its argument.
-	if f := c.Node.f; f != nil && !f.sinceCall(c) {
-		if arg, ok := f.parameterClock(c); ok {
-			return arg
-		}
+	if arg, since, ok := c.Node.f.parameterClock(c); ok && !since {
+		return arg
 	}
 	return storedDirectly(c)
 }
@@ -883,33 +880,24 @@ func root(key string) string {
 }
 
 // parameterClock reports whether c calls a stamp or since helper of the
-// file (noteParameterClock), and the argument variable it ties the read
-// to.
-func (f *File) parameterClock(c *Call) (arg string, ok bool) {
+// file (noteParameterClock) with the argument it ties the read to (ok),
+// the variable that argument names, and whether the helper is a since
+// helper (told even when the call lacks the argument).
+func (f *File) parameterClock(c *Call) (arg string, since, ok bool) {
 	if f == nil || c.Callee.Is("field_expression") {
-		return "", false
+		return "", false, false
 	}
 	f.clockHelpers()
 	k, stamp := f.stampHelpers[c.Name]
 	if !stamp {
-		if k, ok = f.sinceHelpers[c.Name]; !ok {
-			return "", false
+		if k, since = f.sinceHelpers[c.Name]; !since {
+			return "", false, false
 		}
 	}
 	if k >= len(c.Args) {
-		return "", false
+		return "", since, false
 	}
-	return VarKey(addressed(c.Args[k])), true
-}
-
-// sinceCall reports whether c calls a since helper of the file.
-func (f *File) sinceCall(c *Call) bool {
-	if f == nil || c.Callee.Is("field_expression") {
-		return false
-	}
-	f.clockHelpers()
-	_, ok := f.sinceHelpers[c.Name]
-	return ok
+	return VarKey(addressed(c.Args[k])), since, true
 }
 
 // returnsTime reports whether fn returns what a timestamp can be: a

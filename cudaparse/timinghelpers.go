@@ -161,13 +161,8 @@ func runsParameterAt(body []byte, at, end int) bool {
 // event records, or the host clock literals given (those src spells).
 // Without a parse, for the files the project step only scans.
 func TimingHelperDefinitions(src []byte, clocks [][]byte) []string {
-	return NewDefinitions(src).TimingHelpers(clocks)
-}
-
-// TimingHelpers is TimingHelperDefinitions of the text d was found in.
-func (d *Definitions) TimingHelpers(clocks [][]byte) []string {
 	var out []string
-	d.eachHead(func(name, head, body []byte) {
+	eachDefinitionHead(src, func(name, head, body []byte) {
 		if k, _ := lexicalTimingHelper(head, body, clocks); k > 0 && !slices.Contains(out, string(name)) {
 			out = append(out, string(name))
 		}

@@ -155,8 +155,6 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 	// A timer class of CUDA events is a clock too, for the files that
 	// declare its objects.
 	eventTimer := !ff.clockDefiner && !slices.ContainsFunc(knowledge.EventTimerSpellings, func(lit string) bool { return !text.Contains(lit) })
-	// The file's function definitions, found once for the questions below.
-	defs := cudaparse.NewDefinitions(text.Src)
 	if !ff.parsed && (ff.loader || ff.clockDefiner || eventTimer || ff.loadCandidate || ff.clockCandidate) {
 		ff.scanned = true
 		switch {
@@ -165,26 +163,26 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		case ff.loadCandidate:
 			// Only what the file's functions call between two clock
 			// reads can be a timed launch of another file.
-			ff.calls = names.intern(defs.TimedCalls(presentLiterals(text, withSpellings(clockReadLiterals, ownClocks))))
+			ff.calls = names.intern(cudaparse.TimedCalls(text.Src, presentLiterals(text, withSpellings(clockReadLiterals, ownClocks))))
 		}
 		if ff.loader {
-			ff.defines = names.intern(defs.Loaders(presentLiterals(text, withSpellings(kernelLoadLiterals, ownLoads))))
+			ff.defines = names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(kernelLoadLiterals, ownLoads))))
 		}
 		if ff.clockDefiner {
-			ff.clockDefines = names.intern(defs.Loaders(presentLiterals(text, withSpellings(hostClockLiterals, ownClocks))))
+			ff.clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(hostClockLiterals, ownClocks))))
 		}
 		if eventTimer || ff.clockDefiner {
 			// Timing helpers (`timeGpu(f)`: f() between two event
 			// records or clock reads), which the clock helpers above
 			// need not hold (they read a host clock once).
-			ff.timingDefines = names.intern(defs.TimingHelpers(presentLiterals(text, hostClockLiterals)))
+			ff.timingDefines = names.intern(cudaparse.TimingHelperDefinitions(text.Src, presentLiterals(text, hostClockLiterals)))
 		}
 	}
 	if !ff.parsed {
 		ff.timers = nil
 		if ff.clockDefiner || eventTimer {
 			// Without either, the file can define no timer class.
-			ff.timers = defs.TimerClasses(s.Additions)
+			ff.timers = cudaparse.TimerClasses(text.Src, s.Additions)
 		}
 		ff.timersKnown = true
 	}
