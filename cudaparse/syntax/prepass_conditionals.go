@@ -39,8 +39,22 @@ func (p *prepass) resolveConditionals() {
 		if len(dirs) < 2 || DirectiveName(p.text(last)) != "endif" || p.blanked[dirs[0]] {
 			continue // unterminated, or inside a branch already blanked
 		}
-		if isIfZero(p.text(dirs[0]), zero) || isIfdefOff(p.text(dirs[0]), off) {
+		if isIfZero(p.text(dirs[0]), zero) {
 			p.blankBetween(dirs[0], dirs[1])
+			continue
+		}
+		if isIfdefOff(p.text(dirs[0]), off) {
+			// The switch is off: its branch is dead, and the next one is
+			// what compiles, kept alone as a flattened group keeps its
+			// first (`#ifdef X } while (a && b); #else } while (a);
+			// #endif` closes a loop either way).
+			p.blankBetween(dirs[0], dirs[1])
+			if len(dirs) > 2 {
+				p.blankTokens(dirs[0], dirs[0])
+				p.blankTokens(dirs[1], dirs[1])
+				p.blankBetween(dirs[2]-1, last+1)
+				p.rw.Blanked = append(p.rw.Blanked, Range{int(p.toks[dirs[0]].Start), int(p.toks[dirs[0]].End)})
+			}
 			continue
 		}
 		if isIfOne(p.text(dirs[0])) {

@@ -45,6 +45,8 @@ func TestNeutralizeRewrites(t *testing.T) {
 		{"digit separator", "int n = 1'000'000; __device__ int x;", "int n = 1'000'000;            int x;"},
 		{"target macro", "NV_IF_TARGET(NV_IS_DEVICE, (x = 1;), (x = 2;));", "             NV_IS_DEVICE; {x = 1;}; {x = 2;} ;"},
 		{"asm output operand", `asm volatile("mov.u32 %0, 1;" : "=r"(v.x));`, `asm volatile("mov.u32 %0, 1;" : "=r"(v_x));`},
+		{"switched-off debug branch", "// #define TRACE\n#ifdef TRACE\nlog(t);\n#endif", "// #define TRACE\n#ifdef TRACE\n       \n#endif"},
+		{"switched-off branch closing a loop", "// #define RHO\ndo {\n#ifdef RHO\n} while (a && b);\n#else\n} while (a);\n#endif", "// #define RHO\ndo {\n          \n" + strings.Repeat(" ", len("} while (a && b);")) + "\n     \n} while (a);\n      "},
 		{"AMD-only branch", "#ifdef __HIP_PLATFORM_AMD__\nhipMalloc(&p, n);\n#else\ncudaMalloc(&p, n);\n#endif", "#ifdef __HIP_PLATFORM_AMD__\n                 \n#else\ncudaMalloc(&p, n);\n#endif"},
 		{"AMD-only else branch", "#if !defined(USE_ROCM)\ncudaFree(p);\n#else\nhipFree(p);\n#endif", "#if !defined(USE_ROCM)\ncudaFree(p);\n#else\n           \n#endif"},
 		{"a one-line block holding a macro statement", "auto f = [&](int t) { BODY(n) };", "auto f = [&](int t) { BODY(n);};"},
