@@ -86,9 +86,13 @@ type FunctionSummary struct {
 	TimesParam int `json:"T,omitempty"`
 	// TimesKernel: that parameter is a kernel the function launches (a
 	// caller hands a kernel, not code to run).
-	TimesKernel bool          `json:"tk,omitempty"`
-	TimesClock  ClockKind     `json:"tc,omitempty"`
-	Steps       []SummaryStep `json:"s,omitempty"`
+	TimesKernel bool      `json:"tk,omitempty"`
+	TimesClock  ClockKind `json:"tc,omitempty"`
+	// Steps are what the function does, in order. Read them through
+	// StepList: once the summary's steps are moved out of the heap
+	// (FileSummary.MoveSteps), Steps is nil and stored names them.
+	Steps  []SummaryStep `json:"s,omitempty"`
+	stored storedSteps
 }
 
 // SummaryStep is one thing a function does. The small fields come first

@@ -473,9 +473,17 @@ func (p *Project) resolveMemo(name, qualifier string, arity int, fromFile string
 	return pf
 }
 
+// maxResolved bounds the resolutions remembered: a tree's questions grow
+// with its files times the names they call (four copies of the 38-project
+// corpus as one project held 26 MB of them at the peak, a tenth of the
+// live heap).
+// Past it the memo starts again: a resolution depends only on the linked
+// project, so forgetting one costs its recomputation, never its answer.
+const maxResolved = 1 << 17
+
 // remember keeps a resolution (under mu).
 func (p *Project) remember(key resolveKey, pf *ProjectFunction) {
-	if p.resolved == nil {
+	if p.resolved == nil || len(p.resolved) >= maxResolved {
 		p.resolved = map[resolveKey]*ProjectFunction{}
 	}
 	p.resolved[key] = pf
@@ -682,8 +690,8 @@ func (p *Project) kernelsOf(fn *ProjectFunction) *KernelFacts {
 	}
 	p.kernels[fn] = nil
 	out := &KernelFacts{}
-	for i := range fn.Summary.Steps {
-		p.addLoads(out, fn, &fn.Summary.Steps[i])
+	for _, st := range fn.Summary.AllSteps() {
+		p.addLoads(out, fn, st)
 	}
 	p.kernels[fn] = out
 	return out
@@ -694,12 +702,13 @@ func (p *Project) kernelsOf(fn *ProjectFunction) *KernelFacts {
 // switch on the way do not count. entryHolds says whether what was loaded
 // when fn was entered still holds (no device switch on the way).
 func (p *Project) loadedBefore(fn *ProjectFunction, i int) (k *KernelFacts, entryHolds bool) {
-	st := &fn.Summary.Steps[i]
+	steps := fn.Summary.StepList()
+	st := &steps[i]
 	from := 0
 	entryHolds = true
 	before := st.BeforeSteps(i)
 	for _, j := range before {
-		if fn.Summary.Steps[j].Kind == cudaparse.StepDeviceSwitch {
+		if steps[j].Kind == cudaparse.StepDeviceSwitch {
 			from = j + 1
 			entryHolds = false
 		}
@@ -709,7 +718,7 @@ func (p *Project) loadedBefore(fn *ProjectFunction, i int) (k *KernelFacts, entr
 		if j < from {
 			continue
 		}
-		p.addLoads(k, fn, &fn.Summary.Steps[j])
+		p.addLoads(k, fn, &steps[j])
 	}
 	return k, entryHolds
 }
@@ -722,8 +731,8 @@ func (p *Project) link() {
 	p.callers = map[*ProjectFunction][]callerSite{}
 	for _, name := range p.sortedNames() {
 		for _, fn := range p.byName[name] {
-			for i := range fn.Summary.Steps {
-				if callee := p.resolveStep(fn, &fn.Summary.Steps[i]); callee != nil && callee != fn {
+			for i, st := range fn.Summary.AllSteps() {
+				if callee := p.resolveStep(fn, st); callee != nil && callee != fn {
 					p.callers[callee] = append(p.callers[callee], callerSite{fn, i})
 				}
 			}
@@ -1041,11 +1050,8 @@ func (p *Project) preloaders() []*ProjectFunction {
 	p.preloadersOnce.Do(func() {
 		for _, fns := range p.byName {
 			for _, fn := range fns {
-				for _, st := range fn.Summary.Steps {
-					if st.Kind == cudaparse.StepPreloadAll {
-						p.preloadAll = append(p.preloadAll, fn)
-						break
-					}
+				if fn.Summary.Kinds().Has(cudaparse.StepPreloadAll) {
+					p.preloadAll = append(p.preloadAll, fn)
 				}
 			}
 		}

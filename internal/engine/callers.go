@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"cmp"
+	"encoding/binary"
 	"maps"
 	"slices"
 	"sort"
@@ -8,6 +10,7 @@ import (
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/cudaparse/link"
 	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/internal/spill"
 )
 
 // findCallers runs the caller rounds: the functions that hold a finding in
@@ -95,7 +98,7 @@ func (pr *projectRun) callerTargets(holders []callerNode) map[string]bool {
 			if fn.Entry {
 				continue
 			}
-			for _, st := range fn.Steps {
+			for _, st := range fn.AllSteps() {
 				if st.Kind == cudaparse.StepCall && st.Callee != fn.Name {
 					callersOf[st.Callee] = append(callersOf[st.Callee], callerNode{i, fn.Name})
 				}
@@ -144,7 +147,7 @@ func calledFromFiles(refs []callerNode) int {
 }
 
 func callsAny(fn *cudaparse.FunctionSummary, names map[string]bool) bool {
-	for _, st := range fn.Steps {
+	for _, st := range fn.AllSteps() {
 		if st.Kind == cudaparse.StepCall && names[st.Callee] {
 			return true
 		}
@@ -217,22 +220,31 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 		probes[k] = rule.NewNameProbe(name)
 	}
 	byName := map[string][]int{}
-	mayName := func(i, k int) {
-		if ff := &pr.facts[i]; ff.summary == nil && ff.filter != nil && ff.filter.MayContainProbe(probes[k]) {
-			byName[names[k]] = append(byName[names[k]], i)
+	filterOf := func(i int) *rule.NameFilter {
+		if ff := &pr.facts[i]; ff.summary == nil {
+			return ff.filter.get()
 		}
+		return nil
 	}
 	if among == nil {
 		// Every file for every name: one filter at a time, while it is
 		// in the cache.
 		for i := range pr.facts {
-			for k := range names {
-				mayName(i, k)
+			if nf := filterOf(i); nf != nil {
+				for k := range names {
+					if nf.MayContainProbe(probes[k]) {
+						byName[names[k]] = append(byName[names[k]], i)
+					}
+				}
 			}
 		}
 	} else {
 		for k, name := range names {
-			among[name].each(func(i int) { mayName(i, k) })
+			among[name].each(func(i int) {
+				if nf := filterOf(i); nf != nil && nf.MayContainProbe(probes[k]) {
+					byName[name] = append(byName[name], i)
+				}
+			})
 		}
 	}
 	// A name more files' filters admit than that is not looked for:
@@ -263,7 +275,7 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 		var spelling []int
 		h := nameHash([]byte(name))
 		for _, i := range byName[name] {
-			if pr.fileNames[i].has(h, def) {
+			if pr.fileNames[i].has(pr.spill, h, def) {
 				spelling = append(spelling, i)
 			}
 		}
@@ -277,20 +289,47 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 // fileNames are the names a file defines as functions and calls, as
 // filesNaming read them: sorted 64-bit hashes of the names (FNV-1a), with
 // no strings kept or interned. A collision could only make a file look
-// like it spells a name, which the summaries read after it correct.
+// like it spells a name, which the summaries read after it correct. The
+// hashes are bytes (little-endian), the definitions' first, in the run's
+// spill store (heap where there is none).
 type fileNames struct {
-	read           bool
-	defines, calls []uint64
+	read   bool
+	stored bool
+	// defines is how many of the hashes are of definitions.
+	defines uint32
+	at      spill.Ref
+	heap    []byte
+}
+
+// newFileNames returns the names of sorted hashes, kept in store.
+func newFileNames(defines, calls []uint64, store *spill.Store) fileNames {
+	data := make([]byte, 0, 8*(len(defines)+len(calls)))
+	for _, h := range slices.Concat(defines, calls) {
+		data = binary.LittleEndian.AppendUint64(data, h)
+	}
+	fn := fileNames{read: true, defines: uint32(len(defines))}
+	if ref, ok := store.Put(data); ok {
+		fn.stored, fn.at = true, ref
+	} else {
+		fn.heap = data
+	}
+	return fn
 }
 
 // has reports whether the file defines (def) or calls the name whose
 // nameHash is h.
-func (fn *fileNames) has(h uint64, def bool) bool {
-	hashes := fn.calls
-	if def {
-		hashes = fn.defines
+func (fn *fileNames) has(store *spill.Store, h uint64, def bool) bool {
+	data := fn.heap
+	if fn.stored {
+		data = store.Get(fn.at)
 	}
-	_, found := slices.BinarySearch(hashes, h)
+	lo, hi := 0, min(int(fn.defines), len(data)/8)
+	if !def {
+		lo, hi = hi, len(data)/8
+	}
+	_, found := sort.Find(hi-lo, func(k int) int {
+		return cmp.Compare(h, binary.LittleEndian.Uint64(data[8*(lo+k):]))
+	})
 	return found
 }
 
@@ -318,19 +357,18 @@ func (pr *projectRun) readNames(indices []int) {
 	}
 	onPool(len(todo), pr.workers, func(_ *worker, k int) {
 		i := todo[k]
-		fn := fileNames{read: true}
+		var defines, calls []uint64
 		if src, err := ReadSource(pr.sources[i]); err == nil {
 			cudaparse.EachName(src, func(name []byte, def bool) {
 				if def {
-					fn.defines = append(fn.defines, nameHash(name))
+					defines = append(defines, nameHash(name))
 				} else {
-					fn.calls = append(fn.calls, nameHash(name))
+					calls = append(calls, nameHash(name))
 				}
 			})
-			slices.Sort(fn.defines)
-			slices.Sort(fn.calls)
-			fn.defines, fn.calls = slices.Clip(slices.Compact(fn.defines)), slices.Clip(slices.Compact(fn.calls))
+			slices.Sort(defines)
+			slices.Sort(calls)
 		}
-		pr.fileNames[i] = fn // each worker its own index
+		pr.fileNames[i] = newFileNames(slices.Compact(defines), slices.Compact(calls), pr.spill) // each worker its own index
 	})
 }

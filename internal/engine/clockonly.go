@@ -53,12 +53,13 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		// A load candidate (it spells a clock read, or what looks like
 		// one: `solver_timer_()` has a timer function's spelling) may
 		// time with a helper too.
-		if ff.clockCandidate || ff.summary != nil || ff.filter == nil {
+		if ff.clockCandidate || ff.summary != nil || !ff.filter.has() {
 			continue
 		}
+		nf := ff.filter.get()
 		var clocks []string
 		for k, name := range names {
-			if ff.filter.MayContainProbe(probes[k]) && !pr.definesItself(i, name) {
+			if nf.MayContainProbe(probes[k]) && !pr.definesItself(i, name) {
 				clocks = append(clocks, name)
 			}
 		}

@@ -387,6 +387,9 @@ func (pr *projectRun) resolveIncludes() {
 				pr.includes[i] = append(pr.includes[i], target)
 			}
 		}
+		// Resolved once a run: the directives' text is not read again
+		// (a large tree's were a tenth of its live heap).
+		pr.facts[i].includes = nil
 	})
 }
 

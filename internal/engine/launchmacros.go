@@ -81,11 +81,12 @@ func (pr *projectRun) addMacroLoaders() {
 	var files []int
 	for i := range pr.facts {
 		ff := &pr.facts[i]
-		if ff.summary != nil || ff.filter == nil {
+		if ff.summary != nil || !ff.filter.has() {
 			continue
 		}
+		nf := ff.filter.get()
 		for _, p := range probes {
-			if ff.filter.MayContain(p) {
+			if nf.MayContain(p) {
 				files = append(files, i)
 				break
 			}

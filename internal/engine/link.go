@@ -192,8 +192,8 @@ func (pr *projectRun) measures(fn *cudaparse.FunctionSummary) bool {
 	if len(pr.timingHelpers) == 0 {
 		return false
 	}
-	for k := range fn.Steps {
-		if st := &fn.Steps[k]; st.Kind == cudaparse.StepCall && pr.timingHelpers[st.Callee] {
+	for _, st := range fn.AllSteps() {
+		if st.Kind == cudaparse.StepCall && pr.timingHelpers[st.Callee] {
 			return true
 		}
 	}

@@ -42,6 +42,7 @@ func (pr *projectRun) summarizeWith(indices []int, parse bool) {
 	}
 	pr.onWorkers(indices, func(parser **cudaparse.Parser, i int) {
 		sum, parsed := pr.summarizeOne(parser, binary, i, parse)
+		sum.MoveSteps(pr.steps)
 		mu.Lock()
 		pr.facts[i].summary = sum
 		pr.facts[i].lexical = sum != nil && !parse

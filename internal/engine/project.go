@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/lazylint/lazylint/cudaparse/link"
+	"github.com/lazylint/lazylint/internal/spill"
 	"github.com/lazylint/lazylint/knowledge"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -118,6 +119,13 @@ type projectRun struct {
 	// in the per-file check that the project may change.
 	names *interner
 	kept  *fileKeeper
+	// spill holds the name filters and, through steps, the steps of the
+	// summaries in facts (cudaparse.FileSummary.MoveSteps).
+	spill *spill.Store
+	steps *cudaparse.StepStore
+	// called memoizes calledNames by summary (under calledMu).
+	calledMu sync.Mutex
+	called   map[*cudaparse.FileSummary][]string
 	// launchMacros are the project's launch macros as launchers
 	// (addMacroLoaders), and launchAdd the additions with them, by the
 	// additions they extend (under launchAddMu).
@@ -178,8 +186,7 @@ func eachOutCall(sum *cudaparse.FileSummary, start func(fn *cudaparse.FunctionSu
 	for len(queue) > 0 {
 		fn := &sum.Functions[queue[0]]
 		queue = queue[1:]
-		for j := range fn.Steps {
-			st := &fn.Steps[j]
+		for _, st := range fn.AllSteps() {
 			if st.Kind != cudaparse.StepCall {
 				continue
 			}

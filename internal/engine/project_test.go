@@ -15,6 +15,8 @@ import (
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/rules/ll001"
 	"github.com/lazylint/lazylint/rules/ll002"
+	"github.com/lazylint/lazylint/rules/ll003"
+	"github.com/lazylint/lazylint/rules/ll004"
 )
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
@@ -110,7 +112,7 @@ func TestProjectFileVanishes(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := rule.NewText(src)
-		noteProjectFacts(&pr.facts[i], text, pr.settings(p), nil, skipped, nil, pr.names)
+		noteProjectFacts(&pr.facts[i], text, pr.settings(p), nil, skipped, nil, pr.names, nil, nil)
 	}
 	if err := os.Remove(sources[1]); err != nil {
 		t.Fatal(err)
@@ -259,5 +261,41 @@ func TestCallerTargetsStopsAtMaxDepth(t *testing.T) {
 	}
 	if !got[fmt.Sprintf("f%d", link.MaxCallerDepth)] || got[fmt.Sprintf("f%d", link.MaxCallerDepth+1)] {
 		t.Errorf("targets %v: want f%d in, f%d out", slices.Sorted(maps.Keys(got)), link.MaxCallerDepth, link.MaxCallerDepth+1)
+	}
+}
+
+// The summaries' steps and the name filters read back from the spill
+// file give the findings they give from memory: every rule's project
+// fixtures checked with a store of small chunks, none kept in memory
+// (some records longer than a chunk stay in the heap).
+func TestProjectSpilledToDisk(t *testing.T) {
+	roots, _ := filepath.Glob(filepath.Join("..", "..", "rules", "*", "testdata", "project"))
+	if len(roots) < 3 {
+		t.Fatalf("%d project fixtures", len(roots))
+	}
+	check := func(root string) string {
+		res := Run(Options{Paths: []string{root}, BaseDir: root, Workers: 3, Rules: []*rule.Rule{ll001.Rule, ll002.Rule, ll003.Rule, ll004.Rule}})
+		var b strings.Builder
+		for _, f := range res.Findings {
+			fmt.Fprintf(&b, "%s:%d:%d %s %s\n", f.Path, f.Start.Line, f.Start.Column, f.Rule.ID, f.Message)
+		}
+		for _, e := range res.Errors {
+			fmt.Fprintf(&b, "error %s %s\n", e.Path, e.Message)
+		}
+		return b.String()
+	}
+	inMemory := map[string]string{}
+	for _, root := range roots {
+		inMemory[root] = check(root)
+	}
+	defer func(m, c int) { spillMemoryBytes, spillChunkBytes = m, c }(spillMemoryBytes, spillChunkBytes)
+	spillMemoryBytes, spillChunkBytes = 0, 256
+	for _, root := range roots {
+		if inMemory[root] == "" {
+			t.Errorf("%s: no findings", root)
+		}
+		if got := check(root); got != inMemory[root] {
+			t.Errorf("%s, spilled to disk:\n%s\nin memory:\n%s", root, got, inMemory[root])
+		}
 	}
 }

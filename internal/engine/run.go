@@ -15,6 +15,7 @@ import (
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/internal/spill"
 )
 
 // Run checks the files and folders of opts.Paths. It is the list of its
@@ -58,6 +59,10 @@ type run struct {
 	facts []fileFacts
 	names *interner
 	kept  *fileKeeper
+	// spill holds the name filters and, through steps, the steps of the
+	// summaries in facts (cudaparse.FileSummary.MoveSteps).
+	spill *spill.Store
+	steps *cudaparse.StepStore
 
 	// The memo of the project step, with a cache: keyed on every file's
 	// bytes (hashes); changed is set when a file changed since it was
@@ -127,6 +132,10 @@ func (r *run) walk() {
 	r.facts = make([]fileFacts, len(r.sources))
 	r.names = newInterner()
 	r.kept = newFileKeeper(keptParseBytes)
+	if !opts.NoProject {
+		r.spill = spill.NewChunked(spillMemoryBytes, spillChunkBytes, "")
+		r.steps = cudaparse.NewStepStore(r.spill)
+	}
 	r.hashes = make([]uint64, len(r.sources))
 	// With a cache, the project step's outcome is memoized on the bytes of
 	// every file: a warm run of an unchanged project skips it.
@@ -187,7 +196,7 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 	if i >= r.checkedSources {
 		if err == nil && !r.memoize && !bytes.Contains(src[:min(len(src), binaryProbe)], []byte{0}) {
 			text.Reset(src)
-			noteProjectFacts(&r.facts[i], text, r.settingsFor(r.absSources[i]), nil, skipped, nil, r.names)
+			noteProjectFacts(&r.facts[i], text, r.settingsFor(r.absSources[i]), nil, skipped, nil, r.names, r.spill, r.steps)
 			r.facts[i].candidate = false
 		}
 		return
@@ -212,7 +221,7 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 			r.facts[i].summaryRef, r.facts[i].parsed = ref, r.results[i].how != skipped && ref != nil
 			r.facts[i].answers = answers
 		case !opts.NoProject:
-			noteProjectFacts(&r.facts[i], text, s, ref.get(), r.results[i].how, answers, r.names)
+			noteProjectFacts(&r.facts[i], text, s, ref.get(), r.results[i].how, answers, r.names, r.spill, r.steps)
 		}
 	}
 	if opts.Progress != nil {
@@ -232,7 +241,7 @@ func (r *run) projectStep() {
 	if opts.NoProject || len(r.sources) == 0 || memoHit {
 		return
 	}
-	pr := &projectRun{opts: r.opts, sources: r.sources, checked: r.checkedSources, shown: r.shownPaths, facts: r.facts, settings: r.settingsFor, workers: r.workers, names: r.names, kept: r.kept, abs: r.absSources}
+	pr := &projectRun{opts: r.opts, sources: r.sources, checked: r.checkedSources, shown: r.shownPaths, facts: r.facts, settings: r.settingsFor, workers: r.workers, names: r.names, kept: r.kept, abs: r.absSources, spill: r.spill, steps: r.steps}
 	if r.memoize {
 		pr.noteAll(r.checkedSources)
 	}
@@ -272,6 +281,8 @@ func (r *run) projectStep() {
 		})
 		opts.trace(r.start, "recheck", "%d with new facts", ran)
 	}
+	mem, disk := r.spill.Size()
+	opts.trace(r.start, "spill", "steps and name filters: %d KB in memory, %d KB on disk", mem>>10, disk>>10)
 	r.res.Stats.LinkParsed = pr.parsed
 	r.res.Stats.ProjectFunctions = project.Len()
 	r.res.Stats.Rechecked = len(rechecked)

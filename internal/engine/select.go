@@ -85,7 +85,7 @@ func (pr *projectRun) timerDefiners() []int {
 			for _, name := range append([]string{t.Class}, t.Members...) {
 				probe := rule.NewNameProbe(name)
 				for j := range pr.facts {
-					if j != i && pr.facts[j].candidate && pr.facts[j].filter != nil && pr.facts[j].filter.MayContainProbe(probe) {
+					if j != i && pr.facts[j].candidate && pr.facts[j].filter.has() && pr.facts[j].filter.get().MayContainProbe(probe) {
 						if !pr.requested(i) {
 							out = append(out, i)
 						}
@@ -102,7 +102,7 @@ func (pr *projectRun) timerDefiners() []int {
 // (its text src, read when nil) declares objects of.
 func (pr *projectRun) declaredTimers(p *link.Project, i int, src []byte) []knowledge.TimerClass {
 	names, members := p.TimerClassNames(), p.TimerMemberNames()
-	if len(names) == 0 || pr.facts[i].filter == nil {
+	if len(names) == 0 || !pr.facts[i].filter.has() {
 		return nil
 	}
 	// The same question is asked in the recheck's selection and again in
@@ -132,8 +132,9 @@ func (pr *projectRun) declaredTimers(p *link.Project, i int, src []byte) []knowl
 // them declares no timer of the project).
 func (pr *projectRun) declaredTimersIn(p *link.Project, i int, names []string, src []byte) []knowledge.TimerClass {
 	may := false
+	nf := pr.facts[i].filter.get()
 	for _, name := range names {
-		may = may || pr.facts[i].filter.MayContain(name)
+		may = may || nf.MayContain(name)
 	}
 	if !may {
 		return nil
@@ -160,16 +161,30 @@ func (pr *projectRun) calledNames(i int) []string {
 		}
 		return nil
 	}
+	// Asked of a file in each provider's question, round after round:
+	// kept by summary, whose steps are decoded anew each time.
+	pr.calledMu.Lock()
+	out, ok := pr.called[ff.summary]
+	pr.calledMu.Unlock()
+	if ok {
+		return out
+	}
 	seen := map[string]bool{}
-	var out []string
 	for _, fn := range ff.summary.Functions {
-		for _, st := range fn.Steps {
+		for _, st := range fn.AllSteps() {
 			if st.Kind == cudaparse.StepCall && !seen[st.Callee] {
 				seen[st.Callee] = true
 				out = append(out, st.Callee)
 			}
 		}
 	}
+	out = slices.Clip(out)
+	pr.calledMu.Lock()
+	if pr.called == nil {
+		pr.called = map[*cudaparse.FileSummary][]string{}
+	}
+	pr.called[ff.summary] = out
+	pr.calledMu.Unlock()
 	return out
 }
 
@@ -215,7 +230,7 @@ func spelledIn(src []byte) func(string) bool {
 // name filter may hold the class's name, and its text (from source, read
 // when first needed) declares one (cudaparse.DeclaresVariableOf).
 func (pr *projectRun) spells(i int, source func() []byte) func(string) bool {
-	filter := pr.facts[i].filter
+	filter := pr.facts[i].filter.get()
 	return func(class string) bool {
 		if filter != nil && !filter.MayContain(class) {
 			return false
@@ -279,9 +294,9 @@ func (pr *projectRun) callsHeaderMacro(i int) bool {
 	}
 	// Device code is not summarized: a READ_ONCE of a header in a kernel
 	// shows only in the file's names.
-	if ff := &pr.facts[i]; ff.filter != nil {
+	if nf := pr.facts[i].filter.get(); nf != nil {
 		for name := range t {
-			if _, ok := t.VolatileAccess(name); ok && ff.filter.MayContain(name) {
+			if _, ok := t.VolatileAccess(name); ok && nf.MayContain(name) {
 				return true
 			}
 		}
@@ -313,9 +328,9 @@ func (pr *projectRun) mayCallHeaderMacro(i int) bool {
 			return true
 		}
 	}
-	if ff := &pr.facts[i]; ff.filter != nil {
+	if nf := pr.facts[i].filter.get(); nf != nil {
 		for _, name := range pr.volatileMacros {
-			if ff.filter.MayContain(name) {
+			if nf.MayContain(name) {
 				return true
 			}
 		}

@@ -79,12 +79,12 @@ func (pr *projectRun) unitFiles(i int) []int {
 	// other device code (the kernels and stages between).
 	var first, then []int
 	set.each(func(j int) {
-		ff := &pr.facts[j]
+		nf := pr.facts[j].filter.get()
 		switch {
 		case j == i:
-		case ff.filter == nil || mayContainAny(ff, releaseWords) && mayContainAny(ff, names):
+		case nf == nil || mayContainAny(nf, releaseWords) && mayContainAny(nf, names):
 			first = append(first, j)
-		case mayContainAny(ff, deviceWords):
+		case mayContainAny(nf, deviceWords):
 			then = append(then, j)
 		}
 	})
@@ -125,9 +125,9 @@ func (pr *projectRun) sourceSize(j int) int64 {
 	return info.Size()
 }
 
-func mayContainAny(ff *fileFacts, words []string) bool {
+func mayContainAny(nf *rule.NameFilter, words []string) bool {
 	for _, w := range words {
-		if ff.filter.MayContain(w) {
+		if nf.MayContain(w) {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package rule
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
 	"slices"
 )
@@ -169,10 +170,14 @@ func (s *tripleSet) has(k uint16) bool { return s[k>>6]&(1<<(k&63)) != 0 }
 // sequences of the file into at most 8,192 bits, and into fewer while no
 // more than a quarter of them are set: most files of a tree are small
 // (11,000 of the 13-project tree's 15,400 are under 8 KB), and 8,192 bits
-// each held 16 MB for the tree.
+// each held 16 MB for the tree. Its bits are bytes (Bytes), so that a run
+// can keep them out of the heap and look at them where they are
+// (NameFilterOf).
 type NameFilter struct {
-	words []uint64
-	// shift folds a word of the triple set into words: word w of it is
+	// bits are the folded set, little-endian: bit k of word w of the
+	// triple set, folded, is bit k&7 of byte (w>>shift)*8 + k>>3.
+	bits []byte
+	// shift folds a word of the triple set into bits: word w of it is
 	// word w>>shift here.
 	shift uint8
 }
@@ -196,19 +201,39 @@ func (t *Text) NameFilter() *NameFilter {
 		}
 	}
 	// Fold in halves while a quarter of the bits or fewer are set.
-	for len(words) > 1 {
-		half := make([]uint64, len(words)/2)
+	n := len(words)
+	for n > 1 {
 		ones := 0
-		for i := range half {
-			half[i] = words[2*i] | words[2*i+1]
-			ones += bits.OnesCount64(half[i])
+		for i := range n / 2 {
+			ones += bits.OnesCount64(words[2*i] | words[2*i+1])
 		}
-		if ones*4 > len(half)*64 {
+		if ones*4 > n/2*64 {
 			break
 		}
-		words, shift = half, shift+1
+		for i := range n / 2 {
+			words[i] = words[2*i] | words[2*i+1]
+		}
+		n, shift = n/2, shift+1
 	}
-	return &NameFilter{words: slices.Clip(words), shift: shift}
+	out := make([]byte, 0, n*8)
+	for _, w := range words[:n] {
+		out = binary.LittleEndian.AppendUint64(out, w)
+	}
+	return &NameFilter{bits: out, shift: shift}
+}
+
+// Bytes returns the filter as bytes, for NameFilterOf (its shift last).
+func (nf *NameFilter) Bytes() []byte {
+	return append(slices.Clip(nf.bits), nf.shift)
+}
+
+// NameFilterOf returns the filter Bytes returned, reading data in place
+// (nil for data no filter gave).
+func NameFilterOf(data []byte) *NameFilter {
+	if len(data) < 9 || (len(data)-1)%8 != 0 {
+		return nil
+	}
+	return &NameFilter{bits: data[:len(data)-1], shift: data[len(data)-1]}
 }
 
 // MayContain reports whether the file may contain s: false means it does not.
@@ -220,9 +245,10 @@ func (nf *NameFilter) MayContain(s string) bool {
 // about it.
 type NameProbe []nameBit
 
+// nameBit is a bit of the triple set: bit bit of its word word.
 type nameBit struct {
-	word int // of the triple set
-	mask uint64
+	word int
+	bit  uint8
 }
 
 // NewNameProbe returns the probe for s.
@@ -230,7 +256,7 @@ func NewNameProbe(s string) NameProbe {
 	out := make(NameProbe, 0, max(0, len(s)-2))
 	for i := 0; i+2 < len(s); i++ {
 		k := tripleHash(uint32(s[i])<<16 | uint32(s[i+1])<<8 | uint32(s[i+2]))
-		out = append(out, nameBit{int(k >> 6), 1 << (k & 63)})
+		out = append(out, nameBit{int(k >> 6), uint8(k & 63)})
 	}
 	return out
 }
@@ -241,7 +267,7 @@ func (nf *NameFilter) MayContainProbe(p NameProbe) bool {
 		return true
 	}
 	for _, b := range p {
-		if nf.words[b.word>>nf.shift]&b.mask == 0 {
+		if nf.bits[(b.word>>nf.shift)<<3|int(b.bit>>3)]&(1<<(b.bit&7)) == 0 {
 			return false
 		}
 	}

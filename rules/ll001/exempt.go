@@ -206,10 +206,8 @@ func (a *analysis) fileLoads(path string) bool {
 		a.loadingFiles = map[string]bool{}
 		for _, name := range p.Loaders().Names() {
 			for _, pf := range p.Loaders().Definitions(name) {
-				for _, st := range pf.Summary.Steps {
-					if st.Kind != cudaparse.StepCall && st.Kind != cudaparse.StepDeviceSwitch {
-						a.loadingFiles[pf.File] = true
-					}
+				if pf.Summary.Kinds().Without(cudaparse.StepCall, cudaparse.StepDeviceSwitch) != 0 {
+					a.loadingFiles[pf.File] = true
 				}
 			}
 		}
