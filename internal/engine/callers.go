@@ -220,31 +220,35 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 		probes[k] = rule.NewNameProbe(name)
 	}
 	byName := map[string][]int{}
-	filterOf := func(i int) *rule.NameFilter {
+	// One pass over the files, in order (each filter read once, near
+	// the one before it: storedFilter.scan), asking each about the names
+	// it is among the files of.
+	ask := func(i int, ks []int) {
 		if ff := &pr.facts[i]; ff.summary == nil {
-			return ff.filter.get()
-		}
-		return nil
-	}
-	if among == nil {
-		// Every file for every name: one filter at a time, while it is
-		// in the cache.
-		for i := range pr.facts {
-			if nf := filterOf(i); nf != nil {
-				for k := range names {
+			if nf := ff.filter.scan(); nf != nil {
+				for _, k := range ks {
 					if nf.MayContainProbe(probes[k]) {
 						byName[names[k]] = append(byName[names[k]], i)
 					}
 				}
 			}
 		}
+	}
+	if among == nil {
+		every := make([]int, len(names))
+		for k := range every {
+			every[k] = k
+		}
+		for i := range pr.facts {
+			ask(i, every)
+		}
 	} else {
+		asked := map[int][]int{}
 		for k, name := range names {
-			among[name].each(func(i int) {
-				if nf := filterOf(i); nf != nil && nf.MayContainProbe(probes[k]) {
-					byName[name] = append(byName[name], i)
-				}
-			})
+			among[name].each(func(i int) { asked[i] = append(asked[i], k) })
+		}
+		for _, i := range slices.Sorted(maps.Keys(asked)) {
+			ask(i, asked[i])
 		}
 	}
 	// A name more files' filters admit than that is not looked for:

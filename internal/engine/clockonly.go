@@ -56,7 +56,7 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		if ff.clockCandidate || ff.summary != nil || !ff.filter.has() {
 			continue
 		}
-		nf := ff.filter.get()
+		nf := ff.filter.scan()
 		var clocks []string
 		for k, name := range names {
 			if nf.MayContainProbe(probes[k]) && !pr.definesItself(i, name) {

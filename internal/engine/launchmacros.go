@@ -84,7 +84,7 @@ func (pr *projectRun) addMacroLoaders() {
 		if ff.summary != nil || !ff.filter.has() {
 			continue
 		}
-		nf := ff.filter.get()
+		nf := ff.filter.scan()
 		for _, p := range probes {
 			if nf.MayContain(p) {
 				files = append(files, i)

@@ -405,3 +405,11 @@ func (f *storedFilter) get() *rule.NameFilter {
 	}
 	return rule.NameFilterOf(f.store.Get(f.ref))
 }
+
+// scan is get for a pass over the files in order (spill.Store.GetNear).
+func (f *storedFilter) scan() *rule.NameFilter {
+	if f.store == nil {
+		return f.heap
+	}
+	return rule.NameFilterOf(f.store.GetNear(f.ref))
+}

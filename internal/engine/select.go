@@ -85,7 +85,7 @@ func (pr *projectRun) timerDefiners() []int {
 			for _, name := range append([]string{t.Class}, t.Members...) {
 				probe := rule.NewNameProbe(name)
 				for j := range pr.facts {
-					if j != i && pr.facts[j].candidate && pr.facts[j].filter.has() && pr.facts[j].filter.get().MayContainProbe(probe) {
+					if j != i && pr.facts[j].candidate && pr.facts[j].filter.has() && pr.facts[j].filter.scan().MayContainProbe(probe) {
 						if !pr.requested(i) {
 							out = append(out, i)
 						}

@@ -9,6 +9,7 @@ package spill
 
 import (
 	"os"
+	"runtime"
 	"sync"
 )
 
@@ -39,6 +40,11 @@ type Store struct {
 	file      *os.File
 	// removed: the file left its folder when made (it goes when closed).
 	removed bool
+	// written are the lengths of the chunks on file, by index; kept the
+	// pages GetNear read, nextKept the one replaced next.
+	written  []int
+	kept     [keptPages]keptPage
+	nextKept int
 	// fileFailed: the file could not be made or written; every chunk
 	// stays in memory from then on (correct, only larger).
 	fileFailed bool
@@ -69,6 +75,7 @@ func (s *Store) Put(data []byte) (Ref, bool) {
 			s.retire(last)
 		}
 		s.chunks = append(s.chunks, make([]byte, 0, s.chunkSize))
+		s.written = append(s.written, 0)
 		last++
 	}
 	c := s.chunks[last]
@@ -92,21 +99,53 @@ func (s *Store) retire(k int) {
 			return
 		}
 		// Gone from the folder at once where the system allows it: a
-		// killed run leaves nothing behind.
+		// killed run leaves nothing behind. Where it does not, the file
+		// goes with the store (no one need call Close: a language
+		// server's project keeps its store while it is current).
 		s.removed = os.Remove(f.Name()) == nil
 		s.file = f
+		if !s.removed {
+			runtime.AddCleanup(s, func(f *os.File) {
+				name := f.Name()
+				_ = f.Close()
+				_ = os.Remove(name)
+			}, f)
+		}
 	}
 	if _, err := s.file.WriteAt(s.chunks[k], int64(k)*int64(s.chunkSize)); err != nil {
 		s.fileFailed = true
 		return
 	}
+	s.written[k] = len(s.chunks[k])
 	s.chunks[k] = nil
 }
 
 // Get returns the record ref names. The bytes are the caller's to read,
 // not to change; nil when ref names nothing stored (or the file cannot be
-// read back).
-func (s *Store) Get(ref Ref) []byte {
+// read back). A record on disk is read alone, unless its chunk was read
+// whole for GetNear.
+func (s *Store) Get(ref Ref) []byte { return s.get(ref, false) }
+
+// GetNear is Get for a caller going through many records in the order
+// they were put (a pass over every file's filter): a record on disk is
+// read with the page of the chunk around it (nearPage bytes), which the
+// next records are then read from (the last keptPages pages are kept).
+func (s *Store) GetNear(ref Ref) []byte { return s.get(ref, true) }
+
+// nearPage and keptPages size GetNear's reads and what it keeps of them:
+// a page holds about 25 name filters; 64 of them 1 MB.
+const (
+	nearPage  = 16 << 10
+	keptPages = 64
+)
+
+// keptPage is part of a chunk read from the file: its bytes from start.
+type keptPage struct {
+	chunk, start int
+	data         []byte
+}
+
+func (s *Store) get(ref Ref, near bool) []byte {
 	if s == nil {
 		return nil
 	}
@@ -114,14 +153,31 @@ func (s *Store) Get(ref Ref) []byte {
 	k := int(off / int64(s.chunkSize))
 	at := int(off % int64(s.chunkSize))
 	s.mu.Lock()
-	var c []byte
-	if k < len(s.chunks) {
-		c = s.chunks[k]
-	}
-	f := s.file
-	s.mu.Unlock()
 	if k >= len(s.chunks) {
+		s.mu.Unlock()
 		return nil
+	}
+	c := s.chunks[k]
+	if c == nil {
+		for _, p := range s.kept {
+			if p.chunk == k && p.data != nil && at >= p.start && at+n <= p.start+len(p.data) {
+				c, at = p.data, at-p.start
+				break
+			}
+		}
+	}
+	f, size := s.file, s.written[k]
+	s.mu.Unlock()
+	if c == nil && f != nil && near {
+		start := at &^ (nearPage - 1)
+		page := make([]byte, min(size, max(start+nearPage, at+n))-start)
+		if _, err := f.ReadAt(page, int64(k)*int64(s.chunkSize)+int64(start)); err == nil {
+			c, at = page, at-start
+			s.mu.Lock()
+			s.kept[s.nextKept] = keptPage{k, start, page}
+			s.nextKept = (s.nextKept + 1) % keptPages
+			s.mu.Unlock()
+		}
 	}
 	if c != nil {
 		if at+n > len(c) {
@@ -129,10 +185,10 @@ func (s *Store) Get(ref Ref) []byte {
 		}
 		return c[at : at+n : at+n]
 	}
-	out := make([]byte, n)
 	if f == nil {
 		return nil
 	}
+	out := make([]byte, n)
 	if _, err := f.ReadAt(out, off); err != nil {
 		return nil
 	}
@@ -147,11 +203,11 @@ func (s *Store) Size() (inMemory, onDisk int64) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, c := range s.chunks {
+	for k, c := range s.chunks {
 		if c != nil {
 			inMemory += int64(len(c))
 		} else {
-			onDisk += int64(s.chunkSize)
+			onDisk += int64(s.written[k])
 		}
 	}
 	return inMemory, onDisk
@@ -164,7 +220,7 @@ func (s *Store) Close() error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.chunks = nil
+	s.chunks, s.written, s.kept = nil, nil, [keptPages]keptPage{}
 	if s.file == nil {
 		return nil
 	}

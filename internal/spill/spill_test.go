@@ -35,8 +35,12 @@ func TestStoreRoundTrip(t *testing.T) {
 	for w := range workers {
 		r := rand.New(rand.NewPCG(uint64(w), 1))
 		for k, ref := range refs[w] {
-			if got, want := s.Get(ref), record(w, k, r.IntN(2000)); !bytes.Equal(got, want) {
+			want := record(w, k, r.IntN(2000))
+			if got := s.Get(ref); !bytes.Equal(got, want) {
 				t.Fatalf("record %d/%d: got %d bytes, want %d", w, k, len(got), len(want))
+			}
+			if got := s.GetNear(ref); !bytes.Equal(got, want) {
+				t.Fatalf("record %d/%d read with its chunk: got %d bytes, want %d", w, k, len(got), len(want))
 			}
 		}
 	}
