@@ -63,6 +63,41 @@ type fileFacts struct {
 	classes []cudaparse.ClassBases
 }
 
+// storedFilter is a file's name filter, its bytes in the run's store
+// (a large tree's filters were an eighth of its check's live heap), or in
+// the heap where the run has no store.
+type storedFilter struct {
+	store *spill.Store
+	ref   spill.Ref
+	heap  *rule.NameFilter
+}
+
+func storeFilter(nf *rule.NameFilter, store *spill.Store) storedFilter {
+	if ref, ok := store.Put(nf.Bytes()); ok {
+		return storedFilter{store: store, ref: ref}
+	}
+	return storedFilter{heap: nf}
+}
+
+// has reports whether the file has a filter.
+func (f *storedFilter) has() bool { return f.store != nil || f.heap != nil }
+
+// get returns the filter (nil: none, or its bytes could not be read back).
+func (f *storedFilter) get() *rule.NameFilter {
+	if f.store == nil {
+		return f.heap
+	}
+	return rule.NameFilterOf(f.store.Get(f.ref))
+}
+
+// scan is get for a pass over the files in order (spill.Store.GetNear).
+func (f *storedFilter) scan() *rule.NameFilter {
+	if f.store == nil {
+		return f.heap
+	}
+	return rule.NameFilterOf(f.store.GetNear(f.ref))
+}
+
 // kernelLoadSpellings are literals every launch or preload contains;
 // preloadSpellings the calls that load a kernel without launching it;
 // hostClockSpellings mark a file that may read a host clock (and define a
@@ -263,11 +298,12 @@ func (in *interner) intern(names []string) []nameID {
 	return out
 }
 
-// spillMemoryBytes is how much of the summaries' encoded steps and the
-// name filters a run keeps in memory before writing the rest to a
-// temporary file (spill.Store): the 13-project tree's take 13 MB, the
-// 38-project corpus checked as one project's 21 MB, four copies of it
-// 80 MB. spillChunkBytes is the store's chunk size (a test's is small).
+// spillMemoryBytes is how much of the summaries' encoded steps, the name
+// filters and the caller search's names a run keeps in memory before
+// writing the rest to a temporary file (spill.Store): the 13-project
+// tree's take 12 MB, the 38-project corpus checked as one project's 20 MB,
+// four copies of it 74 MB. spillChunkBytes is the store's chunk size (a
+// test's is small).
 var (
 	spillMemoryBytes = 16 << 20
 	spillChunkBytes  = 1 << 20
@@ -378,38 +414,3 @@ func (pr *projectRun) noteAll(checked int) {
 // results of the files checked again) is kept under a key made of this
 // binary, the options, and the path and bytes of every file. A warm run of
 // an unchanged project reads it back instead of linking.
-
-// storedFilter is a file's name filter, its bytes in the run's store
-// (a large tree's filters were an eighth of its check's live heap), or in
-// the heap where the run has no store.
-type storedFilter struct {
-	store *spill.Store
-	ref   spill.Ref
-	heap  *rule.NameFilter
-}
-
-func storeFilter(nf *rule.NameFilter, store *spill.Store) storedFilter {
-	if ref, ok := store.Put(nf.Bytes()); ok {
-		return storedFilter{store: store, ref: ref}
-	}
-	return storedFilter{heap: nf}
-}
-
-// has reports whether the file has a filter.
-func (f *storedFilter) has() bool { return f.store != nil || f.heap != nil }
-
-// get returns the filter (nil: none, or its bytes could not be read back).
-func (f *storedFilter) get() *rule.NameFilter {
-	if f.store == nil {
-		return f.heap
-	}
-	return rule.NameFilterOf(f.store.Get(f.ref))
-}
-
-// scan is get for a pass over the files in order (spill.Store.GetNear).
-func (f *storedFilter) scan() *rule.NameFilter {
-	if f.store == nil {
-		return f.heap
-	}
-	return rule.NameFilterOf(f.store.GetNear(f.ref))
-}

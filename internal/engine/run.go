@@ -282,7 +282,7 @@ func (r *run) projectStep() {
 		opts.trace(r.start, "recheck", "%d with new facts", ran)
 	}
 	mem, disk := r.spill.Size()
-	opts.trace(r.start, "spill", "steps and name filters: %d KB in memory, %d KB on disk", mem>>10, disk>>10)
+	opts.trace(r.start, "spill", "steps, name filters and names: %d KB in memory, %d KB on disk", mem>>10, disk>>10)
 	r.res.Stats.LinkParsed = pr.parsed
 	r.res.Stats.ProjectFunctions = project.Len()
 	r.res.Stats.Rechecked = len(rechecked)
