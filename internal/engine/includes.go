@@ -40,12 +40,29 @@ func (pr *projectRun) memoSet(memo *map[int]fileSet, i int, compute func() fileS
 	}
 	pr.indexShown()
 	set := compute()
+	// The sets are the tree's files a file's questions reach, and their
+	// number grows with the tree's (eight copies of the 38-project
+	// corpus as one project held 27 MB of them): past a budget the
+	// memos start again, each set a function of the linked files alone.
+	pr.memoWords += len(set.words) + 4
+	if pr.memoWords > maxMemoWords {
+		pr.near, pr.includedHdr, pr.includedSrc, pr.besideHdr = nil, nil, nil, nil
+		pr.memoWords = len(set.words) + 4
+	}
 	if *memo == nil {
 		*memo = map[int]fileSet{}
 	}
 	(*memo)[i] = set
 	return set
 }
+
+// maxMemoWords bounds the words of the sets memoSet keeps (16 bytes
+// each, four more a set for its slice and map entry: about 8 MB), and
+// maxVisibleMacros the macros visibleMacros keeps.
+const (
+	maxMemoWords     = 1 << 19
+	maxVisibleMacros = 1 << 16
+)
 
 // includedHeaders returns the headers of file i's own folder that it
 // includes, directly or not: a wrapper header beside the code that calls
@@ -450,8 +467,12 @@ func (pr *projectRun) visibleMacros(i int) cudaparse.MacroTable {
 		}
 		frontier = next
 	}
-	if pr.visible == nil {
+	// As memoSet's: the tables grow with the tree, and start again past
+	// a budget.
+	pr.visibleCount += len(t) + 1
+	if pr.visible == nil || pr.visibleCount > maxVisibleMacros {
 		pr.visible = map[int]cudaparse.MacroTable{}
+		pr.visibleCount = len(t) + 1
 	}
 	pr.visible[i] = t
 	return t

@@ -70,7 +70,9 @@ type projectRun struct {
 	// macros each file sees through them (under macroMu).
 	includes [][]int
 	visible  map[int]cudaparse.MacroTable
-	macroMu  sync.Mutex
+	// visibleCount counts the macros of visible's tables (maxVisibleMacros).
+	visibleCount int
+	macroMu      sync.Mutex
 	// macroNames are the names of every file's renaming macros, and
 	// volatileMacros those that read or write through a volatile pointer
 	// (built once, under macroMu): a file that names none of them calls
@@ -89,7 +91,9 @@ type projectRun struct {
 	// includedDirs memoizes headerDirs.
 	includedDirs map[int][]int32
 	near         map[int]fileSet
-	dirs         []string
+	// memoWords counts the words of the sets memoSet keeps (maxMemoWords).
+	memoWords int
+	dirs      []string
 	// dirID numbers each file's folder (the same number for the same
 	// folder), dirFiles lists the files of each folder by that number,
 	// and dirSeen is headerDirs' scratch.
