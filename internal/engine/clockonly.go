@@ -95,7 +95,7 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		// timed by them (as for a load candidate, noteProjectFacts): the
 		// link summarizes the definers of these names alone.
 		ff := &pr.facts[c.i] // this worker's alone
-		ff.calls, ff.scanned = unionIDs(ff.calls, pr.names.intern(timed)), true
+		ff.foundNow().calls, ff.scanned = unionIDs(ff.found().calls, pr.names.intern(timed)), true
 		ff.clockCandidate, ff.candidate = true, true
 		marked.Add(1)
 	})

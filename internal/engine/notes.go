@@ -18,11 +18,9 @@ type fileFacts struct {
 	summaryRef *summaryRef
 	// lexical: summary was made from the text alone (LexicalSummary).
 	lexical bool
-	// The names a scan found (scanned set), interned: the functions the
-	// file defines whose body spells a launch or preload (defines), or a
-	// host clock read (clockDefines); the names it calls (calls, for
-	// candidates only).
-	defines, clockDefines, calls []nameID
+	// names are the names a scan found (set when scanned is; read them
+	// through found): most files of a large tree are never scanned.
+	names *scannedNames
 	// timers are the timer classes the file defines (cudaparse.TimerClasses),
 	// for a file that spells a clock; timersKnown: timers holds them (none
 	// for a file that spells none), so that a summary of the text need not
@@ -37,9 +35,6 @@ type fileFacts struct {
 	// lambdas: the text may hold a lambda; definesKernels: it spells
 	// __global__ (what a file may hand a timing helper, handsCodeTo).
 	lambdas, definesKernels bool
-	// timingDefines are the timing helpers the file defines
-	// (cudaparse.TimingHelperDefinitions), when it was scanned.
-	timingDefines []nameID
 	// preloader: the file spells a preload API (cudaFuncGetAttributes):
 	// it may run a preload loop over the project's kernel table.
 	preloader bool
@@ -61,6 +56,34 @@ type fileFacts struct {
 	// classes are the file's classes defined with base classes
 	// (cudaparse.ScanClassBases), for method calls on derived objects.
 	classes []cudaparse.ClassBases
+}
+
+// scannedNames are the names a scan of a file found, interned: the
+// functions it defines whose body spells a launch or preload (defines),
+// or a host clock read (clockDefines); the timing helpers it defines
+// (cudaparse.TimingHelperDefinitions); the names it calls (calls, for
+// candidates only).
+type scannedNames struct {
+	defines, clockDefines, calls, timingDefines []nameID
+}
+
+// noNames are the names of a file not scanned (never written).
+var noNames scannedNames
+
+// found returns the names the file's scan found, for reading.
+func (ff *fileFacts) found() *scannedNames {
+	if ff.names == nil {
+		return &noNames
+	}
+	return ff.names
+}
+
+// foundNow returns the file's names for its scan to fill.
+func (ff *fileFacts) foundNow() *scannedNames {
+	if ff.names == nil {
+		ff.names = &scannedNames{}
+	}
+	return ff.names
 }
 
 // storedFilter is a file's name filter, its bytes in the run's store
@@ -196,23 +219,23 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		ff.scanned = true
 		switch {
 		case ff.clockCandidate:
-			_, ff.calls = names.scan(text.Src)
+			_, ff.foundNow().calls = names.scan(text.Src)
 		case ff.loadCandidate:
 			// Only what the file's functions call between two clock
 			// reads can be a timed launch of another file.
-			ff.calls = names.intern(cudaparse.TimedCalls(text.Src, presentLiterals(text, withSpellings(clockReadLiterals, ownClocks))))
+			ff.foundNow().calls = names.intern(cudaparse.TimedCalls(text.Src, presentLiterals(text, withSpellings(clockReadLiterals, ownClocks))))
 		}
 		if ff.loader {
-			ff.defines = names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(kernelLoadLiterals, ownLoads))))
+			ff.foundNow().defines = names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(kernelLoadLiterals, ownLoads))))
 		}
 		if ff.clockDefiner {
-			ff.clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(hostClockLiterals, ownClocks))))
+			ff.foundNow().clockDefines = names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(hostClockLiterals, ownClocks))))
 		}
 		if eventTimer || ff.clockDefiner {
 			// Timing helpers (`timeGpu(f)`: f() between two event
 			// records or clock reads), which the clock helpers above
 			// need not hold (they read a host clock once).
-			ff.timingDefines = names.intern(cudaparse.TimingHelperDefinitions(text.Src, presentLiterals(text, hostClockLiterals)))
+			ff.foundNow().timingDefines = names.intern(cudaparse.TimingHelperDefinitions(text.Src, presentLiterals(text, hostClockLiterals)))
 		}
 	}
 	if !ff.parsed {

@@ -153,8 +153,8 @@ func (pr *projectRun) calledNames(i int) []string {
 	ff := &pr.facts[i]
 	if ff.summary == nil {
 		if ff.scanned {
-			out := make([]string, len(ff.calls))
-			for k, id := range ff.calls {
+			out := make([]string, len(ff.found().calls))
+			for k, id := range ff.found().calls {
 				out[k] = pr.names.name(id)
 			}
 			return out
