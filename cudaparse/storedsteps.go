@@ -9,7 +9,7 @@ import (
 )
 
 // A large project's summaries hold millions of steps, each a Go value of
-// about 110 bytes with its slices and strings: as values they were a third
+// about 110 bytes with its slices and strings: as values they were a quarter
 // of a check's live heap on the 38-project corpus checked as one project,
 // growing with the tree. Once a file's summary is made, MoveSteps encodes
 // its functions' steps into a StepStore, which keeps them out of the
