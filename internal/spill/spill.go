@@ -122,8 +122,8 @@ func (s *Store) retire(k int) {
 
 // Get returns the record ref names. The bytes are the caller's to read,
 // not to change; nil when ref names nothing stored (or the file cannot be
-// read back). A record on disk is read alone, unless its chunk was read
-// whole for GetNear.
+// read back). A record on disk is read alone, unless the page around it
+// was read for GetNear and is still kept.
 func (s *Store) Get(ref Ref) []byte { return s.get(ref, false) }
 
 // GetNear is Get for a caller going through many records in the order
