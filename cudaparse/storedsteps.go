@@ -78,7 +78,6 @@ func (s *StepStore) table() []string {
 type storedSteps struct {
 	store *StepStore
 	ref   spill.Ref
-	kinds StepKinds
 }
 
 // StepList returns the function's steps, from the store they were moved
@@ -121,7 +120,7 @@ func (fs *FunctionSummary) AllSteps() iter.Seq2[int, *SummaryStep] {
 // (a function with no preload loop, or no call, is passed over so).
 func (fs *FunctionSummary) Kinds() StepKinds {
 	if fs.stored.store != nil {
-		return fs.stored.kinds
+		return fs.storedKinds
 	}
 	return kindsOf(fs.Steps)
 }
@@ -166,7 +165,7 @@ func (s *FileSummary) MoveSteps(store *StepStore) {
 		ids = store.nameIDs(ids[:0], names)
 		buf = appendSteps(buf[:0], fn.Steps, ids)
 		if ref, ok := store.bytes.Put(buf); ok {
-			fn.stored, fn.Steps = storedSteps{store, ref, kindsOf(fn.Steps)}, nil
+			fn.stored, fn.storedKinds, fn.Steps = storedSteps{store, ref}, kindsOf(fn.Steps), nil
 		}
 	}
 }

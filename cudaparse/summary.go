@@ -49,22 +49,36 @@ const (
 )
 
 // FunctionSummary is what a host function does to kernels, in source order.
+// Its fields are ordered by size (strings, numbers, then the flags
+// together): a large project holds hundreds of thousands of them.
 type FunctionSummary struct {
 	Name          string `json:"n"`
 	QualifiedName string `json:"q,omitempty"`
-	Arity         int    `json:"a"`
+	// Class is the class a member belongs to, by plain name (for method
+	// calls on objects of the class or of classes derived from it).
+	Class string `json:"C,omitempty"`
+	Arity int    `json:"a"`
 	// Params is the number of parameters the definition shows, where
 	// Arity is -1 (read from the text: a call may pass fewer, the
 	// defaults being declared elsewhere): it tells overloads apart, a
 	// call's arguments matching it preferred, but none is ruled out.
-	Params int `json:"P,omitempty"`
+	Params  int `json:"P,omitempty"`
+	Line    int `json:"l"`
+	EndLine int `json:"L"`
+	// TimesParam is the 1-based index of the parameter the function runs
+	// between two reads of a clock (TimesClock), 0 for none: a timing
+	// helper (File.TimedParam) times the lambda a call hands it.
+	TimesParam int `json:"T,omitempty"`
+	// Steps are what the function does, in order. Read them through
+	// StepList: once the summary's steps are moved out of the heap
+	// (FileSummary.MoveSteps), Steps is nil and stored names them.
+	Steps  []SummaryStep `json:"s,omitempty"`
+	stored storedSteps
 	// Variant: the file defines the function again (same name and
 	// class) in another branch of a preprocessor conditional (`#ifdef
 	// SUN ... #else ... #endif`): the definitions are alternatives of
 	// one build, not overloads.
 	Variant bool `json:"V,omitempty"`
-	Line    int  `json:"l"`
-	EndLine int  `json:"L"`
 	// Entry marks a program's entry point (main).
 	Entry bool `json:"e,omitempty"`
 	// Timed: the function reads a clock twice or more (it measures).
@@ -74,25 +88,15 @@ type FunctionSummary struct {
 	// its file (static, or in an unnamed namespace).
 	Member bool `json:"m,omitempty"`
 	Local  bool `json:"o,omitempty"`
-	// Class is the class a member belongs to, by plain name (for method
-	// calls on objects of the class or of classes derived from it).
-	Class string `json:"C,omitempty"`
 	// ReadsClock: the function reads a host clock once (a timestamp
 	// helper, a timer's start or stop).
 	ReadsClock bool `json:"c,omitempty"`
-	// TimesParam is the 1-based index of the parameter the function runs
-	// between two reads of a clock (TimesClock), 0 for none: a timing
-	// helper (File.TimedParam) times the lambda a call hands it.
-	TimesParam int `json:"T,omitempty"`
 	// TimesKernel: that parameter is a kernel the function launches (a
 	// caller hands a kernel, not code to run).
 	TimesKernel bool      `json:"tk,omitempty"`
 	TimesClock  ClockKind `json:"tc,omitempty"`
-	// Steps are what the function does, in order. Read them through
-	// StepList: once the summary's steps are moved out of the heap
-	// (FileSummary.MoveSteps), Steps is nil and stored names them.
-	Steps  []SummaryStep `json:"s,omitempty"`
-	stored storedSteps
+	// storedKinds are the kinds of the stored steps (Kinds).
+	storedKinds StepKinds
 }
 
 // SummaryStep is one thing a function does. The small fields come first
