@@ -128,6 +128,10 @@ func (fs *FunctionSummary) Kinds() StepKinds {
 // StepKinds is a set of step kinds.
 type StepKinds uint16
 
+// A StepKinds holds kinds 0 to 15: this fails to compile once the last
+// kind is past that (a kind added after StepPreloadParam goes here too).
+var _ [15 - StepPreloadParam]struct{}
+
 // Has reports whether the set holds k.
 func (s StepKinds) Has(k StepKind) bool { return s&(1<<k) != 0 }
 

@@ -16,7 +16,8 @@ import (
 // about the functions their file does not define. A summary is built from
 // the file alone, is small, and is kept in the cache with the file's result.
 
-// StepKind says what a summary step does.
+// StepKind says what a summary step does. Kinds stay below 16 (a
+// StepKinds set holds them; storedsteps.go checks the last one).
 type StepKind uint8
 
 const (
