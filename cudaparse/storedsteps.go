@@ -3,8 +3,8 @@ package cudaparse
 import (
 	"encoding/binary"
 	"iter"
-	"sync"
 
+	"github.com/lazylint/lazylint/internal/intern"
 	"github.com/lazylint/lazylint/internal/spill"
 )
 
@@ -25,9 +25,7 @@ import (
 // concurrent use.
 type StepStore struct {
 	bytes *spill.Store
-	mu    sync.RWMutex
-	ids   map[string]uint32
-	names []string
+	names *intern.Table
 }
 
 // NewStepStore returns a store keeping its bytes in b (nil: no store,
@@ -36,42 +34,7 @@ func NewStepStore(b *spill.Store) *StepStore {
 	if b == nil {
 		return nil
 	}
-	return &StepStore{bytes: b, ids: map[string]uint32{"": 0}, names: []string{""}}
-}
-
-// nameIDs returns the ids of the names, adding those not in the table.
-func (s *StepStore) nameIDs(dst []uint32, names []string) []uint32 {
-	s.mu.RLock()
-	missing := false
-	for _, n := range names {
-		id, ok := s.ids[n]
-		missing = missing || !ok
-		dst = append(dst, id)
-	}
-	s.mu.RUnlock()
-	if !missing {
-		return dst
-	}
-	dst = dst[:len(dst)-len(names)]
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, n := range names {
-		id, ok := s.ids[n]
-		if !ok {
-			id = uint32(len(s.names))
-			s.ids[n] = id
-			s.names = append(s.names, n)
-		}
-		dst = append(dst, id)
-	}
-	return dst
-}
-
-// table returns the names so far (the slice's elements never change).
-func (s *StepStore) table() []string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.names
+	return &StepStore{bytes: b, names: intern.New("")}
 }
 
 // storedSteps names a function's steps in a store (none: store nil).
@@ -90,7 +53,7 @@ func (fs *FunctionSummary) StepList() []SummaryStep {
 	if st == nil {
 		return fs.Steps
 	}
-	steps, ok := decodeSteps(st.bytes.Get(fs.stored.ref), st.table())
+	steps, ok := decodeSteps(st.bytes.Get(fs.stored.ref), st.names.Names())
 	if !ok {
 		return nil
 	}
@@ -112,7 +75,7 @@ func (fs *FunctionSummary) AllSteps() iter.Seq2[int, *SummaryStep] {
 			}
 			return
 		}
-		eachStep(st.bytes.Get(fs.stored.ref), st.table(), func(_, i int, s *SummaryStep) bool { return yield(i, s) })
+		eachStep(st.bytes.Get(fs.stored.ref), st.names.Names(), func(_, i int, s *SummaryStep) bool { return yield(i, s) })
 	}
 }
 
@@ -166,7 +129,7 @@ func (s *FileSummary) MoveSteps(store *StepStore) {
 			continue
 		}
 		names = stepNames(names[:0], fn.Steps)
-		ids = store.nameIDs(ids[:0], names)
+		ids = store.names.IDs(ids[:0], names)
 		buf = appendSteps(buf[:0], fn.Steps, ids)
 		if ref, ok := store.bytes.Put(buf); ok {
 			fn.stored, fn.storedKinds, fn.Steps = storedSteps{store, ref}, kindsOf(fn.Steps), nil
@@ -251,19 +214,10 @@ func (r *stepReader) uvarint() uint64 {
 	return v
 }
 
+// varint decodes what binary.AppendVarint wrote (zigzag over uvarint).
 func (r *stepReader) varint() int64 {
-	if len(r.data) > 0 && r.data[0] < 0x80 {
-		u := int64(r.data[0])
-		r.data = r.data[1:]
-		return u>>1 ^ -(u & 1) // zigzag, as binary.Varint
-	}
-	v, n := binary.Varint(r.data)
-	if n <= 0 {
-		r.bad, r.data = true, nil
-		return 0
-	}
-	r.data = r.data[n:]
-	return v
+	u := r.uvarint()
+	return int64(u>>1) ^ -int64(u&1)
 }
 
 func (r *stepReader) name() string {

@@ -25,7 +25,7 @@ func TestStoredStepsRoundTrip(t *testing.T) {
 		for i := range steps {
 			steps[i] = randomStep(r)
 		}
-		got, ok := decodeSteps(appendSteps(nil, steps, names.nameIDs(nil, stepNames(nil, steps))), names.table())
+		got, ok := decodeSteps(appendSteps(nil, steps, names.names.IDs(nil, stepNames(nil, steps))), names.names.Names())
 		if !ok || !reflect.DeepEqual(got, steps) {
 			t.Fatalf("round trip:\n got %#v\nwant %#v", got, steps)
 		}
@@ -95,7 +95,7 @@ func FuzzDecodeSteps(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if steps, ok := decodeSteps(data, names); ok {
 			store := NewStepStore(spill.New(0, ""))
-			again, ok := decodeSteps(appendSteps(nil, steps, store.nameIDs(nil, stepNames(nil, steps))), store.table())
+			again, ok := decodeSteps(appendSteps(nil, steps, store.names.IDs(nil, stepNames(nil, steps))), store.names.Names())
 			if !ok || !reflect.DeepEqual(again, steps) {
 				t.Fatalf("decoded steps do not encode back")
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/lazylint/lazylint/knowledge"
 
 	"github.com/lazylint/lazylint/cudaparse"
+	"github.com/lazylint/lazylint/internal/intern"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/internal/spill"
 )
@@ -259,16 +260,12 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 
 // nameID is an interned name: a project's files call and define the same
 // few thousand names, so each file keeps 4 bytes a name, not a string.
-type nameID uint32
+type nameID = uint32
 
 // interner hands out nameIDs; safe for concurrent use.
-type interner struct {
-	mu    sync.Mutex
-	ids   map[string]nameID
-	names []string
-}
+type interner struct{ table *intern.Table }
 
-func newInterner() *interner { return &interner{ids: map[string]nameID{}} }
+func newInterner() *interner { return &interner{intern.New()} }
 
 // scan returns the interned names src defines as functions and calls,
 // each once. The text is scanned before the lock is taken: workers scan
@@ -295,31 +292,10 @@ func (in *interner) scan(src []byte) (defines, calls []nameID) {
 	return in.intern(defNames), in.intern(callNames)
 }
 
-func (in *interner) name(id nameID) string {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	return in.names[id]
-}
+func (in *interner) name(id nameID) string { return in.table.Name(id) }
 
 // intern returns the names' ids.
-func (in *interner) intern(names []string) []nameID {
-	if len(names) == 0 {
-		return nil
-	}
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	out := make([]nameID, len(names))
-	for k, name := range names {
-		id, ok := in.ids[name]
-		if !ok {
-			id = nameID(len(in.names))
-			in.ids[name] = id
-			in.names = append(in.names, name)
-		}
-		out[k] = id
-	}
-	return out
-}
+func (in *interner) intern(names []string) []nameID { return in.table.IDs(nil, names) }
 
 // spillMemoryBytes is how much of the summaries' encoded steps, the name
 // filters and the caller search's names a run keeps in memory before

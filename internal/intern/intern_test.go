@@ -1,0 +1,42 @@
+package intern
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+)
+
+// Names interned from several goroutines at once get one id each, the
+// same for every caller, and read back as themselves.
+func TestTableConcurrent(t *testing.T) {
+	tab := New("")
+	const workers, names = 4, 500
+	got := make([][]uint32, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			var batch []string
+			for k := range names {
+				batch = append(batch, fmt.Sprintf("n%d", (k*7+w)%names))
+			}
+			got[w] = tab.IDs(nil, batch)
+		})
+	}
+	wg.Wait()
+	if n := len(tab.Names()); n != names+1 {
+		t.Fatalf("%d names in the table, want %d", n, names+1)
+	}
+	for w := range workers {
+		for k, id := range got[w] {
+			if want := fmt.Sprintf("n%d", (k*7+w)%names); tab.Name(id) != want {
+				t.Fatalf("worker %d name %d: id %d is %q, want %q", w, k, id, tab.Name(id), want)
+			}
+		}
+	}
+	if ids := tab.IDs(nil, []string{""}); ids[0] != 0 {
+		t.Errorf("the first name's id is %d", ids[0])
+	}
+	if tab.IDs(nil, nil) != nil {
+		t.Error("no names gave ids")
+	}
+}
