@@ -37,23 +37,47 @@ func TestTuneGC(t *testing.T) {
 }
 
 // The soft limit follows the live heap: with more than half of it live,
-// it is raised to twice what is live.
+// it is raised to twice what is live; past it, the GC percent drops to
+// largeHeapGCPercent, and comes back once little is live.
 func TestLimitFollowsLiveHeap(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	debug.SetMemoryLimit(softMemoryLimit)
-	stop := followLiveHeap(time.Millisecond)
+	stop := followLiveHeap(time.Millisecond, true)
 	defer stop()
-	held := make([][]byte, 0, 160)
-	for range 160 { // 160 MiB live, more than half of 192 MiB
+	held := make([][]byte, 0, 192)
+	for range 192 { // 192 MiB live, more than softMemoryLimit
 		held = append(held, make([]byte, 1<<20))
 	}
 	runtime.GC()
-	deadline := time.Now().Add(2 * time.Second)
-	for debug.SetMemoryLimit(-1) < 2*160<<20 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
+	waitFor(t, func() bool { return debug.SetMemoryLimit(-1) >= 2*192<<20 && gcPercent() == largeHeapGCPercent })
+	if got := debug.SetMemoryLimit(-1); got < 2*192<<20 {
+		t.Errorf("limit %d MiB with 192 MiB live, want at least 384 MiB", got>>20)
 	}
-	if got := debug.SetMemoryLimit(-1); got < 2*160<<20 {
-		t.Errorf("limit %d MiB with 160 MiB live, want at least 320 MiB", got>>20)
+	if got := gcPercent(); got != largeHeapGCPercent {
+		t.Errorf("GC percent %d with 192 MiB live, want %d", got, largeHeapGCPercent)
 	}
 	runtime.KeepAlive(held)
+	clear(held) // let them go
+	runtime.GC()
+	waitFor(t, func() bool { return gcPercent() == 400 })
+	if got := gcPercent(); got != 400 {
+		t.Errorf("GC percent %d once the heap is freed, want 400", got)
+	}
+}
+
+// gcPercent reads the GC percent (setting it back).
+func gcPercent() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
+}
+
+// waitFor polls ok for up to two seconds.
+func waitFor(t *testing.T, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for !ok() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
 }

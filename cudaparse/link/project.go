@@ -476,10 +476,10 @@ func (p *Project) resolveMemo(name, qualifier string, arity int, fromFile string
 // maxResolved bounds the resolutions remembered: a tree's questions grow
 // with its files times the names they call (four copies of the 38-project
 // corpus as one project held 26 MB of them at the peak, a tenth of the
-// live heap).
+// live heap; 65,536 entries hold about 9 MB).
 // Past it the memo starts again: a resolution depends only on the linked
 // project, so forgetting one costs its recomputation, never its answer.
-const maxResolved = 1 << 17
+const maxResolved = 1 << 16
 
 // remember keeps a resolution (under mu).
 func (p *Project) remember(key resolveKey, pf *ProjectFunction) {
@@ -693,9 +693,16 @@ func (p *Project) kernelsOf(fn *ProjectFunction) *KernelFacts {
 	for _, st := range fn.Summary.AllSteps() {
 		p.addLoads(out, fn, st)
 	}
+	if out.Empty() {
+		out = noKernels // most functions load nothing: one value for all
+	}
 	p.kernels[fn] = out
 	return out
 }
+
+// noKernels is what a function that loads nothing loads. Facts the
+// project returns are read, never written: this one is shared.
+var noKernels = &KernelFacts{}
 
 // loadedBefore returns the kernels that fn loads on every path to its
 // step i, for the device current at step i: loads before the last device

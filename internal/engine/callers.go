@@ -18,7 +18,7 @@ import (
 // their name filters, then by their text) are summarized, with the files
 // that define what those callers call; then the callers of those callers,
 // up to maxLinkRounds. It reports whether it summarized any file.
-func (pr *projectRun) findCallers(results []FileResult) bool {
+func (pr *projectRun) findCallers(results []sourceResult) bool {
 	var holders []callerNode
 	for i := range results {
 		sum := pr.facts[i].summary

@@ -25,7 +25,7 @@ func (pr *projectRun) macroLaunchers() []knowledge.Helper {
 	seen := map[string]knowledge.Helper{}
 	conflicting := map[string]bool{}
 	for i := range pr.facts {
-		for _, m := range pr.facts[i].macros {
+		for _, m := range pr.facts[i].scanResult().macros {
 			h, ok := launcherOf(m)
 			if !ok {
 				continue

@@ -450,7 +450,7 @@ func (pr *projectRun) project() *link.Project {
 func (pr *projectRun) classBases() map[string][]string {
 	bases := map[string][]string{}
 	for i := range pr.facts {
-		for _, c := range pr.facts[i].classes {
+		for _, c := range pr.facts[i].scanResult().classes {
 			for _, b := range c.Bases {
 				if b != c.Class && !slices.Contains(bases[c.Class], b) {
 					bases[c.Class] = append(bases[c.Class], b)

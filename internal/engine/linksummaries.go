@@ -81,7 +81,7 @@ func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i i
 func (pr *projectRun) lexicalSummary(i int, src []byte, additions *knowledge.Additions) *cudaparse.FileSummary {
 	additions = pr.withMacroLaunchers(additions)
 	if ff := &pr.facts[i]; ff.timersKnown {
-		return cudaparse.LexicalSummaryWithTimers(pr.shown[i], src, nil, additions, ff.timers)
+		return cudaparse.LexicalSummaryWithTimers(pr.shown[i], src, nil, additions, ff.scanResult().timers)
 	}
 	return cudaparse.LexicalSummary(pr.shown[i], src, nil, additions)
 }

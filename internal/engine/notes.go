@@ -17,16 +17,24 @@ type fileFacts struct {
 	summary *cudaparse.FileSummary
 	// summaryRef is the summary not decoded yet (see noteAll).
 	summaryRef *summaryRef
-	// lexical: summary was made from the text alone (LexicalSummary).
-	lexical bool
 	// names are the names a scan found (set when scanned is; read them
 	// through found): most files of a large tree are never scanned.
 	names *scannedNames
-	// timers are the timer classes the file defines (cudaparse.TimerClasses),
-	// for a file that spells a clock; timersKnown: timers holds them (none
-	// for a file that spells none), so that a summary of the text need not
+	// scan holds what the text's directives and declarations say (nil:
+	// nothing; read it through scanned): most files have none of it, and
+	// a large tree's files are counted in hundreds of thousands.
+	scan *fileScan
+	// answers are the prefilters' answers of the per-file check, kept until
+	// noteProjectFacts (which a memoized run calls later).
+	answers *prefilterAnswers
+	// filter answers whether the file may contain a name (for finding
+	// the callers of a function).
+	filter storedFilter
+	// lexical: summary was made from the text alone (LexicalSummary).
+	lexical bool
+	// timersKnown: scan's timers are the file's timer classes (none for a
+	// file that spells no clock), so that a summary of the text need not
 	// look for them again.
-	timers      []knowledge.TimerClass
 	timersKnown bool
 	scanned     bool
 	// loader: the file spells a launch or a preload: it may define a
@@ -43,20 +51,50 @@ type fileFacts struct {
 	// without them (or it was parsed); loadCandidate: once it is taken to
 	// call a launcher of another file; clockCandidate: a timer helper.
 	candidate, loadCandidate, clockCandidate bool
-	// answers are the prefilters' answers of the per-file check, kept until
-	// noteProjectFacts (which a memoized run calls later).
-	answers *prefilterAnswers
-	parsed  bool // phase 1 parsed it or took it from the cache
-	// filter answers whether the file may contain a name (for finding
-	// the callers of a function).
-	filter storedFilter
-	// macros are the file's call-renaming macros (cudaparse.Macro.Relevant),
-	// includes its #include directives (until resolveIncludes).
+	parsed                                   bool // phase 1 parsed it or took it from the cache
+}
+
+// fileScan is what a scan of a file's text found beyond names: the timer
+// classes it defines (cudaparse.TimerClasses, for a file that spells a
+// clock), its call-renaming macros (cudaparse.Macro.Relevant), its
+// #include directives (until resolveIncludes) and its classes defined
+// with base classes (cudaparse.ScanClassBases, for method calls on
+// derived objects).
+type fileScan struct {
+	timers   []knowledge.TimerClass
 	macros   []cudaparse.Macro
 	includes []cudaparse.Include
-	// classes are the file's classes defined with base classes
-	// (cudaparse.ScanClassBases), for method calls on derived objects.
-	classes []cudaparse.ClassBases
+	classes  []cudaparse.ClassBases
+}
+
+// dropIncludes forgets the file's #include directives (once resolved).
+func (ff *fileFacts) dropIncludes() {
+	if ff.scan != nil {
+		sc := *ff.scan
+		sc.includes = nil
+		ff.setScan(sc)
+	}
+}
+
+// noScan is the scan of a file that found none of it (never written).
+var noScan fileScan
+
+// scanResult returns what the file's scan found, for reading.
+func (ff *fileFacts) scanResult() *fileScan {
+	if ff.scan == nil {
+		return &noScan
+	}
+	return ff.scan
+}
+
+// setScan records what the file's scan found, nothing kept when it found
+// nothing.
+func (ff *fileFacts) setScan(sc fileScan) {
+	if len(sc.timers)+len(sc.macros)+len(sc.includes)+len(sc.classes) == 0 {
+		ff.scan = nil
+		return
+	}
+	ff.scan = &sc
 }
 
 // scannedNames are the names a scan of a file found, interned: the
@@ -239,23 +277,25 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 			ff.foundNow().timingDefines = names.intern(cudaparse.TimingHelperDefinitions(text.Src, presentLiterals(text, hostClockLiterals)))
 		}
 	}
+	sc := fileScan{timers: ff.scanResult().timers}
 	if !ff.parsed {
-		ff.timers = nil
+		sc.timers = nil
 		if ff.clockDefiner || eventTimer {
 			// Without either, the file can define no timer class.
-			ff.timers = cudaparse.TimerClasses(text.Src, s.Additions)
+			sc.timers = cudaparse.TimerClasses(text.Src, s.Additions)
 		}
 		ff.timersKnown = true
 	}
 	ff.filter = storeFilter(text.NameFilter(), store)
 	if text.ContainsAny("class", "struct") { // the text's index answers most files without a scan
-		ff.classes = cudaparse.ScanClassBases(text.Src)
+		sc.classes = cudaparse.ScanClassBases(text.Src)
 	}
 	if text.Contains("#") {
 		macros, includes := cudaparse.ScanDirectives(text.Src)
-		ff.includes = includes
-		ff.macros = cudaparse.SharedMacros(macros)
+		sc.includes = includes
+		sc.macros = cudaparse.SharedMacros(macros)
 	}
+	ff.setScan(sc)
 }
 
 // nameID is an interned name: a project's files call and define the same
@@ -309,8 +349,9 @@ var (
 )
 
 // keptParseBytes bounds the memory of the parsed files kept between the
-// per-file check and the project step.
-const keptParseBytes = 48 << 20
+// per-file check and the project step (a file past it is parsed again if
+// the project step checks it again).
+const keptParseBytes = 24 << 20
 
 // fileKeeper keeps parsed files that the project step is likely to check
 // again: those with a function that measures and calls a name the file

@@ -68,7 +68,7 @@ type projectRun struct {
 	callerBudget  int         // parses the caller search may make: grows with the names looked for
 	// includes are the resolved #includes of each file; visible the
 	// macros each file sees through them (under macroMu).
-	includes [][]int
+	includes [][]int32
 	visible  map[int]cudaparse.MacroTable
 	// visibleCount counts the macros of visible's tables (maxVisibleMacros).
 	visibleCount int
@@ -107,7 +107,7 @@ type projectRun struct {
 	// includers: the source files including each header (includersOf);
 	// includedBy: the files including each file directly.
 	includers  map[string][]string
-	includedBy [][]int
+	includedBy [][]int32
 	visMu      sync.Mutex
 	// abs are the sources' absolute paths.
 	abs []string

@@ -245,7 +245,7 @@ func (r *run) projectStep() {
 	if r.memoize {
 		pr.noteAll(r.checkedSources)
 	}
-	project := pr.link(linkAlso(pr, r.current()))
+	project := pr.link(linkAlso(pr, r.results))
 	opts.trace(r.start, "link", "%d summaries, %d parsed", pr.summaries(), pr.parsed)
 	rechecked := map[int]bool{}
 	checkedWith := map[int][32]byte{} // the digest each file was checked again with
@@ -257,19 +257,19 @@ func (r *run) projectStep() {
 			// file), where their text's scan held only the timed calls.
 			pr.linkFrom(slices.Sorted(maps.Keys(rechecked)), nil)
 			// Files checked again may have been summarized on the way.
-			if !extend(pr, r.current()) && pr.summaries() == project.Files() && pr.upgraded == 0 {
+			if !extend(pr, r.results) && pr.summaries() == project.Files() && pr.upgraded == 0 {
 				break
 			}
 			project = pr.project()
 			opts.trace(r.start, "callers", "%d summaries, %d parsed", pr.summaries(), pr.parsed)
 		}
-		again := pr.recheck(project, r.current())
+		again := pr.recheck(project, r.results)
 		for _, i := range again {
 			rechecked[i] = true
 		}
 		for k := range providers {
 			if pv := &providers[k]; pv.prepare != nil {
-				pv.prepare(pr, again, r.current())
+				pv.prepare(pr, again, r.results)
 			}
 		}
 		opts.trace(r.start, "select", "%d files to check again", len(again))
@@ -292,15 +292,6 @@ func (r *run) projectStep() {
 			opts.Cache.Put(r.memoKey, data)
 		}
 	}
-}
-
-// current returns the files' results so far.
-func (r *run) current() []FileResult {
-	out := make([]FileResult, len(r.results))
-	for i := range r.results {
-		out[i] = r.results[i].FileResult
-	}
-	return out
 }
 
 // report gathers the results of the checked files, sorted.

@@ -14,7 +14,7 @@ import (
 
 // recheck lists the files whose result can change with the project's
 // facts, and sets on each text what its prefilters should know.
-func (pr *projectRun) recheck(p *link.Project, results []FileResult) []int {
+func (pr *projectRun) recheck(p *link.Project, results []sourceResult) []int {
 	var candidates []int
 	for i := range pr.facts {
 		if pr.facts[i].candidate {
@@ -37,7 +37,7 @@ func (pr *projectRun) recheck(p *link.Project, results []FileResult) []int {
 // needsRecheck reports whether candidate file i may get other findings
 // with the project's facts: a provider of a fact the file's rules see says
 // so.
-func (pr *projectRun) needsRecheck(p *link.Project, results []FileResult, i int) bool {
+func (pr *projectRun) needsRecheck(p *link.Project, results []sourceResult, i int) bool {
 	for k := range providers {
 		if pv := &providers[k]; pv.asks(results[i].Findings) && pv.affects(pr, p, i) {
 			return true
@@ -75,11 +75,11 @@ func (pr *projectRun) timerDefiners() []int {
 	var out []int
 	for i := range pr.facts {
 		ff := &pr.facts[i]
-		if len(ff.timers) == 0 || ff.summary != nil {
+		if len(ff.scanResult().timers) == 0 || ff.summary != nil {
 			continue
 		}
 	search:
-		for _, t := range ff.timers {
+		for _, t := range ff.scanResult().timers {
 			// The class's name, or a member the file declares of it
 			// (`udata->t_advec.start()` names no class).
 			for _, name := range append([]string{t.Class}, t.Members...) {
@@ -314,7 +314,7 @@ func (pr *projectRun) mayCallHeaderMacro(i int) bool {
 		all := cudaparse.MacroTable{}
 		all.Add(pr.opts.GlobalMacros...)
 		for j := range pr.facts {
-			all.Add(pr.facts[j].macros...)
+			all.Add(pr.facts[j].scanResult().macros...)
 		}
 		pr.macroNames = make(map[string]bool, len(all))
 		for name := range all {

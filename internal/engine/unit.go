@@ -138,7 +138,7 @@ func mayContainAny(nf *rule.NameFilter, words []string) bool {
 // hold findings of a rule that uses them, parses the unit files not parsed
 // for this yet (on the workers), and keeps each file's unit summaries for
 // its next check.
-func (pr *projectRun) prepareUnits(indices []int, results []FileResult) {
+func (pr *projectRun) prepareUnits(indices []int, results []sourceResult) {
 	if pr.device == nil {
 		pr.device, pr.unitDevice = map[int][]cudaparse.DeviceSummary{}, map[int][]cudaparse.DeviceSummary{}
 	}
