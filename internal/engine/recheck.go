@@ -112,6 +112,7 @@ func (pr *projectRun) rerunAll(p *link.Project, indices []int, checkedWith map[i
 		// knows no order of calls.
 		if sum != nil && (pr.facts[i].summary == nil || pr.facts[i].lexical) {
 			sum.Path = pr.shown[i]
+			sum.MoveSteps(pr.steps) // as every summary the project keeps
 			if pr.facts[i].lexical {
 				pr.upgraded++
 			}
