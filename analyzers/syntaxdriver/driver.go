@@ -29,13 +29,18 @@ import (
 	"strings"
 )
 
-// File is one .go file to check.
+// File is one .go file to check. Load reads its header from Src and
+// forgets it; its package's analysis reads it again (Options.Read) when
+// Src is nil or Options.Reread is set: a tree of thousands of Go files is
+// then held one package at a time.
 type File struct {
 	Path string
 	Src  []byte
 }
 
-// SourceFile is a file of a loaded package.
+// SourceFile is a file of a loaded package. Its Src and AST are set while
+// the package is analyzed (and passed to Program.AfterPackage), nil once
+// it is done.
 type SourceFile struct {
 	Path string
 	Src  []byte
@@ -74,10 +79,13 @@ type Program struct {
 	Fset     *token.FileSet
 	Packages []*Package
 	// Errors are the files of analyzed packages that do not parse.
-	Errors    []FileError
-	facts     map[factKey]any
-	factPaths map[string]bool // packages that exported a fact
-	loader    *loader
+	Errors []FileError
+	// AfterPackage, when set, is called with each package Run analyzed,
+	// its files' Src and AST still set; Run forgets them next.
+	AfterPackage func(*Package)
+	facts        map[factKey]any
+	factPaths    map[string]bool // packages that exported a fact
+	loader       *loader
 }
 
 // Options tune Load.
@@ -93,6 +101,9 @@ type Options struct {
 	Known func(importPath string) bool
 	// MaxPackages bounds the packages read from disk for their facts.
 	MaxPackages int
+	// Reread: the given files' Src is dropped once their header is read,
+	// and read again (Read) when their package is analyzed.
+	Reread bool
 }
 
 // unit is a package before parsing: its files' headers.
@@ -172,7 +183,13 @@ func (l *loader) group(files []File, report bool) []*unit {
 	byKey := map[string]*unit{}
 	var out []*unit
 	for _, f := range files {
+		if f.Src == nil {
+			f.Src, _ = l.opts.Read(f.Path) // unreadable: an empty file, its error at parse
+		}
 		h := readHeader(f)
+		if l.opts.Reread {
+			h.file.Src = nil // read again with its package
+		}
 		dir := filepath.Dir(f.Path)
 		key := dir + "\x00" + h.name
 		u := byKey[key]
@@ -417,7 +434,17 @@ func (l *loader) order(units []*unit) []*unit {
 func (l *loader) parse(u *unit) []FileError {
 	var errs []FileError
 	for _, h := range u.headers {
-		af, err := parser.ParseFile(l.fset, h.file.Path, h.file.Src, parser.ParseComments|parser.SkipObjectResolution)
+		src := h.file.Src
+		if src == nil {
+			var err error
+			if src, err = l.opts.Read(h.file.Path); err != nil {
+				if u.pkg.Report {
+					errs = append(errs, FileError{Path: h.file.Path, Err: err})
+				}
+				continue
+			}
+		}
+		af, err := parser.ParseFile(l.fset, h.file.Path, src, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			if u.pkg.Report {
 				errs = append(errs, FileError{Path: h.file.Path, Err: err})
@@ -428,7 +455,7 @@ func (l *loader) parse(u *unit) []FileError {
 		for _, imp := range af.Imports {
 			cgo = cgo || imp.Path.Value == `"C"`
 		}
-		u.pkg.Files = append(u.pkg.Files, &SourceFile{Path: h.file.Path, Src: h.file.Src, AST: af, Cgo: cgo})
+		u.pkg.Files = append(u.pkg.Files, &SourceFile{Path: h.file.Path, Src: src, AST: af, Cgo: cgo})
 	}
 	return errs
 }

@@ -149,3 +149,52 @@ func TestGoOnlyCUDAImportersAnalyzed(t *testing.T) {
 		t.Errorf("analyzed %v, want %v", got, want)
 	}
 }
+
+// TestPackagesHeldOneAtATime: with Reread, a given file's text is read
+// again (Read) when its package is analyzed; AfterPackage sees the
+// package's texts and trees, and Run forgets them once it is done.
+func TestPackagesHeldOneAtATime(t *testing.T) {
+	texts := map[string]string{
+		"/tree/gpu/g.go": "package gpu\n\n// int cuInit(unsigned f);\nimport \"C\"\n\nfunc Init() { C.cuInit(0) }\n",
+		"/tree/app/a.go": "package main\n\nimport \"example.org/tree/gpu\"\n\nfunc main() { gpu.Init() }\n",
+	}
+	var files []syntaxdriver.File
+	for _, p := range []string{"/tree/gpu/g.go", "/tree/app/a.go"} {
+		files = append(files, syntaxdriver.File{Path: p, Src: []byte(texts[p])})
+	}
+	reads := map[string]int{}
+	read := func(p string) ([]byte, error) {
+		if text, ok := texts[p]; ok {
+			reads[p]++
+			return []byte(text), nil
+		}
+		return nil, os.ErrNotExist
+	}
+	prog := syntaxdriver.Load(files, syntaxdriver.Options{Read: read, Known: analyzers.KnownBinding, Reread: true})
+	if len(reads) != 0 {
+		t.Errorf("Load read %v: the texts were given", reads)
+	}
+	var seen []string
+	prog.AfterPackage = func(pkg *syntaxdriver.Package) {
+		for _, f := range pkg.Files {
+			if f.Src == nil || f.AST == nil {
+				t.Errorf("%s: no text or tree after its package's analysis", f.Path)
+			}
+			seen = append(seen, f.Path)
+		}
+	}
+	prog.Run(analyzers.All, nil, nil)
+	if want := []string{"/tree/gpu/g.go", "/tree/app/a.go"}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("AfterPackage saw %v, want %v (import order)", seen, want)
+	}
+	for _, p := range prog.Packages {
+		for _, f := range p.Files {
+			if f.Src != nil || f.AST != nil {
+				t.Errorf("%s: text or tree kept after Run", f.Path)
+			}
+			if reads[f.Path] != 1 {
+				t.Errorf("%s read %d times for its analysis, want 1", f.Path, reads[f.Path])
+			}
+		}
+	}
+}

@@ -65,6 +65,14 @@ func (p *Program) Run(analyzers []*analysis.Analyzer, enabled func(*Package, *an
 			}
 			results[a] = res
 		}
+		if p.AfterPackage != nil {
+			p.AfterPackage(pkg)
+		}
+		// Done: its facts are exported, its diagnostics reported. The
+		// trees and texts of a large tree's packages are not all held.
+		for _, f := range pkg.Files {
+			f.Src, f.AST = nil, nil
+		}
 	}
 	return errs
 }

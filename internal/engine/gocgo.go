@@ -75,10 +75,12 @@ type goResult struct {
 	skipped              int // files not checked: unreadable, or not Go
 }
 
-// goFile is one Go file given to checkGo.
+// goFile is one Go file given to checkGo. Its text is read while its
+// package is analyzed and again for its suppression comments, not held
+// between: a tree's Go files were held all at once (their text and trees
+// were the peak of eight copies of the corpus checked as one project).
 type goFile struct {
 	path, shown string
-	src         []byte
 	settings    Settings
 	hasSettings bool
 }
@@ -93,7 +95,7 @@ type goFile struct {
 func checkGo(paths []string, settingsFor func(string) Settings, base string, read func(string) ([]byte, error), opts Options) goResult {
 	var res goResult
 	byAbs, inputs := readGoFiles(paths, base, read, &res)
-	prog := syntaxdriver.Load(inputs, syntaxdriver.Options{Read: func(p string) ([]byte, error) { return readGo(read, p) }, Known: analyzers.KnownBinding})
+	prog := syntaxdriver.Load(inputs, syntaxdriver.Options{Read: func(p string) ([]byte, error) { return readGo(read, p) }, Known: analyzers.KnownBinding, Reread: true})
 	found := map[string][]Finding{} // by shown path
 	settings := func(f *goFile) *Settings {
 		if !f.hasSettings {
@@ -101,16 +103,35 @@ func checkGo(paths []string, settingsFor func(string) Settings, base string, rea
 		}
 		return &f.settings
 	}
+	// The files checked, and their preambles checked while their package
+	// is analyzed (its trees are forgotten next).
+	var checked []*goFile
+	var preambleErrs []FileError
+	prog.AfterPackage = func(pkg *syntaxdriver.Package) {
+		if !pkg.Report {
+			return
+		}
+		for _, sf := range pkg.Files {
+			if f := byAbs[sf.Path]; f != nil {
+				settings(f)
+				checked = append(checked, f)
+				if sf.Cgo {
+					preambleErrs = append(preambleErrs, checkPreamble(prog.Fset, sf, f, found, opts)...)
+				}
+			}
+		}
+	}
 	errs := prog.Run(analyzers.All, func(pkg *syntaxdriver.Package, a *analysis.Analyzer) bool {
 		return enabledIn(pkg, a.Name, byAbs, settings)
 	}, func(d syntaxdriver.Diagnostic) {
-		f := byAbs[prog.Fset.Position(d.Diagnostic.Pos).Filename]
-		if f == nil {
+		name := prog.Fset.Position(d.Diagnostic.Pos).Filename
+		f, sf := byAbs[name], sourceOf(d.Package, name)
+		if f == nil || sf == nil {
 			return
 		}
 		for _, r := range settings(f).Rules {
 			if r.ID == d.Analyzer.Name {
-				found[f.shown] = append(found[f.shown], goFinding(prog.Fset, f.shown, f.src, r, d.Diagnostic))
+				found[f.shown] = append(found[f.shown], goFinding(prog.Fset, f.shown, sf.Src, r, d.Diagnostic))
 			}
 		}
 	})
@@ -125,25 +146,16 @@ func checkGo(paths []string, settingsFor func(string) Settings, base string, rea
 			res.errors = append(res.errors, FileError{Path: f.shown, Message: e.Analyzer.Name + ": " + e.Err.Error()})
 		}
 	}
-	var checked []*goFile
-	for _, pkg := range prog.Packages {
-		if !pkg.Report || !pkg.Analyzed {
-			continue
-		}
-		for _, sf := range pkg.Files {
-			if f := byAbs[sf.Path]; f != nil {
-				settings(f)
-				checked = append(checked, f)
-				if sf.Cgo {
-					res.errors = append(res.errors, checkPreamble(prog.Fset, sf, f, found, opts)...)
-				}
-			}
-		}
-	}
+	res.errors = append(res.errors, preambleErrs...)
 	sort.Slice(checked, func(i, j int) bool { return checked[i].shown < checked[j].shown })
 	for _, f := range checked {
 		setSeverities(found[f.shown], &f.settings)
-		kept, suppressed := suppressions(f.shown, rule.NewText(f.src), true, found[f.shown], opts.Catalog, f.settings.Rules, opts.ReportUnusedSuppressions)
+		src, err := readGo(read, f.path)
+		if err != nil {
+			res.errors = append(res.errors, FileError{Path: f.shown, Message: cleanErr(err).Error()})
+			continue
+		}
+		kept, suppressed := suppressions(f.shown, rule.NewText(src), true, found[f.shown], opts.Catalog, f.settings.Rules, opts.ReportUnusedSuppressions)
 		res.findings = append(res.findings, kept...)
 		res.suppressed = append(res.suppressed, suppressed...)
 	}
@@ -151,24 +163,38 @@ func checkGo(paths []string, settingsFor func(string) Settings, base string, rea
 	return res
 }
 
-// readGoFiles reads the Go files given, by absolute path; the ones that
+// readGoFiles lists the Go files given, by absolute path; the ones that
 // cannot be read are errors of res.
 func readGoFiles(paths []string, base string, read func(string) ([]byte, error), res *goResult) (map[string]*goFile, []syntaxdriver.File) {
 	byAbs := map[string]*goFile{}
 	var inputs []syntaxdriver.File
 	for _, p := range paths {
 		shown := relPath(base, p)
-		src, err := read(p)
-		if err != nil {
+		// Read to know it can be: its text is read again, a file at a
+		// time, for its header and with its package.
+		if _, err := read(p); err != nil {
 			res.errors = append(res.errors, FileError{Path: shown, Message: cleanErr(err).Error()})
 			res.skipped++
 			continue
 		}
 		abs := absPath(p)
-		byAbs[abs] = &goFile{path: p, shown: shown, src: src}
-		inputs = append(inputs, syntaxdriver.File{Path: abs, Src: src})
+		byAbs[abs] = &goFile{path: p, shown: shown}
+		inputs = append(inputs, syntaxdriver.File{Path: abs})
 	}
 	return byAbs, inputs
+}
+
+// sourceOf returns the file of pkg at path, or nil.
+func sourceOf(pkg *syntaxdriver.Package, path string) *syntaxdriver.SourceFile {
+	if pkg == nil {
+		return nil
+	}
+	for _, sf := range pkg.Files {
+		if sf.Path == path {
+			return sf
+		}
+	}
+	return nil
 }
 
 // firstFile is the first given file of a package, or nil.
@@ -209,7 +235,7 @@ func enabledIn(pkg *syntaxdriver.Package, id string, byAbs map[string]*goFile, s
 // checkPreamble checks the C code of a cgo file's preamble with the C/C++/
 // CUDA rules, positions in the .go file.
 func checkPreamble(fset *token.FileSet, sf *syntaxdriver.SourceFile, f *goFile, found map[string][]Finding, opts Options) []FileError {
-	c, ok := preambleSource(fset, sf.AST, f.src)
+	c, ok := preambleSource(fset, sf.AST, sf.Src)
 	if !ok {
 		return nil
 	}
