@@ -360,10 +360,21 @@ type fileKeeper struct {
 	mu     sync.Mutex
 	budget int
 	files  map[int]*cudaparse.ParsedText
+	// For the trace: the bytes kept at most at once, the parses kept and
+	// those refused for want of budget.
+	initial, peak, kept, refused int
 }
 
 func newFileKeeper(budget int) *fileKeeper {
-	return &fileKeeper{budget: budget, files: map[int]*cudaparse.ParsedText{}}
+	return &fileKeeper{budget: budget, initial: budget, files: map[int]*cudaparse.ParsedText{}}
+}
+
+// stats returns the bytes kept at most at once, and how many parses were
+// kept and refused.
+func (k *fileKeeper) stats() (peak, kept, refused int) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.peak, k.kept, k.refused
 }
 
 // offer keeps the parse of f (not its facts: the check again builds
@@ -379,10 +390,14 @@ func (k *fileKeeper) keep(i int, f *cudaparse.File) {
 	size := f.MemoryBytes()
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if size <= k.budget {
-		k.budget -= size
-		k.files[i] = f.Parsed()
+	if size > k.budget {
+		k.refused++
+		return
 	}
+	k.budget -= size
+	k.files[i] = f.Parsed()
+	k.kept++
+	k.peak = max(k.peak, k.initial-k.budget)
 }
 
 // take returns the kept parse of file i, and forgets it.

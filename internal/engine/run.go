@@ -283,6 +283,8 @@ func (r *run) projectStep() {
 	}
 	mem, disk := r.spill.Size()
 	opts.trace(r.start, "spill", "steps, name filters and names: %d KB in memory, %d KB on disk", mem>>10, disk>>10)
+	peak, kept, refused := r.kept.stats()
+	opts.trace(r.start, "kept", "%d parses kept for the project step (%d KB at most at once), %d refused past %d KB", kept, peak>>10, refused, keptParseBytes>>10)
 	r.res.Stats.LinkParsed = pr.parsed
 	r.res.Stats.ProjectFunctions = project.Len()
 	r.res.Stats.Rechecked = len(rechecked)
