@@ -29,10 +29,10 @@ import (
 	"strings"
 )
 
-// File is one .go file to check. Load reads its header from Src and
-// forgets it; its package's analysis reads it again (Options.Read) when
-// Src is nil or Options.Reread is set: a tree of thousands of Go files is
-// then held one package at a time.
+// File is one .go file to check. Load reads its header from Src (from
+// Options.Read when Src is nil). With Options.Reread it forgets the text,
+// and its package's analysis reads it again: a tree of thousands of Go
+// files is then held one package at a time.
 type File struct {
 	Path string
 	Src  []byte

@@ -21,7 +21,7 @@ type fileFacts struct {
 	// through found): most files of a large tree are never scanned.
 	names *scannedNames
 	// scan holds what the text's directives and declarations say (nil:
-	// nothing; read it through scanned): most files have none of it, and
+	// nothing; read it through scanResult): most files have none of it, and
 	// a large tree's files are counted in hundreds of thousands.
 	scan *fileScan
 	// answers are the prefilters' answers of the per-file check, kept until
@@ -67,12 +67,12 @@ type fileScan struct {
 	classes  []cudaparse.ClassBases
 }
 
-// dropIncludes forgets the file's #include directives (once resolved).
+// dropIncludes forgets the file's #include directives (once resolved). It
+// writes that field alone, in place: the files' includes are resolved on
+// the workers while the scan's other fields may be read.
 func (ff *fileFacts) dropIncludes() {
 	if ff.scan != nil {
-		sc := *ff.scan
-		sc.includes = nil
-		ff.setScan(sc)
+		ff.scan.includes = nil
 	}
 }
 
