@@ -41,9 +41,10 @@ func main() {
 const softMemoryLimit = 176 << 20
 
 // largeHeapGCPercent is the GC percent once what is live passes
-// softMemoryLimit (the 13-project tree's, 83-91 MB, never does; the
-// 38-project corpus checked as one project comes near). A large tree's heap then grows a quarter past what is
-// live instead of doubling: eight copies of the 38-project corpus checked
+// softMemoryLimit (the 13-project tree, 58 MB live at most, never does;
+// nor the 38-project corpus as one project, 94 MB; four copies of it do).
+// A large tree's heap then grows a quarter past what is live instead of
+// doubling: eight copies of the 38-project corpus checked
 // as one project peaked at 754 MB of RSS at twice and 563 MB at a quarter,
 // for 9% more CPU (143 against 131 s); 40% gave 631 MB for 3%. Lowering the
 // memory limit to the same end instead cost 27% (167 s for 534 MB): the
