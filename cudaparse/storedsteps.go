@@ -280,14 +280,14 @@ func eachStep(data []byte, names []string, yield func(n, i int, st *SummaryStep)
 		st.Arity = int(r.varint())
 		st.Callee = r.name()
 		st.Qualifier = r.name()
-		if n, isNil := r.length(); !isNil {
-			st.Keys = make([]string, n)
+		if keys, isNil := r.length(); !isNil {
+			st.Keys = make([]string, keys)
 			for k := range st.Keys {
 				st.Keys[k] = r.name()
 			}
 		}
-		if n, isNil := r.length(); !isNil {
-			st.Far = make([]int32, n)
+		if far, isNil := r.length(); !isNil {
+			st.Far = make([]int32, far)
 			for k := range st.Far {
 				st.Far[k] = int32(r.varint())
 			}
