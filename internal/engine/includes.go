@@ -385,7 +385,7 @@ func (pr *projectRun) resolveIncludes() {
 	// link's serial time when done in one loop), into its own slot.
 	onPool(len(pr.facts), pr.workers, func(_ *worker, i int) {
 		dir := filepath.Dir(pr.absPath(i))
-		for _, inc := range pr.facts[i].scanResult().includes {
+		for _, inc := range pr.facts[i].includes {
 			target := -1
 			if inc.Quoted {
 				if j, ok := byAbs[filepath.Join(dir, filepath.FromSlash(inc.Path))]; ok {
