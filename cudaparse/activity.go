@@ -99,9 +99,6 @@ func NewActivity(f *File, isAPI func(name string) bool) *Activity {
 	return a
 }
 
-// FunctionsNamed returns the host functions of the file with the name.
-func (a *Activity) FunctionsNamed(name string) []*Function { return a.byName[name] }
-
 // Steps lists, in source order, the places in fn that may touch CUDA.
 func (a *Activity) Steps(fn *Function) []Step {
 	if s, ok := a.steps[fn]; ok {
@@ -161,11 +158,11 @@ func (a *Activity) constructors(typ string) []*Function {
 	return out
 }
 
-// Reaches reports whether a call of fn may touch CUDA: a step anywhere in
+// touchesCUDA reports whether a call of fn may touch CUDA: a step anywhere in
 // it, or in code of the file it runs, does. Inside a helper every step
 // counts, not only those on every path: helpers guard one-time
 // initialization with flags that a static check cannot follow.
-func (a *Activity) Reaches(fn *Function) bool {
+func (a *Activity) touchesCUDA(fn *Function) bool {
 	if v, ok := a.reaches[fn]; ok {
 		return v
 	}
@@ -186,7 +183,7 @@ func (a *Activity) StepReaches(s Step, in *Function) (string, bool) {
 		return s.API, true
 	}
 	for _, callee := range s.Callees {
-		if callee != in && a.Reaches(callee) {
+		if callee != in && a.touchesCUDA(callee) {
 			return callee.Name + " (which calls CUDA)", true
 		}
 	}

@@ -15,9 +15,6 @@ import (
 // (ClockOf); a timer class's reading methods, construction and
 // destruction are clock reads.
 
-// Additions are the team's additions the file was parsed with (nil: none).
-func (f *File) Additions() *knowledge.Additions { return f.additions }
-
 // calleeSpelling is a call's callee as the additions match it: gpu::f for
 // gpu::f<T>, "" for a method call (obj.f), which no addition names.
 func calleeSpelling(c *Call) string {
@@ -199,7 +196,7 @@ func lastReadOf(name string, d, block Node, reads []*Call, constructed bool) Nod
 // of its block, as a configured scoped timer does.
 func (f *File) scopedTimerClasses() map[string]*knowledge.TimerClass {
 	var out map[string]*knowledge.TimerClass
-	for _, t := range f.TimerClasses() {
+	for _, t := range f.ownTimers() {
 		if t.Destructor {
 			if out == nil {
 				out = map[string]*knowledge.TimerClass{}

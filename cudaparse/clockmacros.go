@@ -41,11 +41,11 @@ func (m clockMacro) kind() ClockKind {
 	return ClockHost
 }
 
-// ReadsClock reports whether the macro's body reads a clock (a host
+// readsClock reports whether the macro's body reads a clock (a host
 // clock, a CUDA event record, or a timer function by its name), or the
 // time between two events: a call of it is a clock read, times its
 // argument, or closes a measurement.
-func (m Macro) ReadsClock() bool { return touchesClock(m.Body, nil) }
+func (m Macro) readsClock() bool { return touchesClock(m.Body, nil) }
 
 // touchesClock reports whether a macro body reads a clock or an elapsed
 // time, through the macros of t too.
@@ -222,7 +222,7 @@ func (f *File) clockMacroOf(c *Call) (clockMacro, bool) {
 func SpellsClockMacro(t MacroTable) bool {
 	for _, defs := range t {
 		for _, m := range defs {
-			if m.ReadsClock() {
+			if m.readsClock() {
 				return true
 			}
 		}

@@ -157,7 +157,7 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 			shared[m.Name] = true
 		}
 		for _, m := range own {
-			if m.RenamesCall() || shared[m.Name] {
+			if m.renamesCall() || shared[m.Name] {
 				relevant = append(relevant, m)
 			}
 		}
@@ -290,9 +290,6 @@ func (f *File) Root() Node {
 // Position returns the position of a byte offset.
 func (f *File) Position(off int) Position { return f.Lines.Position(off) }
 
-// NodeCount is the number of nodes in the tree.
-func (f *File) NodeCount() int { return len(f.nodes) }
-
 // ErrorCount is the number of outermost ERROR nodes.
 func (f *File) ErrorCount() int { return len(f.errorNodes) }
 
@@ -327,23 +324,6 @@ func (f *File) NodesOfKind(kinds ...string) []Node {
 		}
 	}
 	return out
-}
-
-// NodeAt returns the smallest named node that contains the byte range.
-func (f *File) NodeAt(start, end int) Node {
-	best := Node{}
-	for i := int32(0); i < int32(len(f.nodes)); {
-		r := &f.nodes[i]
-		if int(r.Start) <= start && end <= int(r.End) {
-			if r.Flags&syntax.FlagNamed != 0 {
-				best = Node{f, i}
-			}
-			i++ // descend
-			continue
-		}
-		i = f.subtreeEnd(i)
-	}
-	return best
 }
 
 // ExecSpace is where a function runs, from its CUDA qualifiers.
@@ -706,7 +686,7 @@ func (f *File) applyMacros(c *Call) {
 		return
 	}
 	if c.Name != "" {
-		if to, ok := f.macros.CalleeName(c.Name); ok {
+		if to, ok := f.macros.calleeName(c.Name, 0); ok {
 			c.Spelled, c.Name = c.Name, to
 		}
 		return
@@ -717,7 +697,7 @@ func (f *File) applyMacros(c *Call) {
 		for _, a := range inner.ChildByField("arguments").NamedChildren() {
 			args = append(args, a.Text())
 		}
-		if to, ok := f.macros.PastedName(m, args); ok {
+		if to, ok := f.macros.pastedName(m, args, 0); ok {
 			c.Spelled, c.Name = compactSpace(inner.Text()), to
 		}
 	}
@@ -973,19 +953,6 @@ func declaredName(d Node) string {
 		}
 	}
 	return ""
-}
-
-// Kernels returns the names of all kernels the file declares or defines.
-func (f *File) Kernels() map[string]bool {
-	out := map[string]bool{}
-	for _, list := range [][]*Function{f.Functions, f.Prototypes} {
-		for _, fn := range list {
-			if fn.IsKernel() {
-				out[fn.Name] = true
-			}
-		}
-	}
-	return out
 }
 
 // FunctionNamed returns the first function defined in the file with the

@@ -154,18 +154,3 @@ func (f *File) LoadedOnTheWay(n Node) (keys []string, all bool) {
 	}
 	return keys, all
 }
-
-// KernelLoadedOnTheWay reports whether the kernel key is loaded (preloaded
-// or launched) on the way to n.
-func (f *File) KernelLoadedOnTheWay(n Node, key string) bool {
-	keys, all := f.LoadedOnTheWay(n)
-	if all {
-		return true
-	}
-	for _, k := range keys {
-		if SameKernel(k, key) {
-			return true
-		}
-	}
-	return false
-}

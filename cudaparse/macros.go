@@ -146,16 +146,12 @@ func (t MacroTable) Add(ms ...Macro) {
 // itself, directly or not, stops there.
 const maxExpansionDepth = 8
 
-// CalleeName returns the function a call of the macro name with the given
+// calleeName returns the function a call of the macro name with the given
 // argument texts reaches, when the macro expands to a name followed by the
 // call's own arguments: an alias (`#define gpuMalloc cudaMalloc`) or a
 // pass-through (`#define gpuFree(p) cudaFree(p)`). Of several
 // definitions, one that reaches a CUDA API wins (portable code checked for
 // CUDA).
-func (t MacroTable) CalleeName(name string) (string, bool) {
-	return t.calleeName(name, 0)
-}
-
 func (t MacroTable) calleeName(name string, depth int) (string, bool) {
 	defs := t[name]
 	if len(defs) == 0 || depth > maxExpansionDepth {
@@ -188,14 +184,10 @@ func (t MacroTable) calleeName(name string, depth int) (string, bool) {
 	return best, best != ""
 }
 
-// PastedName returns the name a function-like macro call `name(args)`
+// pastedName returns the name a function-like macro call `name(args)`
 // expands to when its body pastes tokens into one name:
 // `#define GPU_API(x) cuda##x` makes GPU_API(Malloc) cudaMalloc. Nested
 // macros in the body are expanded first, up to maxExpansionDepth.
-func (t MacroTable) PastedName(name string, args []string) (string, bool) {
-	return t.pastedName(name, args, 0)
-}
-
 func (t MacroTable) pastedName(name string, args []string, depth int) (string, bool) {
 	if depth > maxExpansionDepth {
 		return "", false
@@ -300,7 +292,7 @@ func lastComponent(s string) string {
 func (m Macro) Relevant() bool {
 	t := MacroTable{}
 	t.Add(m)
-	if to, ok := t.CalleeName(m.Name); ok {
+	if to, ok := t.calleeName(m.Name, 0); ok {
 		return isCUDAName(to)
 	}
 	if !m.FunctionLike || len(m.Params) == 0 {
@@ -323,13 +315,13 @@ func (m Macro) Relevant() bool {
 	return false
 }
 
-// RenamesCall reports whether a macro can rename a call at all (to any
+// renamesCall reports whether a macro can rename a call at all (to any
 // name): an alias, a pass-through or a paste. A file's own such macro
 // replaces a header's of the same name.
-func (m Macro) RenamesCall() bool {
+func (m Macro) renamesCall() bool {
 	t := MacroTable{}
 	t.Add(m)
-	_, ok := t.CalleeName(m.Name)
+	_, ok := t.calleeName(m.Name, 0)
 	return ok || m.FunctionLike && strings.Contains(m.Body, "##")
 }
 

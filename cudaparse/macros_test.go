@@ -71,14 +71,14 @@ func TestCalleeName(t *testing.T) {
 		"unknown":        "",
 	}
 	for name, want := range cases {
-		got, ok := tab.CalleeName(name)
+		got, ok := tab.calleeName(name, 0)
 		if got != want || ok != (want != "") {
-			t.Errorf("CalleeName(%s) = %q, %v; want %q", name, got, ok, want)
+			t.Errorf("calleeName(%s) = %q, %v; want %q", name, got, ok, want)
 		}
 	}
 	// A cycle ends at the depth bound with some name of the cycle, never hangs.
-	if got, _ := tab.CalleeName("ping"); got != "ping" && got != "pong" {
-		t.Errorf("CalleeName(ping) = %q", got)
+	if got, _ := tab.calleeName("ping", 0); got != "ping" && got != "pong" {
+		t.Errorf("calleeName(ping) = %q", got)
 	}
 }
 
@@ -102,9 +102,9 @@ func TestPastedName(t *testing.T) {
 		{"GPU_API", []string{"a", "b"}, ""}, // wrong number of arguments
 	}
 	for _, c := range cases {
-		got, ok := tab.PastedName(c.name, c.args)
+		got, ok := tab.pastedName(c.name, c.args, 0)
 		if got != c.want || ok != (c.want != "") {
-			t.Errorf("PastedName(%s%v) = %q, %v; want %q", c.name, c.args, got, ok, c.want)
+			t.Errorf("pastedName(%s%v) = %q, %v; want %q", c.name, c.args, got, ok, c.want)
 		}
 	}
 }

@@ -179,7 +179,7 @@ func isCUDAName(name string) bool {
 // Summary returns the file's exported facts: one summary per host function
 // that launches, preloads, switches devices or calls a function by name.
 func (f *File) Summary() *FileSummary {
-	s := &FileSummary{Path: f.Path, Timers: f.TimerClasses()}
+	s := &FileSummary{Path: f.Path, Timers: f.ownTimers()}
 	preloads := map[*Function][]Preload{}
 	for _, p := range f.Preloads() {
 		preloads[p.Call.Func] = append(preloads[p.Call.Func], p)
@@ -489,17 +489,6 @@ func (f *File) opensNamespace(qual string) bool {
 		}
 	}
 	return f.namespaces[last]
-}
-
-// CallsOtherObject reports whether a call is a method call on an object
-// other than this (obj.f(), p->f()): the callee is the method of that
-// object's class, which a file's function of the same name need not be.
-func CallsOtherObject(c *Call) bool {
-	if !c.Callee.Is("field_expression") {
-		return false
-	}
-	recv := strings.TrimSpace(c.Callee.ChildByField("argument").Text())
-	return recv != "this" && recv != "(*this)"
 }
 
 // BeforeSteps returns the indices of the steps Before marks, for the step

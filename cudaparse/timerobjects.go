@@ -200,7 +200,7 @@ func (f *File) timerClassOf(typ string) *knowledge.TimerClass {
 		return t
 	}
 	class := className(typ)
-	for _, own := range f.TimerClasses() {
+	for _, own := range f.ownTimers() {
 		if own.Class == class {
 			return &own
 		}
@@ -404,7 +404,7 @@ func (f *File) startingTimerClasses() map[string]bool {
 				set(fn.Name)
 			}
 		}
-		for _, t := range f.TimerClasses() {
+		for _, t := range f.ownTimers() {
 			if t.Constructor {
 				set(t.Class)
 			}
@@ -509,9 +509,9 @@ func declaredVariable(d Node) string {
 	return d.Text()
 }
 
-// TimerClasses is TimerClasses of the file's text and additions, found
+// ownTimers is TimerClasses of the file's text and additions, found
 // once.
-func (f *File) TimerClasses() []knowledge.TimerClass {
+func (f *File) ownTimers() []knowledge.TimerClass {
 	f.ownTimerClassesOnce.Do(func() { f.ownTimerClasses = TimerClasses(f.Src, f.additions) })
 	return f.ownTimerClasses
 }

@@ -319,7 +319,7 @@ func (a *analysis) programLoadsNothing() bool {
 	if a.loadsNothing != nil {
 		return *a.loadsNothing
 	}
-	v := a.file.FunctionNamed("main") != nil && len(a.file.Launches) == 0 && len(a.file.Kernels()) == 0 && len(a.file.Preloads()) == 0
+	v := a.file.FunctionNamed("main") != nil && len(a.file.Launches) == 0 && len(declaredKernels(a.file)) == 0 && len(a.file.Preloads()) == 0
 	for _, c := range a.file.Calls {
 		if !v {
 			break

@@ -132,7 +132,7 @@ const mib = 1 << 20
 // offers, done here. A file with no kernel of its own proves nothing.
 func (a *analysis) kernelsLoadedBefore(n cudaparse.Node) bool {
 	needed := map[string]bool{}
-	for name := range a.file.Kernels() {
+	for name := range declaredKernels(a.file) {
 		needed[name] = true
 	}
 	for _, l := range a.file.Launches {
@@ -926,4 +926,18 @@ func worst(x, y value) value {
 		return y
 	}
 	return value{}
+}
+
+// declaredKernels returns the names of the kernels the file declares or
+// defines.
+func declaredKernels(f *cudaparse.File) map[string]bool {
+	out := map[string]bool{}
+	for _, list := range [][]*cudaparse.Function{f.Functions, f.Prototypes} {
+		for _, fn := range list {
+			if fn.IsKernel() {
+				out[fn.Name] = true
+			}
+		}
+	}
+	return out
 }

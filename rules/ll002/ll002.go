@@ -383,7 +383,7 @@ func (a *analysis) callUse(fn *cudaparse.Function, c *cudaparse.Call) (kernelUse
 		return kernelUse{node: c.Node, launched: []string{key}, library: true}, !a.hostOnlyBranch(c.Node)
 	}
 	callee := a.file.FunctionNamed(c.Name)
-	if callee != nil && cudaparse.CallsOtherObject(c) {
+	if callee != nil && callsOtherObject(c) {
 		// gemm.run() is the run of gemm's class, not a run the file
 		// defines for another class: the one of the object's class, when
 		// the file defines it.
@@ -643,4 +643,15 @@ func mentions(n cudaparse.Node, name string) bool {
 		return !found
 	})
 	return found || n.Is("identifier") && n.Text() == name
+}
+
+// callsOtherObject reports whether a call is a method call on an object
+// other than this (obj.f(), p->f()): the callee is the method of that
+// object's class, which a file's function of the same name need not be.
+func callsOtherObject(c *cudaparse.Call) bool {
+	if !c.Callee.Is("field_expression") {
+		return false
+	}
+	recv := strings.TrimSpace(c.Callee.ChildByField("argument").Text())
+	return recv != "this" && recv != "(*this)"
 }

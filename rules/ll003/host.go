@@ -57,7 +57,7 @@ func (a *analysis) checkHost(p *rule.Pass, waiting map[string]waiter) {
 				}
 				// Loaded before the waiter's launch: a preload after it
 				// comes too late (release.go).
-				if a.file.KernelLoadedOnTheWay(e.launch.Node, l.KernelKey()) {
+				if kernelLoadedOnTheWay(a.file, e.launch.Node, l.KernelKey()) {
 					continue
 				}
 				flagged[l.KernelKey()] = true
@@ -133,7 +133,7 @@ func (a *analysis) preloadedAtEveryLaunch(kernel string) bool {
 				continue
 			}
 			others++
-			if !a.file.KernelLoadedOnTheWay(l.Node, e.launch.KernelKey()) {
+			if !kernelLoadedOnTheWay(a.file, l.Node, e.launch.KernelKey()) {
 				return false
 			}
 		}
@@ -150,4 +150,19 @@ func sortEvents(es []hostEvent) {
 			es[j], es[j-1] = es[j-1], es[j]
 		}
 	}
+}
+
+// kernelLoadedOnTheWay reports whether the kernel key is loaded (preloaded
+// or launched) on the way to n.
+func kernelLoadedOnTheWay(f *cudaparse.File, n cudaparse.Node, key string) bool {
+	keys, all := f.LoadedOnTheWay(n)
+	if all {
+		return true
+	}
+	for _, k := range keys {
+		if cudaparse.SameKernel(k, key) {
+			return true
+		}
+	}
+	return false
 }

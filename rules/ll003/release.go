@@ -57,7 +57,7 @@ type launchContext []cudaparse.Node
 
 func (a *analysis) loadedIn(ctx launchContext, key string) bool {
 	for _, n := range ctx {
-		if a.file.KernelLoadedOnTheWay(n, key) {
+		if kernelLoadedOnTheWay(a.file, n, key) {
 			return true
 		}
 	}
