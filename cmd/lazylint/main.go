@@ -31,8 +31,8 @@ func main() {
 // A fixed limit is a trap on a larger tree: once what is live passes it,
 // the collector runs back to back (a third of the CPU on the 38-project
 // corpus twice over, and more with each doubling: the cost grew faster
-// than the tree). So the limit follows the live heap, at twice it, as
-// GOGC=100 would (followLiveHeap).
+// than the tree). So the limit follows the live heap (followLiveHeap):
+// liveHeadroom past it, at most twice it, as GOGC=100 would.
 //
 // The peak RSS of a run whose live heap stays under half the limit is
 // about the limit plus 40 MB (the binary's pages, tree-sitter's C heap,
@@ -65,16 +65,30 @@ func tuneGC() (stop func()) {
 	return func() {}
 }
 
-// followLiveHeap sets the soft memory limit to twice the live heap, and
-// never below softMemoryLimit, every period, until stopped; with
-// ownPercent (GOGC not set by the user) it also lowers the GC percent to
-// largeHeapGCPercent while the live heap is large, and restores 400 once
-// it is small again (a long-lived language server checks trees of both
-// kinds). (Setting the limit after each collection instead, from a
-// finalizer, cost a third more CPU on the 38-project corpus: the limit
-// lagged a cycle behind.) The limit is set only when the wanted value
-// changes, so a limit set since by other means stays until the live heap
-// moves.
+// liveHeadroom is how far past the live heap the soft limit lets the heap
+// grow while the GC percent is 400 (the live heap under softMemoryLimit):
+// there twice the live heap let a tree whose facts hold 120-180 MB grow
+// its heap to twice that. Two and four copies of the 38-project corpus
+// checked as one project peaked at 308-309 and 366-372 MB of RSS with the
+// limit at twice the live heap, 275-277 and 338-344 MB with 96 MiB of
+// headroom, at the same CPU (31, 69-72 s); 64 MiB gave 247-256 and
+// 304-311 MB for 6-15% more CPU. Past softMemoryLimit the GC percent
+// (largeHeapGCPercent) keeps the heap closer than that, and the limit
+// stays at twice the live heap, a backstop: at eight copies a limit of
+// the live heap plus 96 MiB ran the collector on the limit, 10% more CPU.
+const liveHeadroom = 96 << 20
+
+// followLiveHeap sets the soft memory limit every period, until stopped:
+// to the live heap plus liveHeadroom, at most twice the live heap, while
+// the GC percent is ours and 400; to twice the live heap otherwise; never
+// below softMemoryLimit. With ownPercent (GOGC not set by the user) it
+// also lowers the GC percent to largeHeapGCPercent while the live heap is
+// large, and restores 400 once it is small again (a long-lived language
+// server checks trees of both kinds). (Setting the limit after each
+// collection instead, from a finalizer, cost a third more CPU on the
+// 38-project corpus: the limit lagged a cycle behind.) The limit is set
+// only when the wanted value changes, so a limit set since by other means
+// stays until the live heap moves.
 func followLiveHeap(period time.Duration, ownPercent bool) (stop func()) {
 	done := make(chan struct{})
 	go func() {
@@ -94,22 +108,25 @@ func followLiveHeap(period time.Duration, ownPercent bool) (stop func()) {
 				return // not known to this runtime: keep the fixed limit
 			}
 			live := int64(sample[0].Value.Uint64())
-			if want := max(int64(softMemoryLimit), 2*live); want != limit {
+			if ownPercent {
+				// Large past the floor; small again below a fifth of it
+				// (where GOGC=400 stays under the floor).
+				switch {
+				case !large && live > softMemoryLimit:
+					debug.SetGCPercent(largeHeapGCPercent)
+					large = true
+				case large && 5*live < softMemoryLimit:
+					debug.SetGCPercent(400)
+					large = false
+				}
+			}
+			want := 2 * live
+			if ownPercent && !large {
+				want = min(want, live+liveHeadroom)
+			}
+			if want = max(want, softMemoryLimit); want != limit {
 				debug.SetMemoryLimit(want)
 				limit = want
-			}
-			if !ownPercent {
-				continue
-			}
-			// Large past the floor; small again below a fifth of it
-			// (where GOGC=400 stays under the floor).
-			switch {
-			case !large && live > softMemoryLimit:
-				debug.SetGCPercent(largeHeapGCPercent)
-				large = true
-			case large && 5*live < softMemoryLimit:
-				debug.SetGCPercent(400)
-				large = false
 			}
 		}
 	}()

@@ -37,8 +37,9 @@ func TestTuneGC(t *testing.T) {
 }
 
 // The soft limit follows the live heap: with more than half of it live,
-// it is raised to twice what is live; past it, the GC percent drops to
-// largeHeapGCPercent, and comes back once little is live.
+// it is raised to the live heap plus liveHeadroom (under twice it); past
+// it, the GC percent drops to largeHeapGCPercent and the limit is twice
+// what is live; the percent comes back once little is live.
 func TestLimitFollowsLiveHeap(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
@@ -46,7 +47,19 @@ func TestLimitFollowsLiveHeap(t *testing.T) {
 	stop := followLiveHeap(time.Millisecond, true)
 	defer stop()
 	held := make([][]byte, 0, 192)
-	for range 192 { // 192 MiB live, more than softMemoryLimit
+	for range 128 { // 128 MiB live: under softMemoryLimit, over half of it
+		held = append(held, make([]byte, 1<<20))
+	}
+	runtime.GC()
+	const mid = 128<<20 + liveHeadroom
+	waitFor(t, func() bool { return debug.SetMemoryLimit(-1) >= mid })
+	if got := debug.SetMemoryLimit(-1); got < mid || got >= 2*128<<20 {
+		t.Errorf("limit %d MiB with 128 MiB live, want the live heap plus %d MiB, under twice it", got>>20, liveHeadroom>>20)
+	}
+	if got := gcPercent(); got != 400 {
+		t.Errorf("GC percent %d with 128 MiB live, want 400", got)
+	}
+	for range 64 { // 192 MiB live, more than softMemoryLimit
 		held = append(held, make([]byte, 1<<20))
 	}
 	runtime.GC()
