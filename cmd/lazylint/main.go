@@ -68,14 +68,15 @@ func tuneGC() (stop func()) {
 // liveHeadroom is how far past the live heap the soft limit lets the heap
 // grow while the GC percent is 400 (the live heap under softMemoryLimit):
 // there twice the live heap let a tree whose facts hold 120-180 MB grow
-// its heap to twice that. Two and four copies of the 38-project corpus
-// checked as one project peaked at 308-309 and 366-372 MB of RSS with the
-// limit at twice the live heap, 275-277 and 338-344 MB with 96 MiB of
-// headroom, at the same CPU (31, 69-72 s); 64 MiB gave 247-256 and
-// 304-311 MB for 6-15% more CPU. Past softMemoryLimit the GC percent
-// (largeHeapGCPercent) keeps the heap closer than that, and the limit
-// stays at twice the live heap, a backstop: at eight copies a limit of
-// the live heap plus 96 MiB ran the collector on the limit, 10% more CPU.
+// its heap to twice that. Two copies of the 38-project corpus checked as
+// one project peaked at 300-309 MB of RSS with the limit at twice the live
+// heap, 274-277 MB with 96 MiB of headroom, at the same CPU (about 31 s);
+// 64 MiB gave 247-256 MB for 6% more CPU. Past softMemoryLimit the GC
+// percent (largeHeapGCPercent) keeps the heap closer than that, and the
+// limit stays at twice the live heap, a backstop. The headroom there too
+// (the live heap plus 96 MiB, or half of it when more) took four copies
+// from 360-371 to 335-344 MB for 2% more CPU, but ran the collector on the
+// limit at eight copies: 4-17% more CPU for 480-491 against 500-505 MB.
 const liveHeadroom = 96 << 20
 
 // followLiveHeap sets the soft memory limit every period, until stopped:
