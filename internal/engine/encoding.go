@@ -94,6 +94,16 @@ func ReadSource(path string) ([]byte, error) {
 	return src, err
 }
 
+// readSourceStamped is ReadSource with the file's stamp as it was opened.
+func readSourceStamped(path string) ([]byte, fastread.Stamp, error) {
+	raw, stamp, err := fastread.ReadFileStamped(path)
+	if err != nil {
+		return nil, stamp, err
+	}
+	src, _, err := decodeSource(raw)
+	return src, stamp, err
+}
+
 // encodeSource is decodeSource's inverse: text (UTF-8) in encoding e, with
 // its BOM.
 func encodeSource(text []byte, e sourceEncoding) []byte {

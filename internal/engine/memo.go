@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/lazylint/lazylint/internal/cache"
+	"github.com/lazylint/lazylint/internal/fastread"
 )
 
 const projectMemoVersion = 3
@@ -25,7 +27,10 @@ const projectMemoVersion = 3
 // as slow (bench/README.md). Two texts of one path with the same 64 bits
 // would reuse a memo: a chance of 2^-64 per change, which the per-file
 // cache (SHA-256) does not take.
-func hashSources(checked, context []string, hashes []uint64, workers int) (int64, bool) {
+//
+// A file whose stamp stamps holds from the last run (statIndex) is not
+// read: its fingerprint is the one kept with the stamp.
+func hashSources(checked, context []string, hashes []uint64, workers int, stamps *stampedSources) (int64, bool) {
 	var bytesRead atomic.Int64
 	var failed atomic.Bool
 	onPool(len(checked)+len(context), workers, func(_ *worker, i int) {
@@ -35,18 +40,80 @@ func hashSources(checked, context []string, hashes []uint64, workers int) (int64
 		} else {
 			path = context[i-len(checked)]
 		}
-		src, err := ReadSource(path)
+		if e, ok := stamps.unchanged(i); ok {
+			hashes[i] = e.hash
+			if i < len(checked) {
+				bytesRead.Add(e.size)
+			}
+			return
+		}
+		src, stamp, err := readSourceStamped(path)
+		if err == nil {
+			hashes[i] = xxhash.Sum64(src)
+		}
+		stamps.read(i, statEntry{stamp: stamp, hash: hashes[i], size: int64(len(src))}, err == nil)
 		switch {
 		case err != nil && i < len(checked):
 			failed.Store(true)
 		case err == nil:
-			hashes[i] = xxhash.Sum64(src)
 			if i < len(checked) {
 				bytesRead.Add(int64(len(src)))
 			}
 		}
 	})
 	return bytesRead.Load(), !failed.Load()
+}
+
+// stampedSources is a run's use of the stat index: the index of the last
+// run (old, nil for none) and what this run learns (fresh), by source.
+// A nil *stampedSources reads every file.
+type stampedSources struct {
+	abs   []string // the sources' absolute paths
+	old   *statIndex
+	fresh []statEntry
+	// started is when this run began stamping (before it read a file).
+	started time.Time
+	reread  atomic.Int64
+}
+
+func newStampedSources(abs []string, old *statIndex) *stampedSources {
+	return &stampedSources{abs: abs, old: old, fresh: make([]statEntry, len(abs)), started: time.Now()}
+}
+
+// unchanged returns source i's entry when the old index may stand for its
+// text (and keeps it for the next index).
+func (s *stampedSources) unchanged(i int) (statEntry, bool) {
+	if s == nil || s.old == nil {
+		return statEntry{}, false
+	}
+	e, ok := s.old.unchanged(s.abs[i], fastread.StampOf(s.abs[i]))
+	if ok {
+		s.fresh[i] = e
+	}
+	return e, ok
+}
+
+// read notes that source i was read, and its entry when it could be.
+func (s *stampedSources) read(i int, e statEntry, ok bool) {
+	if s == nil {
+		return
+	}
+	s.reread.Add(1)
+	if ok && e.stamp.Known() {
+		s.fresh[i] = e
+	}
+}
+
+// index is the index for the next run: the entries of the files this run
+// read or trusted.
+func (s *stampedSources) index() *statIndex {
+	ix := &statIndex{written: s.started.UnixNano(), entries: make(map[string]statEntry, len(s.fresh))}
+	for i, e := range s.fresh {
+		if e.stamp.Known() {
+			ix.entries[s.abs[i]] = e
+		}
+	}
+	return ix
 }
 
 func projectMemoKey(opts *Options, shown []string, hashes []uint64, settings func(string) Settings, sources []string) cache.Key {

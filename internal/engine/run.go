@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"maps"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -162,7 +163,18 @@ func (r *run) fromMemo() bool {
 	if !r.memoize || len(r.sources) == 0 {
 		return false
 	}
-	bytesRead, complete := hashSources(r.sources[:r.checkedSources], r.sources[r.checkedSources:], r.hashes, r.workers)
+	base, _ := filepath.Abs(r.base)
+	indexKey := statIndexKey(base)
+	var old *statIndex
+	if data, ok := r.opts.Cache.Get(indexKey); ok {
+		old = decodeStatIndex(data)
+	}
+	stamps := newStampedSources(r.absSources, old)
+	bytesRead, complete := hashSources(r.sources[:r.checkedSources], r.sources[r.checkedSources:], r.hashes, r.workers, stamps)
+	if reread := stamps.reread.Load(); reread > 0 || old == nil {
+		r.opts.Cache.Put(indexKey, stamps.index().encode())
+	}
+	r.opts.trace(r.start, "stamps", "%d of %d files unchanged since the last run, %d read", int64(len(r.sources))-stamps.reread.Load(), len(r.sources), stamps.reread.Load())
 	r.memoKey = projectMemoKey(&r.opts, r.shownPaths, r.hashes, r.settingsFor, r.absSources)
 	if data, ok := r.opts.Cache.Get(r.memoKey); ok {
 		r.memo = decodeMemo(data)
