@@ -104,16 +104,23 @@ func (s *stampedSources) read(i int, e statEntry, ok bool) {
 	}
 }
 
-// index is the index for the next run: the entries of the files this run
-// read or trusted.
-func (s *stampedSources) index() *statIndex {
-	ix := &statIndex{written: s.started.UnixNano(), entries: make(map[string]statEntry, len(s.fresh))}
-	for i, e := range s.fresh {
+// encode returns the index for the next run (statIndex.encode): the
+// entries of the files this run read or trusted, written as they are
+// (a large tree's index as a map cost tens of MB for a moment).
+func (s *stampedSources) encode() []byte {
+	n := 0
+	for _, e := range s.fresh {
 		if e.stamp.Known() {
-			ix.entries[s.abs[i]] = e
+			n++
 		}
 	}
-	return ix
+	out := appendStatIndexHead(nil, s.started.UnixNano(), n)
+	for i, e := range s.fresh {
+		if e.stamp.Known() {
+			out = appendStatEntry(out, s.abs[i], e)
+		}
+	}
+	return out
 }
 
 func projectMemoKey(opts *Options, shown []string, hashes []uint64, settings func(string) Settings, sources []string) cache.Key {

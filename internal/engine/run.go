@@ -172,7 +172,7 @@ func (r *run) fromMemo() bool {
 	stamps := newStampedSources(r.absSources, old)
 	bytesRead, complete := hashSources(r.sources[:r.checkedSources], r.sources[r.checkedSources:], r.hashes, r.workers, stamps)
 	if reread := stamps.reread.Load(); reread > 0 || old == nil {
-		r.opts.Cache.Put(indexKey, stamps.index().encode())
+		r.opts.Cache.Put(indexKey, stamps.encode())
 	}
 	r.opts.trace(r.start, "stamps", "%d of %d files unchanged since the last run, %d read", int64(len(r.sources))-stamps.reread.Load(), len(r.sources), stamps.reread.Load())
 	r.memoKey = projectMemoKey(&r.opts, r.shownPaths, r.hashes, r.settingsFor, r.absSources)

@@ -70,18 +70,27 @@ func (ix *statIndex) unchanged(path string, now fastread.Stamp) (statEntry, bool
 // encode writes the index: its time, then per file the path and the
 // entry, each number as a varint.
 func (ix *statIndex) encode() []byte {
-	out := binary.AppendUvarint(nil, statIndexVersion)
-	out = binary.AppendVarint(out, ix.written)
-	out = binary.AppendUvarint(out, uint64(len(ix.entries)))
+	out := appendStatIndexHead(nil, ix.written, len(ix.entries))
 	for path, e := range ix.entries {
-		out = binary.AppendUvarint(out, uint64(len(path)))
-		out = append(out, path...)
-		for _, v := range [...]int64{e.stamp.Size, e.stamp.Mtime, e.stamp.Ctime, e.size} {
-			out = binary.AppendVarint(out, v)
-		}
-		for _, v := range [...]uint64{e.stamp.Ino, e.stamp.Dev, e.hash} {
-			out = binary.AppendUvarint(out, v)
-		}
+		out = appendStatEntry(out, path, e)
+	}
+	return out
+}
+
+func appendStatIndexHead(out []byte, written int64, n int) []byte {
+	out = binary.AppendUvarint(out, statIndexVersion)
+	out = binary.AppendVarint(out, written)
+	return binary.AppendUvarint(out, uint64(n))
+}
+
+func appendStatEntry(out []byte, path string, e statEntry) []byte {
+	out = binary.AppendUvarint(out, uint64(len(path)))
+	out = append(out, path...)
+	for _, v := range [...]int64{e.stamp.Size, e.stamp.Mtime, e.stamp.Ctime, e.size} {
+		out = binary.AppendVarint(out, v)
+	}
+	for _, v := range [...]uint64{e.stamp.Ino, e.stamp.Dev, e.hash} {
+		out = binary.AppendUvarint(out, v)
 	}
 	return out
 }
