@@ -132,9 +132,9 @@ func (r *run) walk() {
 	}
 	r.facts = make([]fileFacts, len(r.sources))
 	r.names = newInterner()
-	r.kept = newFileKeeper(keptParseBytes)
+	r.kept = newFileKeeper(memoryBudget(keptParseBytes, len(r.sources)))
 	if !opts.NoProject {
-		r.spill = spill.NewChunked(spillMemoryBytes, spillChunkBytes, "")
+		r.spill = spill.NewChunked(memoryBudget(spillMemoryBytes, len(r.sources)), spillChunkBytes, "")
 		r.steps = cudaparse.NewStepStore(r.spill)
 	}
 	r.hashes = make([]uint64, len(r.sources))
@@ -296,7 +296,7 @@ func (r *run) projectStep() {
 	mem, disk := r.spill.Size()
 	opts.trace(r.start, "spill", "steps, name filters and names: %d KB in memory, %d KB on disk", mem>>10, disk>>10)
 	peak, kept, refused := r.kept.stats()
-	opts.trace(r.start, "kept", "%d parses kept for the project step (%d KB at most at once), %d refused past %d KB", kept, peak>>10, refused, keptParseBytes>>10)
+	opts.trace(r.start, "kept", "%d parses kept for the project step (%d KB at most at once), %d refused past %d KB", kept, peak>>10, refused, r.kept.initial>>10)
 	r.res.Stats.LinkParsed = pr.parsed
 	r.res.Stats.ProjectFunctions = project.Len()
 	r.res.Stats.Rechecked = len(rechecked)
