@@ -124,6 +124,9 @@ func TestWarmRunReadsWhatChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if fastread.StampOf(path).Ctime%int64(time.Second) == 0 {
+		time.Sleep(1100 * time.Millisecond) // a file system that counts whole seconds
+	}
 	text, _ := os.ReadFile(path)
 	edited := bytes.Replace(text, []byte("cudaMalloc(p, 2)"), []byte("cudaMallox(p, 2)"), 1)
 	if len(edited) != len(text) || bytes.Equal(edited, text) {

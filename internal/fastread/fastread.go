@@ -9,7 +9,10 @@ import "time"
 // time. Errors are *fs.PathError, as os.ReadFile's.
 func ReadFile(path string) ([]byte, time.Time, error) {
 	data, st, err := readFile(path)
-	return data, time.Unix(0, st.Mtime), err
+	if err != nil {
+		return data, time.Time{}, err
+	}
+	return data, time.Unix(0, st.Mtime), nil
 }
 
 // Stamp is what the system says of a file without reading it: a file

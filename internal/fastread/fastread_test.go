@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestReadFileMatchesOS(t *testing.T) {
@@ -64,5 +65,41 @@ func TestReadFileErrors(t *testing.T) {
 		if err.Error() != osErr.Error() {
 			t.Errorf("%s: error %q, os.ReadFile says %q", path, err, osErr)
 		}
+	}
+}
+
+// A file's stamp is the same read or stat'ed, and an edit that keeps the
+// size and the modification time still changes it (the change time).
+func TestStampSeesAnEdit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "k.cu")
+	if err := os.WriteFile(path, []byte("cudaMalloc(p, 1);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, read, err := ReadFileStamped(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !read.Known() {
+		t.Skip("no stamps on " + runtime.GOOS)
+	}
+	if got := StampOf(path); got != read {
+		t.Fatalf("stat %+v, read %+v", got, read)
+	}
+	if read.Ctime%int64(time.Second) == 0 {
+		time.Sleep(1100 * time.Millisecond) // a file system that counts whole seconds
+	}
+	info, _ := os.Stat(path)
+	if err := os.WriteFile(path, []byte("cudaMallox(p, 1);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	after := StampOf(path)
+	if after == read || after.Size != read.Size || after.Mtime != read.Mtime {
+		t.Errorf("after the edit %+v, before %+v: want only the change time to differ", after, read)
+	}
+	if StampOf(filepath.Join(filepath.Dir(path), "none.cu")).Known() || StampOf(filepath.Dir(path)).Known() {
+		t.Error("a missing file or a folder has a stamp")
 	}
 }
