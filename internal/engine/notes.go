@@ -360,9 +360,10 @@ const keptParseBytes = 24 << 20
 // project (89,160 files) peaked at 310-338 MB of RSS with the halves
 // against 356-369 MB (the most live heap, gctrace, 176-183 against
 // 199-208 MB), CPU no higher (69-80 s either way); two copies at 255-263
-// against 272-276 MB; eight copies at 479 against 500 MB. Under it the whole budgets stand: halved,
-// the 13-project tree (15,419 files) parsed 5 files again and the corpus
-// once (22,290) 95.
+// against 272-276 MB; eight copies at 479 against 500 MB. Under it the
+// whole budgets stand: halved, the 13-project tree (15,419 files) would
+// parse 5 files again and the corpus once (22,290) 95. Quartered past
+// twice the bound, eight copies cost 11% more CPU for no lower a peak.
 const largeTreeFiles = 32 << 10
 
 // memoryBudget is one of the bounded memories for a tree of that many
