@@ -6,6 +6,7 @@ import (
 
 	"github.com/lazylint/lazylint/internal/intern"
 	"github.com/lazylint/lazylint/internal/spill"
+	"github.com/lazylint/lazylint/internal/varint"
 )
 
 // A large project's summaries hold millions of steps, each a Go value of
@@ -191,39 +192,17 @@ func appendLength(dst []byte, isNil bool, n int) []byte {
 	return binary.AppendUvarint(dst, uint64(n)+1)
 }
 
-// stepReader decodes what appendSteps wrote; bad is set at the first
+// stepReader decodes what appendSteps wrote; Bad is set at the first
 // value that does not decode (a record cut short).
 type stepReader struct {
-	data  []byte
+	varint.Reader
 	names []string
-	bad   bool
-}
-
-func (r *stepReader) uvarint() uint64 {
-	if len(r.data) > 0 && r.data[0] < 0x80 { // most values: one byte
-		v := uint64(r.data[0])
-		r.data = r.data[1:]
-		return v
-	}
-	v, n := binary.Uvarint(r.data)
-	if n <= 0 {
-		r.bad, r.data = true, nil
-		return 0
-	}
-	r.data = r.data[n:]
-	return v
-}
-
-// varint decodes what binary.AppendVarint wrote (zigzag over uvarint).
-func (r *stepReader) varint() int64 {
-	u := r.uvarint()
-	return int64(u>>1) ^ -int64(u&1)
 }
 
 func (r *stepReader) name() string {
-	id := r.uvarint()
+	id := r.Uvarint()
 	if id >= uint64(len(r.names)) {
-		r.bad, r.data = true, nil
+		r.Bad, r.Data = true, nil
 		return ""
 	}
 	return r.names[id]
@@ -231,11 +210,11 @@ func (r *stepReader) name() string {
 
 // length returns a slice's length and whether it was nil.
 func (r *stepReader) length() (int, bool) {
-	n := r.uvarint()
-	if n == 0 || n > uint64(len(r.data))+1 {
+	n := r.Uvarint()
+	if n == 0 || n > uint64(len(r.Data))+1 {
 		// Each element takes a byte at least: a longer length is a
 		// record cut short.
-		r.bad = r.bad || n != 0
+		r.Bad = r.Bad || n != 0
 		return 0, true
 	}
 	return int(n - 1), false
@@ -264,20 +243,20 @@ func decodeSteps(data []byte, names []string) ([]SummaryStep, bool) {
 // until yield returns false. It reports false for data that does not
 // decode whole (the steps before the fault were yielded).
 func eachStep(data []byte, names []string, yield func(n, i int, st *SummaryStep) bool) bool {
-	r := stepReader{data: data, names: names}
-	n := r.uvarint()
-	if r.bad || n > uint64(len(data)) {
+	r := stepReader{Reader: varint.Reader{Data: data}, names: names}
+	n := r.Uvarint()
+	if r.Bad || n > uint64(len(data)) {
 		return false
 	}
 	var st SummaryStep
 	for i := range int(n) {
-		kind := r.uvarint()
+		kind := r.Uvarint()
 		st = SummaryStep{Kind: StepKind(kind >> 1), Method: kind&1 != 0}
-		st.Before = uint16(r.uvarint())
-		st.ArgParams = uint32(r.uvarint())
-		st.Line = int(r.varint())
-		st.Param = int(r.varint())
-		st.Arity = int(r.varint())
+		st.Before = uint16(r.Uvarint())
+		st.ArgParams = uint32(r.Uvarint())
+		st.Line = int(r.Varint())
+		st.Param = int(r.Varint())
+		st.Arity = int(r.Varint())
 		st.Callee = r.name()
 		st.Qualifier = r.name()
 		if keys, isNil := r.length(); !isNil {
@@ -289,15 +268,15 @@ func eachStep(data []byte, names []string, yield func(n, i int, st *SummaryStep)
 		if far, isNil := r.length(); !isNil {
 			st.Far = make([]int32, far)
 			for k := range st.Far {
-				st.Far[k] = int32(r.varint())
+				st.Far[k] = int32(r.Varint())
 			}
 		}
-		if r.bad {
+		if r.Bad {
 			return false
 		}
 		if !yield(int(n), i, &st) {
 			return true
 		}
 	}
-	return len(r.data) == 0
+	return len(r.Data) == 0
 }

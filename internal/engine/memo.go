@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"strconv"
 	"sync/atomic"
-	"time"
 
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/lazylint/lazylint/internal/cache"
-	"github.com/lazylint/lazylint/internal/fastread"
 )
 
 const projectMemoVersion = 3
@@ -62,65 +60,6 @@ func hashSources(checked, context []string, hashes []uint64, workers int, stamps
 		}
 	})
 	return bytesRead.Load(), !failed.Load()
-}
-
-// stampedSources is a run's use of the stat index: the index of the last
-// run (old, nil for none) and what this run learns (fresh), by source.
-// A nil *stampedSources reads every file.
-type stampedSources struct {
-	abs   []string // the sources' absolute paths
-	old   *statIndex
-	fresh []statEntry
-	// started is when this run began stamping (before it read a file).
-	started time.Time
-	reread  atomic.Int64
-}
-
-func newStampedSources(abs []string, old *statIndex) *stampedSources {
-	return &stampedSources{abs: abs, old: old, fresh: make([]statEntry, len(abs)), started: time.Now()}
-}
-
-// unchanged returns source i's entry when the old index may stand for its
-// text (and keeps it for the next index).
-func (s *stampedSources) unchanged(i int) (statEntry, bool) {
-	if s == nil || s.old == nil {
-		return statEntry{}, false
-	}
-	e, ok := s.old.unchanged(s.abs[i], fastread.StampOf(s.abs[i]))
-	if ok {
-		s.fresh[i] = e
-	}
-	return e, ok
-}
-
-// read notes that source i was read, and its entry when it could be.
-func (s *stampedSources) read(i int, e statEntry, ok bool) {
-	if s == nil {
-		return
-	}
-	s.reread.Add(1)
-	if ok && e.stamp.Known() {
-		s.fresh[i] = e
-	}
-}
-
-// encode returns the index for the next run (statIndex.encode): the
-// entries of the files this run read or trusted, written as they are
-// (a large tree's index as a map cost tens of MB for a moment).
-func (s *stampedSources) encode() []byte {
-	n := 0
-	for _, e := range s.fresh {
-		if e.stamp.Known() {
-			n++
-		}
-	}
-	out := appendStatIndexHead(nil, s.started.UnixNano(), n)
-	for i, e := range s.fresh {
-		if e.stamp.Known() {
-			out = appendStatEntry(out, s.abs[i], e)
-		}
-	}
-	return out
 }
 
 func projectMemoKey(opts *Options, shown []string, hashes []uint64, settings func(string) Settings, sources []string) cache.Key {

@@ -4,10 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/internal/fastread"
+	"github.com/lazylint/lazylint/internal/varint"
 )
 
 // A stat index spares a warm run the reading of files that did not
@@ -67,16 +69,8 @@ func (ix *statIndex) unchanged(path string, now fastread.Stamp) (statEntry, bool
 	return e, true
 }
 
-// encode writes the index: its time, then per file the path and the
-// entry, each number as a varint.
-func (ix *statIndex) encode() []byte {
-	out := appendStatIndexHead(nil, ix.written, len(ix.entries))
-	for path, e := range ix.entries {
-		out = appendStatEntry(out, path, e)
-	}
-	return out
-}
-
+// The index is written (stampedSources.encode) as its time, then per
+// file the path and the entry, each number a varint.
 func appendStatIndexHead(out []byte, written int64, n int) []byte {
 	out = binary.AppendUvarint(out, statIndexVersion)
 	out = binary.AppendVarint(out, written)
@@ -95,67 +89,91 @@ func appendStatEntry(out []byte, path string, e statEntry) []byte {
 	return out
 }
 
-// decodeStatIndex reads what encode wrote; nil for anything else (a
-// damaged entry costs the reading of the files, nothing more).
+// decodeStatIndex reads what stampedSources.encode wrote; nil for
+// anything else (a damaged index costs the reading of the files, nothing
+// more).
 func decodeStatIndex(data []byte) *statIndex {
-	d := varintReader{data: data}
-	if d.uvarint() != statIndexVersion {
+	d := varint.Reader{Data: data}
+	if d.Uvarint() != statIndexVersion {
 		return nil
 	}
-	ix := &statIndex{written: d.varint()}
-	n := d.uvarint()
-	if d.failed || n > uint64(len(data)) {
+	ix := &statIndex{written: d.Varint()}
+	n := d.Uvarint()
+	if d.Bad || n > uint64(len(data)) {
 		return nil
 	}
 	ix.entries = make(map[string]statEntry, n)
 	for range n {
-		path := d.bytes(d.uvarint())
+		path := d.Bytes(d.Uvarint())
 		var e statEntry
-		e.stamp.Size, e.stamp.Mtime, e.stamp.Ctime, e.size = d.varint(), d.varint(), d.varint(), d.varint()
-		e.stamp.Ino, e.stamp.Dev, e.hash = d.uvarint(), d.uvarint(), d.uvarint()
-		if d.failed {
+		e.stamp.Size, e.stamp.Mtime, e.stamp.Ctime, e.size = d.Varint(), d.Varint(), d.Varint(), d.Varint()
+		e.stamp.Ino, e.stamp.Dev, e.hash = d.Uvarint(), d.Uvarint(), d.Uvarint()
+		if d.Bad {
 			return nil
 		}
 		ix.entries[string(path)] = e
 	}
-	if len(d.data) != 0 {
+	if len(d.Data) != 0 {
 		return nil
 	}
 	return ix
 }
 
-// varintReader reads varints off data until one fails (failed stays set).
-type varintReader struct {
-	data   []byte
-	failed bool
+// stampedSources is a run's use of the stat index: the index of the last
+// run (old, nil for none) and what this run learns (fresh), by source.
+// A nil *stampedSources reads every file.
+type stampedSources struct {
+	abs   []string // the sources' absolute paths
+	old   *statIndex
+	fresh []statEntry
+	// started is when this run began stamping (before it read a file).
+	started time.Time
+	reread  atomic.Int64
 }
 
-func (d *varintReader) uvarint() uint64 {
-	v, n := binary.Uvarint(d.data)
-	if n <= 0 {
-		d.failed = true
-		return 0
-	}
-	d.data = d.data[n:]
-	return v
+func newStampedSources(abs []string, old *statIndex) *stampedSources {
+	return &stampedSources{abs: abs, old: old, fresh: make([]statEntry, len(abs)), started: time.Now()}
 }
 
-func (d *varintReader) varint() int64 {
-	v, n := binary.Varint(d.data)
-	if n <= 0 {
-		d.failed = true
-		return 0
+// unchanged returns source i's entry when the old index may stand for its
+// text (and keeps it for the next index).
+func (s *stampedSources) unchanged(i int) (statEntry, bool) {
+	if s == nil || s.old == nil {
+		return statEntry{}, false
 	}
-	d.data = d.data[n:]
-	return v
+	e, ok := s.old.unchanged(s.abs[i], fastread.StampOf(s.abs[i]))
+	if ok {
+		s.fresh[i] = e
+	}
+	return e, ok
 }
 
-func (d *varintReader) bytes(n uint64) []byte {
-	if d.failed || n > uint64(len(d.data)) {
-		d.failed = true
-		return nil
+// read notes that source i was read, and its entry when it could be.
+func (s *stampedSources) read(i int, e statEntry, ok bool) {
+	if s == nil {
+		return
 	}
-	b := d.data[:n]
-	d.data = d.data[n:]
-	return b
+	s.reread.Add(1)
+	if ok && e.stamp.Known() {
+		s.fresh[i] = e
+	}
+}
+
+// encode returns the index for the next run (statIndex.encode): the
+// entries of the files this run read or trusted, written as they are
+// (a large tree's index as a map cost tens of MB for a moment).
+func (s *stampedSources) encode() []byte {
+	n := 0
+	for _, e := range s.fresh {
+		if e.stamp.Known() {
+			n++
+		}
+	}
+	out := appendStatIndexHead(nil, s.started.UnixNano(), n)
+	for i, e := range s.fresh {
+		if e.stamp.Known() {
+			out = appendStatEntry(out, s.abs[i], e)
+		}
+	}
+	return out
 }

@@ -15,13 +15,16 @@ import (
 )
 
 func TestStatIndexRoundTrip(t *testing.T) {
-	ix := &statIndex{written: time.Now().UnixNano(), entries: map[string]statEntry{
-		"/a/b.cu": {stamp: fastread.Stamp{Size: 12, Mtime: 1, Ctime: 2, Ino: 3, Dev: 4}, hash: 1<<64 - 1, size: 12},
-		"/a/c.h":  {stamp: fastread.Stamp{Size: 0, Mtime: -5, Ctime: 7, Ino: 1 << 40, Dev: 9}, hash: 0, size: 0},
-	}}
-	data := ix.encode()
-	if got := decodeStatIndex(data); !reflect.DeepEqual(got, ix) {
-		t.Fatalf("round trip: %+v, want %+v", got, ix)
+	entries := []statEntry{
+		{stamp: fastread.Stamp{Size: 12, Mtime: 1, Ctime: 2, Ino: 3, Dev: 4}, hash: 1<<64 - 1, size: 12},
+		{}, // not read: left out
+		{stamp: fastread.Stamp{Size: 0, Mtime: -5, Ctime: 7, Ino: 1 << 40, Dev: 9}, hash: 0, size: 0},
+	}
+	s := &stampedSources{abs: []string{"/a/b.cu", "/a/gone.cu", "/a/c.h"}, fresh: entries, started: time.Now()}
+	data := s.encode()
+	want := &statIndex{written: s.started.UnixNano(), entries: map[string]statEntry{"/a/b.cu": entries[0], "/a/c.h": entries[2]}}
+	if got := decodeStatIndex(data); !reflect.DeepEqual(got, want) {
+		t.Fatalf("round trip: %+v, want %+v", got, want)
 	}
 	for n := range len(data) { // every truncation is refused, none panics
 		if got := decodeStatIndex(data[:n]); got != nil {
