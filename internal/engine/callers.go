@@ -25,7 +25,7 @@ func (pr *projectRun) findCallers(results []sourceResult) bool {
 		if sum == nil {
 			continue
 		}
-		for _, f := range results[i].Findings {
+		for _, f := range results[i].findings() {
 			if !f.Rule.RequiresFact(rule.CallerLoads) {
 				continue
 			}

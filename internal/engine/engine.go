@@ -206,10 +206,11 @@ const binaryProbe = 8000
 func (res Result) finish(results []sourceResult, base string, start time.Time) Result {
 	for i := range results {
 		r := &results[i]
-		res.Findings = append(res.Findings, r.Findings...)
-		res.Suppressed = append(res.Suppressed, r.Suppressed...)
-		if r.Err != nil {
-			res.Errors = append(res.Errors, *r.Err)
+		out := r.result()
+		res.Findings = append(res.Findings, out.Findings...)
+		res.Suppressed = append(res.Suppressed, out.Suppressed...)
+		if out.Err != nil {
+			res.Errors = append(res.Errors, *out.Err)
 			res.Stats.Files-- // read, binary, too large, or over the parse limit: skipped, not checked
 		}
 		res.Stats.Bytes += r.bytes
@@ -230,11 +231,39 @@ func (res Result) finish(results []sourceResult, base string, start time.Time) R
 	return res
 }
 
-// sourceResult is a C/C++/CUDA file's result in a run, with how it was had.
+// sourceResult is a C/C++/CUDA file's result in a run, with how it was
+// had. Most files have no finding: their outcome is no pointer, where a
+// FileResult in place was 56 bytes of every file of the tree to the end
+// of the run.
 type sourceResult struct {
-	FileResult
+	out   *FileResult // nil: no finding, nothing suppressed, no error
 	bytes int64
 	how   checked
+}
+
+// result returns the file's outcome.
+func (s *sourceResult) result() FileResult {
+	if s.out == nil {
+		return FileResult{}
+	}
+	return *s.out
+}
+
+// findings returns the file's findings.
+func (s *sourceResult) findings() []Finding {
+	if s.out == nil {
+		return nil
+	}
+	return s.out.Findings
+}
+
+// set makes out the file's outcome.
+func (s *sourceResult) set(out FileResult) {
+	if len(out.Findings) == 0 && len(out.Suppressed) == 0 && out.Err == nil {
+		s.out = nil
+		return
+	}
+	s.out = &out
 }
 
 // FileResult is the outcome for one file.

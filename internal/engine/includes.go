@@ -17,13 +17,20 @@ func (pr *projectRun) nearSources(i int) fileSet {
 	return pr.memoSet(&pr.near, i, func() fileSet {
 		pr.indexDirs()
 		set := newFileSet()
-		d := pr.dirs[i]
-		for _, group := range [][]int{pr.byDir[d], pr.byDir[filepath.Dir(d)], pr.byParent[d]} {
-			for _, j := range group {
-				if !pr.header[j] && nearFolders(d, pr.dirs[j]) {
-					set.add(j)
+		d := pr.dirID[i]
+		addSources := func(dir int32) {
+			for _, j := range pr.dirFiles[dir] {
+				if !pr.header[j] {
+					set.add(int(j))
 				}
 			}
+		}
+		addSources(d)
+		if parent := pr.dirParent[d]; parent >= 0 {
+			addSources(parent)
+		}
+		for _, child := range pr.dirChildren[d] {
+			addSources(child)
 		}
 		return set
 	})
@@ -72,7 +79,7 @@ const (
 // it (a library's headers, elsewhere, define thousands of functions).
 func (pr *projectRun) includedHeaders(i int) fileSet {
 	return pr.memoSet(&pr.includedHdr, i, func() fileSet {
-		return pr.includedWhere(i, func(j int) bool { return pr.header[j] && pr.dirs[j] == pr.dirs[i] })
+		return pr.includedWhere(i, func(j int) bool { return pr.header[j] && pr.dirID[j] == pr.dirID[i] })
 	})
 }
 
@@ -111,8 +118,8 @@ func (pr *projectRun) includedFrom(from, def string) bool {
 // pair returns the indexes of files from and def (under visMu).
 func (pr *projectRun) pair(from, def string) (fi, di int, ok bool) {
 	pr.indexShown()
-	di, ok = pr.byShown[def]
-	fi, ok2 := pr.byShown[from]
+	di, ok = pr.fileByShown(def)
+	fi, ok2 := pr.fileByShown(from)
 	return fi, di, ok && ok2
 }
 
@@ -129,7 +136,7 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 	if !ok {
 		return false
 	}
-	if !pr.header[di] && (nearFolders(pr.dirs[fi], pr.dirs[di]) || slices.Contains(pr.headerDirs(fi), pr.dirID[di])) {
+	if !pr.header[di] && (nearFolders(pr.dir(fi), pr.dir(di)) || slices.Contains(pr.headerDirs(fi), pr.dirID[di])) {
 		return true
 	}
 	if pr.includeClosure(fi).has(di) {
@@ -158,29 +165,37 @@ const maxTextualIncluders = 2
 // directIncluders returns the files that include file i directly (under
 // visMu).
 func (pr *projectRun) directIncluders(i int) []int32 {
-	if pr.includedBy == nil {
+	if pr.includedBy.start == nil {
 		pr.macroMu.Lock()
 		pr.resolveIncludes()
 		pr.macroMu.Unlock()
-		pr.includedBy = make([][]int32, len(pr.includes))
-		for k, incs := range pr.includes {
-			for _, j := range incs {
-				pr.includedBy[j] = append(pr.includedBy[j], int32(k))
-			}
-		}
+		pr.includedBy = pr.includes.reversed()
 	}
-	return pr.includedBy[i]
+	return pr.includedBy.of(i)
 }
 
-// indexDirs fills byDir and byParent once (under visMu, after indexShown).
+// indexDirs fills dirParent and dirChildren once (under visMu, after
+// indexShown): the folders near a file's, by number.
 func (pr *projectRun) indexDirs() {
-	if pr.byDir != nil {
+	if pr.dirParent != nil {
 		return
 	}
-	pr.byDir, pr.byParent = map[string][]int{}, map[string][]int{}
-	for j, d := range pr.dirs {
-		pr.byDir[d] = append(pr.byDir[d], j)
-		pr.byParent[filepath.Dir(d)] = append(pr.byParent[filepath.Dir(d)], j)
+	ids := make(map[string]int32, len(pr.dirNames))
+	for id, name := range pr.dirNames {
+		ids[name] = int32(id)
+	}
+	pr.dirParent = make([]int32, len(pr.dirNames))
+	pr.dirChildren = make([][]int32, len(pr.dirNames))
+	for id, name := range pr.dirNames {
+		parent, ok := ids[filepath.Dir(name)]
+		if !ok {
+			parent = -1
+		} else {
+			// A root is its own parent, and its own child, as
+			// filepath.Dir has it.
+			pr.dirChildren[parent] = append(pr.dirChildren[parent], int32(id))
+		}
+		pr.dirParent[id] = parent
 	}
 }
 
@@ -190,7 +205,7 @@ func (pr *projectRun) nearFrom(from, def string) bool {
 	pr.visMu.Lock()
 	defer pr.visMu.Unlock()
 	fi, di, ok := pr.pair(from, def)
-	return ok && !pr.header[di] && nearFolders(pr.dirs[fi], pr.dirs[di])
+	return ok && !pr.header[di] && nearFolders(pr.dir(fi), pr.dir(di))
 }
 
 // sourcesBesideHeaders returns the source files in the folders of the
@@ -201,7 +216,7 @@ func (pr *projectRun) sourcesBesideHeaders(i int) fileSet {
 		for _, d := range pr.headerDirs(i) {
 			for _, j := range pr.dirFiles[d] {
 				if !pr.header[j] {
-					set.add(j)
+					set.add(int(j))
 				}
 			}
 		}
@@ -238,31 +253,51 @@ func (pr *projectRun) headerDirs(i int) []int32 {
 	return dirs
 }
 
-// indexShown fills byShown and dirs once (under visMu).
+// indexShown numbers the files' folders and sorts the files by shown
+// path, once (under visMu). Numbers and sorted indexes, not maps of
+// paths: a map entry per file was 40 bytes of every file of a large
+// tree, kept to the end of the run.
 func (pr *projectRun) indexShown() {
-	if pr.byShown != nil {
+	if pr.shownOrder != nil {
 		return
 	}
-	pr.byShown = map[string]int{}
-	pr.dirs = make([]string, len(pr.shown))
 	pr.dirID = make([]int32, len(pr.shown))
 	pr.header = make([]bool, len(pr.shown))
 	ids := map[string]int32{}
 	for i, s := range pr.shown {
-		pr.byShown[s] = i
-		pr.dirs[i] = filepath.Dir(pr.absPath(i))
+		dir := filepath.Dir(pr.absPath(i))
 		pr.header[i] = cudaparse.IsHeader(s)
-		id, ok := ids[pr.dirs[i]]
+		id, ok := ids[dir]
 		if !ok {
 			id = int32(len(pr.dirFiles))
-			ids[pr.dirs[i]] = id
+			ids[dir] = id
 			pr.dirFiles = append(pr.dirFiles, nil)
+			pr.dirNames = append(pr.dirNames, dir)
 		}
 		pr.dirID[i] = id
-		pr.dirFiles[id] = append(pr.dirFiles[id], i)
+		pr.dirFiles[id] = append(pr.dirFiles[id], int32(i))
 	}
 	pr.dirSeen = make([]bool, len(pr.dirFiles))
+	pr.shownOrder = make([]int32, len(pr.shown))
+	for i := range pr.shownOrder {
+		pr.shownOrder[i] = int32(i)
+	}
+	slices.SortStableFunc(pr.shownOrder, func(a, b int32) int { return strings.Compare(pr.shown[a], pr.shown[b]) })
 }
+
+// fileByShown returns the index of the file shown as path (after
+// indexShown): of files shown alike, the last.
+func (pr *projectRun) fileByShown(path string) (int, bool) {
+	order := pr.shownOrder
+	end := sort.Search(len(order), func(k int) bool { return pr.shown[order[k]] > path })
+	if end == 0 || pr.shown[order[end-1]] != path {
+		return -1, false
+	}
+	return int(order[end-1]), true
+}
+
+// dir returns file i's folder (after indexShown).
+func (pr *projectRun) dir(i int) string { return pr.dirNames[pr.dirID[i]] }
 
 // includersOf returns the source files (not headers) that include header,
 // directly or not, in path order (memoized; under visMu).
@@ -274,7 +309,7 @@ func (pr *projectRun) includersOf(header string) []string {
 	}
 	pr.indexShown()
 	var out []string
-	if h, ok := pr.byShown[header]; ok {
+	if h, ok := pr.fileByShown(header); ok {
 		// Back along the include graph, as deep as includeClosure goes
 		// forward: the same files, without the closure of every file.
 		seen := newFileSet()
@@ -289,7 +324,7 @@ func (pr *projectRun) includersOf(header string) []string {
 				if !cudaparse.IsHeader(pr.shown[i]) {
 					out = append(out, pr.shown[i])
 				}
-				next = append(next, pr.includedBy[i]...)
+				next = append(next, pr.includedBy.of(int(i))...)
 			}
 			frontier = next
 		}
@@ -325,10 +360,10 @@ func (pr *projectRun) includeClosure(i int) fileSet {
 	// allocated 160 MB over the 13-project tree.
 	w := &pr.closureWalk
 	if len(w.seen) == 0 {
-		w.seen = make([]uint64, (len(pr.includes)+63)/64)
+		w.seen = make([]uint64, (pr.includes.len()+63)/64)
 	}
 	frontier := w.frontier[:0]
-	frontier = append(frontier, pr.includes[i]...)
+	frontier = append(frontier, pr.includes.of(i)...)
 	next := w.next[:0]
 	lo, hi := len(w.seen), -1 // the words marked
 	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
@@ -337,7 +372,7 @@ func (pr *projectRun) includeClosure(i int) fileSet {
 			if w.seen[j/64]&(1<<(j%64)) == 0 {
 				w.seen[j/64] |= 1 << (j % 64)
 				lo, hi = min(lo, int(j/64)), max(hi, int(j/64))
-				next = append(next, pr.includes[j]...)
+				next = append(next, pr.includes.of(int(j))...)
 			}
 		}
 		frontier, next = next, frontier
@@ -366,12 +401,12 @@ type closureWalk struct {
 	frontier, next []int32
 }
 
-// resolveIncludes fills includedBy: the indices each file includes.
+// resolveIncludes fills includes: the indices each file includes.
 func (pr *projectRun) resolveIncludes() {
-	if pr.includes != nil {
+	if pr.includes.start != nil {
 		return
 	}
-	pr.includes = make([][]int32, len(pr.facts))
+	resolved := make([][]int32, len(pr.facts))
 	byAbs := map[string]int{}
 	byBase := map[string][]int{}
 	absAll := make([]string, len(pr.sources))
@@ -404,13 +439,14 @@ func (pr *projectRun) resolveIncludes() {
 				target = nearestBySuffix(absAll, byBase[filepath.Base(inc.Path)], inc.Path, dir)
 			}
 			if target >= 0 && target != i {
-				pr.includes[i] = append(pr.includes[i], int32(target))
+				resolved[i] = append(resolved[i], int32(target))
 			}
 		}
 		// Resolved once a run: the directives' text is not read again
 		// (a large tree's were a tenth of its live heap).
 		pr.facts[i].dropIncludes()
 	})
+	pr.includes = newEdges(resolved)
 }
 
 // nearestBySuffix picks, of the files named like the include, those whose
@@ -457,7 +493,7 @@ func (pr *projectRun) visibleMacros(i int) cudaparse.MacroTable {
 	t := cudaparse.MacroTable{}
 	t.Add(pr.opts.GlobalMacros...)
 	seen := map[int32]bool{int32(i): true}
-	frontier := pr.includes[i]
+	frontier := pr.includes.of(i)
 	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
 		var next []int32
 		for _, j := range frontier {
@@ -466,7 +502,7 @@ func (pr *projectRun) visibleMacros(i int) cudaparse.MacroTable {
 			}
 			seen[j] = true
 			t.Add(pr.facts[j].scanResult().macros...)
-			next = append(next, pr.includes[j]...)
+			next = append(next, pr.includes.of(int(j))...)
 		}
 		frontier = next
 	}
@@ -479,4 +515,51 @@ func (pr *projectRun) visibleMacros(i int) cudaparse.MacroTable {
 	}
 	pr.visible[i] = t
 	return t
+}
+
+// edges is a graph on the files as two flat lists (compressed rows):
+// file i's edges are to[start[i]:start[i+1]]. A slice per file was 24
+// bytes of every file of a large tree, most of them with no edge.
+type edges struct {
+	start, to []int32
+}
+
+func newEdges(lists [][]int32) edges {
+	e := edges{start: make([]int32, len(lists)+1)}
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	e.to = make([]int32, 0, n)
+	for i, l := range lists {
+		e.to = append(e.to, l...)
+		e.start[i+1] = int32(len(e.to))
+	}
+	return e
+}
+
+// len returns the number of files.
+func (e edges) len() int { return max(len(e.start)-1, 0) }
+
+// of returns file i's edges (not to be written).
+func (e edges) of(i int) []int32 { return e.to[e.start[i]:e.start[i+1]:e.start[i+1]] }
+
+// reversed returns the graph with every edge turned around, each file's
+// edges in increasing order of their origin.
+func (e edges) reversed() edges {
+	r := edges{start: make([]int32, len(e.start)), to: make([]int32, len(e.to))}
+	for _, j := range e.to {
+		r.start[j+1]++
+	}
+	for i := 1; i < len(r.start); i++ {
+		r.start[i] += r.start[i-1]
+	}
+	next := slices.Clone(r.start[:max(len(r.start)-1, 0)])
+	for i := 0; i < e.len(); i++ {
+		for _, j := range e.of(i) {
+			r.to[next[j]] = int32(i)
+			next[j]++
+		}
+	}
+	return r
 }

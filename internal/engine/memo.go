@@ -111,14 +111,15 @@ func encodeMemo(results []sourceResult, rechecked map[int]bool, shown []string, 
 		if r.how != skipped {
 			e.Checked++
 		}
-		if r.Err != nil {
+		out := r.result()
+		if out.Err != nil {
 			e.Complete = false
 			continue
 		}
-		if !rechecked[i] && len(r.Findings) == 0 && len(r.Suppressed) == 0 {
+		if !rechecked[i] && len(out.Findings) == 0 && len(out.Suppressed) == 0 {
 			continue
 		}
-		data, err := encodeEntry(r.FileResult, nil)
+		data, err := encodeEntry(out, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -157,7 +158,7 @@ func applyMemo(e *memoEntry, results []sourceResult, shown []string, settings fu
 		decoded[i] = r
 	}
 	for i, r := range decoded {
-		results[i].FileResult = r
+		results[i].set(r)
 	}
 	stats.LinkParsed, stats.Rechecked, stats.ProjectFunctions = e.LinkParsed, e.Rechecked, e.ProjectFunctions
 	return true

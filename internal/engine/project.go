@@ -68,7 +68,7 @@ type projectRun struct {
 	callerBudget  int         // parses the caller search may make: grows with the names looked for
 	// includes are the resolved #includes of each file; visible the
 	// macros each file sees through them (under macroMu).
-	includes [][]int32
+	includes edges
 	visible  map[int]cudaparse.MacroTable
 	// visibleCount counts the macros of visible's tables (maxVisibleMacros).
 	visibleCount int
@@ -79,10 +79,11 @@ type projectRun struct {
 	// no header macro, whatever its includes.
 	macroNames     map[string]bool
 	volatileMacros []string
-	// byShown, closures (under visMu): files by name and their include
-	// closures, for visibleFrom; header tells headers by their names;
-	// includedSrc and near memoize includedSources and nearSources.
-	byShown     map[string]int
+	// shownOrder, closures (under visMu): files sorted by name
+	// (fileByShown) and their include closures, for visibleFrom; header
+	// tells headers by their names; includedSrc and near memoize
+	// includedSources and nearSources.
+	shownOrder  []int32
 	header      []bool
 	includedSrc map[int]fileSet
 	// includedHdr and besideHdr memoize includedHeaders and
@@ -93,21 +94,22 @@ type projectRun struct {
 	near         map[int]fileSet
 	// memoWords counts the words of the sets memoSet keeps (maxMemoWords).
 	memoWords int
-	dirs      []string
 	// dirID numbers each file's folder (the same number for the same
-	// folder), dirFiles lists the files of each folder by that number,
-	// and dirSeen is headerDirs' scratch.
+	// folder); dirNames, dirFiles, dirParent and dirChildren are each
+	// folder's path, files, parent and children by that number (-1: the
+	// parent holds no file); dirSeen is headerDirs' scratch.
 	dirID       []int32
-	dirFiles    [][]int
+	dirNames    []string
+	dirFiles    [][]int32
+	dirParent   []int32
+	dirChildren [][]int32
 	dirSeen     []bool
-	byDir       map[string][]int // files by folder, and (byParent) by their folder's parent
-	byParent    map[string][]int
 	closures    map[int]fileSet
 	closureWalk closureWalk
 	// includers: the source files including each header (includersOf);
 	// includedBy: the files including each file directly.
 	includers  map[string][]string
-	includedBy [][]int32
+	includedBy edges
 	visMu      sync.Mutex
 	// abs are the sources' absolute paths.
 	abs []string

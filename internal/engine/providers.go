@@ -197,7 +197,7 @@ func linkAlso(pr *projectRun, results []sourceResult) []int {
 			continue
 		}
 		for i := range results {
-			if requiresFact(results[i].Findings, pv.fact) {
+			if requiresFact(results[i].findings(), pv.fact) {
 				out = append(out, pv.linkAlso(pr)...)
 				break
 			}

@@ -214,7 +214,7 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 		return
 	}
 	if err != nil {
-		r.results[i].Err = &FileError{Path: shown, Message: cleanErr(err).Error()}
+		r.results[i].set(FileResult{Err: &FileError{Path: shown, Message: cleanErr(err).Error()}})
 	} else {
 		r.results[i].bytes = int64(len(src))
 		s := r.settingsFor(r.absSources[i])
@@ -225,7 +225,9 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 		}
 		var ref *summaryRef
 		var answers *prefilterAnswers
-		r.results[i].FileResult, r.results[i].how, ref, answers = checkText(parser, text, s, opts, shown, &in)
+		var out FileResult
+		out, r.results[i].how, ref, answers = checkText(parser, text, s, opts, shown, &in)
+		r.results[i].set(out)
 		switch {
 		case r.memoize:
 			// The text's facts, and the summary, wait until the project's
@@ -289,7 +291,7 @@ func (r *run) projectStep() {
 			if how == parsedIt && r.results[i].how == skipped {
 				r.results[i].how = parsedIt
 			}
-			r.results[i].FileResult = out
+			r.results[i].set(out)
 		})
 		opts.trace(r.start, "recheck", "%d with new facts", ran)
 	}

@@ -39,7 +39,7 @@ func (pr *projectRun) recheck(p *link.Project, results []sourceResult) []int {
 // so.
 func (pr *projectRun) needsRecheck(p *link.Project, results []sourceResult, i int) bool {
 	for k := range providers {
-		if pv := &providers[k]; pv.asks(results[i].Findings) && pv.affects(pr, p, i) {
+		if pv := &providers[k]; pv.asks(results[i].findings()) && pv.affects(pr, p, i) {
 			return true
 		}
 	}

@@ -51,7 +51,7 @@ func (pr *projectRun) unitFiles(i int) []int {
 		roots = append(roots, i)
 	}
 	for _, s := range pr.includersOf(pr.shown[i]) {
-		if j, ok := pr.byShown[s]; ok && len(roots) < maxUnitRoots {
+		if j, ok := pr.fileByShown(s); ok && len(roots) < maxUnitRoots {
 			roots = append(roots, j)
 		}
 	}
@@ -145,7 +145,7 @@ func (pr *projectRun) prepareUnits(indices []int, results []sourceResult) {
 	var want []int
 	units := map[int][]int{}
 	for _, i := range indices {
-		if _, done := pr.unitDevice[i]; done || !usesUnitDevice(results[i].Findings) {
+		if _, done := pr.unitDevice[i]; done || !usesUnitDevice(results[i].findings()) {
 			continue
 		}
 		units[i] = pr.unitFiles(i)
