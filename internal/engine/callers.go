@@ -297,7 +297,6 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 // hashes are bytes (little-endian), the definitions' first, in the run's
 // spill store (heap where there is none).
 type fileNames struct {
-	read   bool
 	stored bool
 	// defines is how many of the hashes are of definitions.
 	defines uint32
@@ -306,23 +305,26 @@ type fileNames struct {
 }
 
 // newFileNames returns the names of sorted hashes, kept in store.
-func newFileNames(defines, calls []uint64, store *spill.Store) fileNames {
+func newFileNames(defines, calls []uint64, store *spill.Store) *fileNames {
 	data := make([]byte, 0, 8*(len(defines)+len(calls)))
 	for _, h := range slices.Concat(defines, calls) {
 		data = binary.LittleEndian.AppendUint64(data, h)
 	}
-	fn := fileNames{read: true, defines: uint32(len(defines))}
+	fn := fileNames{defines: uint32(len(defines))}
 	if ref, ok := store.Put(data); ok {
 		fn.stored, fn.at = true, ref
 	} else {
 		fn.heap = data
 	}
-	return fn
+	return &fn
 }
 
 // has reports whether the file defines (def) or calls the name whose
-// nameHash is h.
+// nameHash is h (nil: a file not read, which spells nothing).
 func (fn *fileNames) has(store *spill.Store, h uint64, def bool) bool {
+	if fn == nil {
+		return false
+	}
 	data := fn.heap
 	if fn.stored {
 		data = store.Get(fn.at)
@@ -351,11 +353,11 @@ func nameHash(name []byte) uint64 {
 // read before.
 func (pr *projectRun) readNames(indices []int) {
 	if pr.fileNames == nil {
-		pr.fileNames = make([]fileNames, len(pr.facts))
+		pr.fileNames = make([]*fileNames, len(pr.facts)) // few files are read: a pointer each
 	}
 	var todo []int
 	for _, i := range indices {
-		if !pr.fileNames[i].read {
+		if pr.fileNames[i] == nil {
 			todo = append(todo, i)
 		}
 	}

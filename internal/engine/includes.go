@@ -69,7 +69,11 @@ func (pr *projectRun) memoSet(memo *map[int]fileSet, i int, compute func() fileS
 // keptParseBytes, link's maxResolved) took eight copies of the corpus
 // checked as one project from 872 to 768 MB of RSS at the same CPU time
 // (123.8 against 122.9 s) and changed nothing at one copy.
+//
+// maxClosureWords bounds the words of the include closures kept (about
+// 8 MB).
 const (
+	maxClosureWords  = 1 << 19
 	maxMemoWords     = 1 << 18
 	maxVisibleMacros = 1 << 15
 )
@@ -388,8 +392,13 @@ func (pr *projectRun) includeClosure(i int) fileSet {
 		w.seen[k] = 0
 	}
 	c.words = slices.Clip(c.words)
-	if pr.closures == nil {
+	// As memoSet's: a closure is a function of the include graph alone,
+	// and the closures of a large tree's files grow with it (12 MB of
+	// eight copies of the corpus): past a budget they start again.
+	pr.closureWords += len(c.words) + 4
+	if pr.closures == nil || pr.closureWords > maxClosureWords {
 		pr.closures = map[int]fileSet{}
+		pr.closureWords = len(c.words) + 4
 	}
 	pr.closures[i] = c
 	return c
@@ -420,7 +429,7 @@ func (pr *projectRun) resolveIncludes() {
 	// link's serial time when done in one loop), into its own slot.
 	onPool(len(pr.facts), pr.workers, func(_ *worker, i int) {
 		dir := filepath.Dir(pr.absPath(i))
-		for _, inc := range pr.facts[i].includes {
+		pr.facts[i].includes.each(func(inc cudaparse.Include) {
 			target := -1
 			if inc.Quoted {
 				if j, ok := byAbs[filepath.Join(dir, filepath.FromSlash(inc.Path))]; ok {
@@ -441,7 +450,7 @@ func (pr *projectRun) resolveIncludes() {
 			if target >= 0 && target != i {
 				resolved[i] = append(resolved[i], int32(target))
 			}
-		}
+		})
 		// Resolved once a run: the directives' text is not read again
 		// (a large tree's were a tenth of its live heap).
 		pr.facts[i].dropIncludes()

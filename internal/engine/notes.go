@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"slices"
 	"sync"
 
@@ -24,12 +25,12 @@ type fileFacts struct {
 	// nothing; read it through scanResult): most files have none of it, and
 	// a large tree's files are counted in hundreds of thousands.
 	scan *fileScan
-	// includes are the file's #include directives, until resolveIncludes
-	// (which alone reads them). Most files have some and nothing else a
-	// scan holds: kept beside the scan, they are dropped without leaving
-	// a scan behind for each file (17 MB of eight copies of the
-	// 38-project corpus).
-	includes []cudaparse.Include
+	// includes are the file's #include directives (packIncludes), until
+	// resolveIncludes (which alone reads them). Most files have some and
+	// nothing else a scan holds: kept beside the scan, they are dropped
+	// without leaving a scan behind for each file (17 MB of eight copies
+	// of the 38-project corpus).
+	includes packedIncludes
 	// answers are the prefilters' answers of the per-file check, kept until
 	// noteProjectFacts (which a memoized run calls later).
 	answers *prefilterAnswers
@@ -74,7 +75,56 @@ type fileScan struct {
 // dropIncludes forgets the file's #include directives (once resolved). It
 // writes that field alone: the files' includes are resolved on the
 // workers while their other facts may be read.
-func (ff *fileFacts) dropIncludes() { ff.includes = nil }
+func (ff *fileFacts) dropIncludes() { ff.includes = "" }
+
+// packedIncludes are #include directives in one string: each a byte
+// saying whether it was quoted, its path's length (uvarint) and the path.
+// A slice of them held a string and a header per directive, 51 MB of
+// eight copies of the corpus until the link resolved them.
+type packedIncludes string
+
+func packIncludes(incs []cudaparse.Include) packedIncludes {
+	n := 0
+	for _, inc := range incs {
+		n += 1 + binary.MaxVarintLen32 + len(inc.Path)
+	}
+	buf := make([]byte, 0, n)
+	for _, inc := range incs {
+		quoted := byte(0)
+		if inc.Quoted {
+			quoted = 1
+		}
+		buf = append(buf, quoted)
+		buf = binary.AppendUvarint(buf, uint64(len(inc.Path)))
+		buf = append(buf, inc.Path...)
+	}
+	return packedIncludes(buf)
+}
+
+// each calls f with each directive, in order.
+func (p packedIncludes) each(f func(inc cudaparse.Include)) {
+	for len(p) > 0 {
+		quoted := p[0] == 1
+		// The length, a uvarint read from the string in place.
+		n, start := 0, 1
+		for shift := 0; ; shift += 7 {
+			if start >= len(p) || shift > 28 {
+				return // not written by packIncludes
+			}
+			c := p[start]
+			start++
+			n |= int(c&0x7f) << shift
+			if c < 0x80 {
+				break
+			}
+		}
+		if n > len(p)-start {
+			return
+		}
+		f(cudaparse.Include{Path: string(p[start : start+n]), Quoted: quoted})
+		p = p[start+n:]
+	}
+}
 
 // noScan is the scan of a file that found none of it (never written).
 var noScan fileScan
@@ -290,10 +340,10 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 	if text.ContainsAny("class", "struct") { // the text's index answers most files without a scan
 		sc.classes = cudaparse.ScanClassBases(text.Src)
 	}
-	ff.includes = nil
+	ff.includes = ""
 	if text.Contains("#") {
 		macros, includes := cudaparse.ScanDirectives(text.Src)
-		ff.includes = includes
+		ff.includes = packIncludes(includes)
 		sc.macros = cudaparse.SharedMacros(macros)
 	}
 	ff.setScan(sc)

@@ -64,8 +64,8 @@ type projectRun struct {
 	timingHelpers map[string]bool
 	asked         map[int]bool
 	callerParses  int
-	fileNames     []fileNames // by file: the names it spells, once read for a search
-	callerBudget  int         // parses the caller search may make: grows with the names looked for
+	fileNames     []*fileNames // by file: the names it spells, once read for a search
+	callerBudget  int          // parses the caller search may make: grows with the names looked for
 	// includes are the resolved #includes of each file; visible the
 	// macros each file sees through them (under macroMu).
 	includes edges
@@ -105,7 +105,9 @@ type projectRun struct {
 	dirChildren [][]int32
 	dirSeen     []bool
 	closures    map[int]fileSet
-	closureWalk closureWalk
+	// closureWords counts the words of closures' sets (maxClosureWords).
+	closureWords int
+	closureWalk  closureWalk
 	// includers: the source files including each header (includersOf);
 	// includedBy: the files including each file directly.
 	includers  map[string][]string

@@ -130,6 +130,10 @@ func (r *run) walk() {
 		r.absSources[i] = absFrom(wd, p)
 		r.shownPaths[i] = relFromAbs(r.base, p, r.absSources[i])
 	}
+	// Each file is read by its absolute path, and the shown one is most
+	// often its end: one string a file, not two, for the rest of the
+	// run (a walk from "." spells every path again).
+	r.sources = r.absSources
 	r.facts = make([]fileFacts, len(r.sources))
 	r.names = newInterner()
 	r.kept = newFileKeeper(memoryBudget(keptParseBytes, len(r.sources)))

@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lazylint/lazylint/cudaparse"
+)
+
+func TestPackedIncludesRoundTrip(t *testing.T) {
+	long := strings.Repeat("d/", 100) + "x.h" // a length of two varint bytes
+	for _, incs := range [][]cudaparse.Include{
+		nil,
+		{{Path: "a.h", Quoted: true}},
+		{{Path: "cuda_runtime.h"}, {Path: "", Quoted: true}, {Path: long, Quoted: true}, {Path: "sub/b.cuh"}},
+	} {
+		var got []cudaparse.Include
+		packIncludes(incs).each(func(inc cudaparse.Include) { got = append(got, inc) })
+		if !slices.Equal(got, incs) {
+			t.Errorf("round trip of %v gave %v", incs, got)
+		}
+	}
+	// A cut string gives the directives before the cut, and no panic.
+	packed := packIncludes([]cudaparse.Include{{Path: "a.h"}, {Path: long}})
+	for n := range len(packed) {
+		count := 0
+		packed[:n].each(func(cudaparse.Include) { count++ })
+		want := 0
+		if n >= 5 { // the first directive is 5 bytes: flag, length, "a.h"
+			want = 1
+		}
+		if count != want {
+			t.Errorf("cut at %d: %d directives, want %d", n, count, want)
+		}
+	}
+}
+
+func TestEdgesReversed(t *testing.T) {
+	lists := [][]int32{{1, 2}, {2}, nil, {0, 2, 2}}
+	e := newEdges(lists)
+	if e.len() != 4 {
+		t.Fatalf("len %d, want 4", e.len())
+	}
+	for i, l := range lists {
+		if !slices.Equal(e.of(i), l) && len(l)+len(e.of(i)) > 0 {
+			t.Errorf("of(%d) = %v, want %v", i, e.of(i), l)
+		}
+	}
+	r := e.reversed()
+	want := [][]int32{{3}, {0}, {0, 1, 3, 3}, nil}
+	for i, l := range want {
+		if !slices.Equal(r.of(i), l) && len(l)+len(r.of(i)) > 0 {
+			t.Errorf("reversed of(%d) = %v, want %v", i, r.of(i), l)
+		}
+	}
+	// Appending to a file's edges does not write its neighbour's.
+	_ = append(e.of(0), 9)
+	if e.of(1)[0] != 2 {
+		t.Error("of returned a slice that appends over the next file's edges")
+	}
+}
