@@ -56,9 +56,9 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 		fs := FunctionSummary{
 			Name:    string(name),
 			Arity:   -1,
-			Params:  lexicalArity(src[open:start]),
-			Line:    lines.Position(at).Line,
-			EndLine: lines.Position(end - 1).Line,
+			Params:  int32(lexicalArity(src[open:start])),
+			Line:    int32(lines.Position(at).Line),
+			EndLine: int32(lines.Position(end - 1).Line),
 			Local:   staticBefore(src, at),
 			Member:  qualifiedBefore(src, at),
 		}
@@ -94,7 +94,8 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 		events := bytes.Count(body, eventRecordSpelling)
 		fs.Timed = clockReads >= 2 || events >= 2 || len(timerCalls) > 0 && timerObjectReads(body, timerCalls) >= 2
 		if fs.Timed && (clockReads >= 2 || events >= 2) {
-			fs.TimesParam, fs.TimesClock = lexicalTimingHelper(src[open:start], body, clocks)
+			param, clock := lexicalTimingHelper(src[open:start], body, clocks)
+			fs.TimesParam, fs.TimesClock = int32(param), clock
 		}
 		s.Functions = append(s.Functions, fs)
 	})
@@ -113,7 +114,7 @@ func markVariants(fns []FunctionSummary, src []byte, lines *LineIndex) {
 	for k := range fns {
 		id := key{fns[k].Name, fns[k].Class}
 		if j, ok := last[id]; ok {
-			from, to := lines.Offset(Position{Line: fns[j].EndLine}), lines.Offset(Position{Line: fns[k].Line})
+			from, to := lines.Offset(Position{Line: int(fns[j].EndLine)}), lines.Offset(Position{Line: int(fns[k].Line)})
 			if from < to && elseBetween(src[from:to]) {
 				fns[j].Variant, fns[k].Variant = true, true
 			}

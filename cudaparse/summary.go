@@ -58,18 +58,18 @@ type FunctionSummary struct {
 	// Class is the class a member belongs to, by plain name (for method
 	// calls on objects of the class or of classes derived from it).
 	Class string `json:"C,omitempty"`
-	Arity int    `json:"a"`
+	Arity int32  `json:"a"`
 	// Params is the number of parameters the definition shows, where
 	// Arity is -1 (read from the text: a call may pass fewer, the
 	// defaults being declared elsewhere): it tells overloads apart, a
 	// call's arguments matching it preferred, but none is ruled out.
-	Params  int `json:"P,omitempty"`
-	Line    int `json:"l"`
-	EndLine int `json:"L"`
+	Params  int32 `json:"P,omitempty"`
+	Line    int32 `json:"l"`
+	EndLine int32 `json:"L"`
 	// TimesParam is the 1-based index of the parameter the function runs
 	// between two reads of a clock (TimesClock), 0 for none: a timing
 	// helper (File.TimedParam) times the lambda a call hands it.
-	TimesParam int `json:"T,omitempty"`
+	TimesParam int32 `json:"T,omitempty"`
 	// Steps are what the function does, in order. Read them through
 	// StepList: once the summary's steps are moved out of the heap
 	// (FileSummary.MoveSteps), Steps is nil and stored names them.
@@ -189,8 +189,8 @@ func (f *File) Summary() *FileSummary {
 			continue
 		}
 		fs := FunctionSummary{
-			Name: fn.Name, QualifiedName: fn.QualifiedName, Arity: len(fn.Params),
-			Line: f.Position(fn.Node.Start()).Line, EndLine: f.Position(fn.Node.End()).Line, Entry: fn.Name == "main" && !strings.Contains(fn.QualifiedName, "::"),
+			Name: fn.Name, QualifiedName: fn.QualifiedName, Arity: int32(len(fn.Params)),
+			Line: int32(f.Position(fn.Node.Start()).Line), EndLine: int32(f.Position(fn.Node.End()).Line), Entry: fn.Name == "main" && !strings.Contains(fn.QualifiedName, "::"),
 		}
 		var steps []placed
 		params := f.lexicalParamsOf(fn)
@@ -280,7 +280,7 @@ func (f *File) Summary() *FileSummary {
 		fs.Timed = anyClock >= 2 || len(f.benchmarkLoops(fn)) > 0
 		if fs.Timed {
 			if param, region, ok := f.TimedParam(fn); ok {
-				fs.TimesParam, fs.TimesClock = param+1, region.Clock
+				fs.TimesParam, fs.TimesClock = int32(param+1), region.Clock
 				fs.TimesKernel = f.launchesParam(fn, param)
 			}
 		}

@@ -188,7 +188,7 @@ func (p *Project) overrideOf(class string, arity int, cands []*ProjectFunction) 
 			}
 		}
 	}
-	pf := &ProjectFunction{File: found[0].File, Summary: found[0].Summary, overrides: len(found), base: class}
+	pf := &ProjectFunction{File: found[0].File, Summary: found[0].Summary, stands: &overrides{count: len(found), base: class}}
 	if p.kernels == nil {
 		p.kernels = map[*ProjectFunction]*KernelFacts{}
 	}
@@ -298,16 +298,23 @@ func (p *Project) Files() int {
 type ProjectFunction struct {
 	File    string
 	Summary *cudaparse.FunctionSummary
-	// overrides, when set, is how many overrides of base's virtual
+	// stands, when set, says how many overrides of a base's virtual
 	// method this one stands for (Project.overrideOf), File and Summary
-	// being the first's.
-	overrides int
-	base      string
+	// being the first's: a pointer, as few functions are that and a
+	// project holds one of these for each function of every summary.
+	stands *overrides
+}
+
+// overrides are the overrides of base's virtual method a ProjectFunction
+// stands for.
+type overrides struct {
+	count int
+	base  string
 }
 
 func (pf *ProjectFunction) String() string {
-	if pf.overrides > 1 {
-		return fmt.Sprintf("%s::%s (%d overrides, the first at %s:%d)", pf.base, pf.Summary.Name, pf.overrides, pf.File, pf.Summary.Line)
+	if pf.stands != nil && pf.stands.count > 1 {
+		return fmt.Sprintf("%s::%s (%d overrides, the first at %s:%d)", pf.stands.base, pf.Summary.Name, pf.stands.count, pf.File, pf.Summary.Line)
 	}
 	return fmt.Sprintf("%s (%s:%d)", pf.Summary.Name, pf.File, pf.Summary.Line)
 }
@@ -514,7 +521,7 @@ func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *P
 	}
 	if arity >= 0 {
 		filter(func(c *ProjectFunction) bool {
-			return c.Summary.Arity == arity || c.Summary.Arity < 0 && c.Summary.Params == arity
+			return int(c.Summary.Arity) == arity || c.Summary.Arity < 0 && int(c.Summary.Params) == arity
 		})
 	}
 	if qualifier != "" {
@@ -835,7 +842,7 @@ func (p *Project) Function(file, name string, line int) *ProjectFunction {
 		return nil
 	}
 	for _, c := range p.byName[name] {
-		if c.File == file && c.Summary.Line == line {
+		if c.File == file && int(c.Summary.Line) == line {
 			return c
 		}
 	}
@@ -959,9 +966,9 @@ func (p *Project) TimingHelpers(names []string, path string) map[string]cudapars
 		if len(defs) == 0 {
 			continue
 		}
-		h := cudaparse.TimingHelper{Param: defs[0].Summary.TimesParam - 1, Clock: defs[0].Summary.TimesClock, Kernel: defs[0].Summary.TimesKernel}
+		h := cudaparse.TimingHelper{Param: int(defs[0].Summary.TimesParam) - 1, Clock: defs[0].Summary.TimesClock, Kernel: defs[0].Summary.TimesKernel}
 		for _, d := range defs {
-			if d.File == path || d.Summary.Member || d.Summary.Local || d.Summary.TimesParam-1 != h.Param || d.Summary.TimesClock != h.Clock || d.Summary.TimesKernel != h.Kernel {
+			if d.File == path || d.Summary.Member || d.Summary.Local || int(d.Summary.TimesParam)-1 != h.Param || d.Summary.TimesClock != h.Clock || d.Summary.TimesKernel != h.Kernel {
 				h.Param = -1
 				break
 			}
@@ -1234,7 +1241,7 @@ func classLevels(class string, edges map[string][]string, levels int, visit func
 
 // arityFits reports whether c may take arity arguments (-1: not known).
 func arityFits(c *ProjectFunction, arity int) bool {
-	return arity < 0 || c.Summary.Arity < 0 || c.Summary.Arity == arity
+	return arity < 0 || c.Summary.Arity < 0 || int(c.Summary.Arity) == arity
 }
 
 // ResolveStep resolves a call step of fn.

@@ -30,7 +30,7 @@ func (pr *projectRun) findCallers(results []sourceResult) bool {
 				continue
 			}
 			for _, fn := range sum.Functions {
-				if fn.Line <= f.Start.Line && f.Start.Line <= fn.EndLine && !fn.Entry {
+				if int(fn.Line) <= f.Start.Line && f.Start.Line <= int(fn.EndLine) && !fn.Entry {
 					holders = append(holders, callerNode{i, fn.Name})
 				}
 			}

@@ -76,7 +76,7 @@ var providers = []provider{
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
 			if sum := pr.facts[i].summary; sum != nil {
 				for _, fn := range sum.Functions {
-					if pf := p.Function(sum.Path, fn.Name, fn.Line); pf != nil {
+					if pf := p.Function(sum.Path, fn.Name, int(fn.Line)); pf != nil {
 						fmt.Fprintf(h, "entry %s:%d %v\n", fn.Name, fn.Line, *p.LoadedOnEntry(pf))
 					}
 				}

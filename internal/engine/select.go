@@ -270,7 +270,7 @@ func (pr *projectRun) hasLoadingCallers(p *link.Project, i int) bool {
 		return false
 	}
 	for _, fn := range sum.Functions {
-		if pf := p.Function(sum.Path, fn.Name, fn.Line); pf != nil && !p.LoadedOnEntry(pf).Empty() {
+		if pf := p.Function(sum.Path, fn.Name, int(fn.Line)); pf != nil && !p.LoadedOnEntry(pf).Empty() {
 			return true
 		}
 	}
@@ -359,7 +359,7 @@ func (pr *projectRun) timedCallsLoader(p *link.Project, i int) bool {
 		if !p.DefinesLoader(st.Callee) {
 			return true
 		}
-		own := p.Function(sum.Path, fn.Name, fn.Line)
+		own := p.Function(sum.Path, fn.Name, int(fn.Line))
 		if own == nil {
 			return true
 		}
