@@ -257,12 +257,12 @@ func (pr *projectRun) headerDirs(i int) []int32 {
 	return dirs
 }
 
-// indexShown numbers the files' folders and sorts the files by shown
-// path, once (under visMu). Numbers and sorted indexes, not maps of
-// paths: a map entry per file was 40 bytes of every file of a large
-// tree, kept to the end of the run.
+// indexShown numbers the files' folders and indexes the files by shown
+// path, once (under visMu). Numbers, not maps of paths: a map entry per
+// file was 40 bytes of every file of a large tree, kept to the end of
+// the run.
 func (pr *projectRun) indexShown() {
-	if pr.shownOrder != nil {
+	if pr.byShown.slots != nil {
 		return
 	}
 	pr.dirID = make([]int32, len(pr.shown))
@@ -282,23 +282,12 @@ func (pr *projectRun) indexShown() {
 		pr.dirFiles[id] = append(pr.dirFiles[id], int32(i))
 	}
 	pr.dirSeen = make([]bool, len(pr.dirFiles))
-	pr.shownOrder = make([]int32, len(pr.shown))
-	for i := range pr.shownOrder {
-		pr.shownOrder[i] = int32(i)
-	}
-	slices.SortStableFunc(pr.shownOrder, func(a, b int32) int { return strings.Compare(pr.shown[a], pr.shown[b]) })
+	pr.byShown = newPathIndex(pr.shown)
 }
 
 // fileByShown returns the index of the file shown as path (after
 // indexShown): of files shown alike, the last.
-func (pr *projectRun) fileByShown(path string) (int, bool) {
-	order := pr.shownOrder
-	end := sort.Search(len(order), func(k int) bool { return pr.shown[order[k]] > path })
-	if end == 0 || pr.shown[order[end-1]] != path {
-		return -1, false
-	}
-	return int(order[end-1]), true
-}
+func (pr *projectRun) fileByShown(path string) (int, bool) { return pr.byShown.find(path) }
 
 // dir returns file i's folder (after indexShown).
 func (pr *projectRun) dir(i int) string { return pr.dirNames[pr.dirID[i]] }

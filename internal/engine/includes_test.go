@@ -60,3 +60,33 @@ func TestEdgesReversed(t *testing.T) {
 		t.Error("of returned a slice that appends over the next file's edges")
 	}
 }
+
+func TestPathIndex(t *testing.T) {
+	paths := []string{"a/x.cu", "b/y.h", "a/x.cu", "", "c/z.cuh"}
+	x := newPathIndex(paths)
+	for path, want := range map[string]int{"a/x.cu": 2, "b/y.h": 1, "": 3, "c/z.cuh": 4} {
+		if got, ok := x.find(path); !ok || got != want {
+			t.Errorf("find(%q) = %d, %v; want %d", path, got, ok, want)
+		}
+	}
+	for _, path := range []string{"a/x", "x.cu", "d/w.cu"} {
+		if got, ok := x.find(path); ok {
+			t.Errorf("find(%q) = %d, want none", path, got)
+		}
+	}
+	var empty pathIndex
+	if _, ok := empty.find("a"); ok {
+		t.Error("an index of nothing found a path")
+	}
+	// Many paths: every one found at its own index, the table never full.
+	many := make([]string, 5000)
+	for i := range many {
+		many[i] = strings.Repeat("d/", i%7) + string(rune('a'+i%26)) + strings.Repeat("x", i/26)
+	}
+	x = newPathIndex(many)
+	for i, p := range many {
+		if got, ok := x.find(p); !ok || got != i {
+			t.Fatalf("find(%q) = %d, %v; want %d", p, got, ok, i)
+		}
+	}
+}

@@ -79,11 +79,11 @@ type projectRun struct {
 	// no header macro, whatever its includes.
 	macroNames     map[string]bool
 	volatileMacros []string
-	// shownOrder, closures (under visMu): files sorted by name
-	// (fileByShown) and their include closures, for visibleFrom; header
-	// tells headers by their names; includedSrc and near memoize
-	// includedSources and nearSources.
-	shownOrder  []int32
+	// byShown, closures (under visMu): files by name (fileByShown) and
+	// their include closures, for visibleFrom; header tells headers by
+	// their names; includedSrc and near memoize includedSources and
+	// nearSources.
+	byShown     pathIndex
 	header      []bool
 	includedSrc map[int]fileSet
 	// includedHdr and besideHdr memoize includedHeaders and
