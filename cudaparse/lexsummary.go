@@ -100,6 +100,7 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 		s.Functions = append(s.Functions, fs)
 	})
 	markVariants(s.Functions, src, lines)
+	s.Functions = exactFunctions(s.Functions)
 	return s
 }
 

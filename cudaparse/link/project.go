@@ -752,6 +752,12 @@ func (p *Project) link() {
 			}
 		}
 	}
+	// Kept to the end of the run: each list in an array of its size.
+	for callee, sites := range p.callers {
+		if cap(sites) > len(sites) {
+			p.callers[callee] = slices.Clone(sites)
+		}
+	}
 }
 
 // Callers returns the number of known call sites of fn.

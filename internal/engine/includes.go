@@ -47,6 +47,9 @@ func (pr *projectRun) memoSet(memo *map[int]fileSet, i int, compute func() fileS
 	}
 	pr.indexShown()
 	set := compute()
+	if cap(set.words) > len(set.words) {
+		set.words = slices.Clone(set.words) // of its size: it is kept
+	}
 	// The sets are the tree's files a file's questions reach, and their
 	// number grows with the tree's (eight copies of the 38-project
 	// corpus as one project held 27 MB of them): past a budget the
@@ -380,7 +383,7 @@ func (pr *projectRun) includeClosure(i int) fileSet {
 		}
 		w.seen[k] = 0
 	}
-	c.words = slices.Clip(c.words)
+	c.words = slices.Clone(c.words) // of its size: it is kept
 	// As memoSet's: a closure is a function of the include graph alone,
 	// and the closures of a large tree's files grow with it (12 MB of
 	// eight copies of the corpus): past a budget they start again.

@@ -178,7 +178,7 @@ func (pr *projectRun) calledNames(i int) []string {
 			}
 		}
 	}
-	out = slices.Clip(out)
+	out = slices.Clone(out) // of its size: it is kept
 	pr.calledMu.Lock()
 	if pr.called == nil {
 		pr.called = map[*cudaparse.FileSummary][]string{}
