@@ -385,8 +385,14 @@ func (in *interner) scan(src []byte) (defines, calls []nameID) {
 
 func (in *interner) name(id nameID) string { return in.table.Name(id) }
 
-// intern returns the names' ids.
-func (in *interner) intern(names []string) []nameID { return in.table.IDs(nil, names) }
+// intern returns the names' ids, in an array of their size: they are kept
+// to the end of the run.
+func (in *interner) intern(names []string) []nameID {
+	if len(names) == 0 {
+		return nil
+	}
+	return in.table.IDs(make([]nameID, 0, len(names)), names)
+}
 
 // spillMemoryBytes is how much of the summaries' encoded steps, the name
 // filters and the caller search's names a run keeps in memory before
