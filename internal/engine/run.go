@@ -141,10 +141,12 @@ func (r *run) walk() {
 		r.spill = spill.NewChunked(memoryBudget(spillMemoryBytes, len(r.sources)), spillChunkBytes, "")
 		r.steps = cudaparse.NewStepStore(r.spill)
 	}
-	r.hashes = make([]uint64, len(r.sources))
 	// With a cache, the project step's outcome is memoized on the bytes of
-	// every file: a warm run of an unchanged project skips it.
+	// every file (hashes): a warm run of an unchanged project skips it.
 	r.memoize = opts.Cache != nil && !opts.NoProject && !opts.NeedProject
+	if r.memoize {
+		r.hashes = make([]uint64, len(r.sources))
+	}
 }
 
 // checkGo runs the cgo analyzers on the Go files.
