@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/bits"
+	"slices"
 	"sort"
 )
 
@@ -48,6 +49,14 @@ func (s fileSet) each(f func(i int)) {
 			f(int(w.k)*64 + t)
 			b &^= 1 << t
 		}
+	}
+}
+
+// shrink puts s's words in an array of their size, for a set that is
+// kept: append's room is a quarter to a half more.
+func (s *fileSet) shrink() {
+	if cap(s.words) > len(s.words) {
+		s.words = slices.Clone(s.words)
 	}
 }
 

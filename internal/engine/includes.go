@@ -15,7 +15,6 @@ import (
 // may reach without an include (visibleFrom).
 func (pr *projectRun) nearSources(i int) fileSet {
 	return pr.memoSet(&pr.near, i, func() fileSet {
-		pr.indexDirs()
 		set := newFileSet()
 		d := pr.dirID[i]
 		addSources := func(dir int32) {
@@ -47,9 +46,7 @@ func (pr *projectRun) memoSet(memo *map[int]fileSet, i int, compute func() fileS
 	}
 	pr.indexShown()
 	set := compute()
-	if cap(set.words) > len(set.words) {
-		set.words = slices.Clone(set.words) // of its size: it is kept
-	}
+	set.shrink() // it is kept
 	// The sets are the tree's files a file's questions reach, and their
 	// number grows with the tree's (eight copies of the 38-project
 	// corpus as one project held 27 MB of them): past a budget the
@@ -143,7 +140,7 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 	if !ok {
 		return false
 	}
-	if !pr.header[di] && (nearFolders(pr.dir(fi), pr.dir(di)) || slices.Contains(pr.headerDirs(fi), pr.dirID[di])) {
+	if !pr.header[di] && (pr.nearDirs(pr.dirID[fi], pr.dirID[di]) || slices.Contains(pr.headerDirs(fi), pr.dirID[di])) {
 		return true
 	}
 	if pr.includeClosure(fi).has(di) {
@@ -181,38 +178,13 @@ func (pr *projectRun) directIncluders(i int) []int32 {
 	return pr.includedBy.of(i)
 }
 
-// indexDirs fills dirParent and dirChildren once (under visMu, after
-// indexShown): the folders near a file's, by number.
-func (pr *projectRun) indexDirs() {
-	if pr.dirParent != nil {
-		return
-	}
-	ids := make(map[string]int32, len(pr.dirNames))
-	for id, name := range pr.dirNames {
-		ids[name] = int32(id)
-	}
-	pr.dirParent = make([]int32, len(pr.dirNames))
-	pr.dirChildren = make([][]int32, len(pr.dirNames))
-	for id, name := range pr.dirNames {
-		parent, ok := ids[filepath.Dir(name)]
-		if !ok {
-			parent = -1
-		} else {
-			// A root is its own parent, and its own child, as
-			// filepath.Dir has it.
-			pr.dirChildren[parent] = append(pr.dirChildren[parent], int32(id))
-		}
-		pr.dirParent[id] = parent
-	}
-}
-
 // nearFrom reports whether def is a source file in from's folder, its
 // parent or a child.
 func (pr *projectRun) nearFrom(from, def string) bool {
 	pr.visMu.Lock()
 	defer pr.visMu.Unlock()
 	fi, di, ok := pr.pair(from, def)
-	return ok && !pr.header[di] && nearFolders(pr.dir(fi), pr.dir(di))
+	return ok && !pr.header[di] && pr.nearDirs(pr.dirID[fi], pr.dirID[di])
 }
 
 // sourcesBesideHeaders returns the source files in the folders of the
@@ -271,6 +243,7 @@ func (pr *projectRun) indexShown() {
 	pr.dirID = make([]int32, len(pr.shown))
 	pr.header = make([]bool, len(pr.shown))
 	ids := map[string]int32{}
+	var names []string
 	for i, s := range pr.shown {
 		dir := filepath.Dir(pr.absPath(i))
 		pr.header[i] = cudaparse.IsHeader(s)
@@ -279,10 +252,23 @@ func (pr *projectRun) indexShown() {
 			id = int32(len(pr.dirFiles))
 			ids[dir] = id
 			pr.dirFiles = append(pr.dirFiles, nil)
-			pr.dirNames = append(pr.dirNames, dir)
+			names = append(names, dir)
 		}
 		pr.dirID[i] = id
 		pr.dirFiles[id] = append(pr.dirFiles[id], int32(i))
+	}
+	// Each folder's parent and children among the folders that hold files
+	// (a root is its own parent, and its own child, as filepath.Dir has it).
+	pr.dirParent = make([]int32, len(names))
+	pr.dirChildren = make([][]int32, len(names))
+	for id, name := range names {
+		parent, ok := ids[filepath.Dir(name)]
+		if !ok {
+			parent = -1
+		} else {
+			pr.dirChildren[parent] = append(pr.dirChildren[parent], int32(id))
+		}
+		pr.dirParent[id] = parent
 	}
 	pr.dirSeen = make([]bool, len(pr.dirFiles))
 	pr.byShown = newPathIndex(pr.shown)
@@ -291,9 +277,6 @@ func (pr *projectRun) indexShown() {
 // fileByShown returns the index of the file shown as path (after
 // indexShown): of files shown alike, the last.
 func (pr *projectRun) fileByShown(path string) (int, bool) { return pr.byShown.find(path) }
-
-// dir returns file i's folder (after indexShown).
-func (pr *projectRun) dir(i int) string { return pr.dirNames[pr.dirID[i]] }
 
 // includersOf returns the source files (not headers) that include header,
 // directly or not, in path order (memoized; under visMu).
@@ -333,11 +316,11 @@ func (pr *projectRun) includersOf(header string) []string {
 	return out
 }
 
-// nearFolders reports whether folders a and b are the same, or parent
-// and child. Siblings are not: examples/10_x and examples/11_y are two
-// programs.
-func nearFolders(a, b string) bool {
-	return a == b || filepath.Dir(a) == b || filepath.Dir(b) == a
+// nearDirs reports whether folders a and b (dirID) are the same, or
+// parent and child. Siblings are not: examples/10_x and examples/11_y are
+// two programs.
+func (pr *projectRun) nearDirs(a, b int32) bool {
+	return a == b || pr.dirParent[a] == b || pr.dirParent[b] == a
 }
 
 // includeClosure returns the files file i includes, directly or not
@@ -383,7 +366,7 @@ func (pr *projectRun) includeClosure(i int) fileSet {
 		}
 		w.seen[k] = 0
 	}
-	c.words = slices.Clone(c.words) // of its size: it is kept
+	c.shrink() // it is kept
 	// As memoSet's: a closure is a function of the include graph alone,
 	// and the closures of a large tree's files grow with it (12 MB of
 	// eight copies of the corpus): past a budget they start again.

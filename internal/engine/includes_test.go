@@ -43,14 +43,14 @@ func TestEdgesReversed(t *testing.T) {
 		t.Fatalf("len %d, want 4", e.len())
 	}
 	for i, l := range lists {
-		if !slices.Equal(e.of(i), l) && len(l)+len(e.of(i)) > 0 {
+		if !slices.Equal(e.of(i), l) {
 			t.Errorf("of(%d) = %v, want %v", i, e.of(i), l)
 		}
 	}
 	r := e.reversed()
 	want := [][]int32{{3}, {0}, {0, 1, 3, 3}, nil}
 	for i, l := range want {
-		if !slices.Equal(r.of(i), l) && len(l)+len(r.of(i)) > 0 {
+		if !slices.Equal(r.of(i), l) {
 			t.Errorf("reversed of(%d) = %v, want %v", i, r.of(i), l)
 		}
 	}

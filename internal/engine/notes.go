@@ -11,6 +11,7 @@ import (
 	"github.com/lazylint/lazylint/internal/intern"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/internal/spill"
+	"github.com/lazylint/lazylint/internal/varint"
 )
 
 // fileFacts is what step 1 notes about a source file for the project.
@@ -101,28 +102,17 @@ func packIncludes(incs []cudaparse.Include) packedIncludes {
 	return packedIncludes(buf)
 }
 
-// each calls f with each directive, in order.
+// each calls f with each directive, in order (those before a cut, of a
+// string cut short).
 func (p packedIncludes) each(f func(inc cudaparse.Include)) {
-	for len(p) > 0 {
-		quoted := p[0] == 1
-		// The length, a uvarint read from the string in place.
-		n, start := 0, 1
-		for shift := 0; ; shift += 7 {
-			if start >= len(p) || shift > 28 {
-				return // not written by packIncludes
-			}
-			c := p[start]
-			start++
-			n |= int(c&0x7f) << shift
-			if c < 0x80 {
-				break
-			}
-		}
-		if n > len(p)-start {
+	r := varint.Reader{Data: []byte(p)}
+	for len(r.Data) > 0 {
+		quoted := r.Bytes(1)[0] == 1
+		path := r.Bytes(r.Uvarint())
+		if r.Bad {
 			return
 		}
-		f(cudaparse.Include{Path: string(p[start : start+n]), Quoted: quoted})
-		p = p[start+n:]
+		f(cudaparse.Include{Path: string(path), Quoted: quoted})
 	}
 }
 

@@ -95,11 +95,10 @@ type projectRun struct {
 	// memoWords counts the words of the sets memoSet keeps (maxMemoWords).
 	memoWords int
 	// dirID numbers each file's folder (the same number for the same
-	// folder); dirNames, dirFiles, dirParent and dirChildren are each
-	// folder's path, files, parent and children by that number (-1: the
-	// parent holds no file); dirSeen is headerDirs' scratch.
+	// folder); dirFiles, dirParent and dirChildren are each folder's
+	// files, parent and children by that number (-1: the parent holds no
+	// file); dirSeen is headerDirs' scratch.
 	dirID       []int32
-	dirNames    []string
 	dirFiles    [][]int32
 	dirParent   []int32
 	dirChildren [][]int32
