@@ -90,3 +90,35 @@ func TestPathIndex(t *testing.T) {
 		}
 	}
 }
+
+func TestNearDirs(t *testing.T) {
+	abs := []string{"/p/a/x.cu", "/p/a/b/y.cu", "/p/a/c/z.cu", "/p/q.cu", "/r.cu", "/p/a/b/d/w.cu"}
+	pr := &projectRun{shown: abs, abs: abs}
+	pr.indexShown()
+	near := func(i, j int) bool { return pr.nearDirs(pr.dirID[i], pr.dirID[j]) }
+	for _, c := range []struct {
+		i, j int
+		want bool
+	}{
+		{0, 0, true},  // the same folder
+		{0, 1, true},  // parent and child
+		{1, 0, true},  // child and parent
+		{1, 2, false}, // siblings: two programs
+		{0, 3, true},  // /p/a and /p
+		{1, 3, false}, // a grandparent
+		{5, 0, false}, // a grandchild
+		{4, 3, true},  // the root and its child
+		{4, 4, true},  // the root, its own parent
+	} {
+		if got := near(c.i, c.j); got != c.want {
+			t.Errorf("near(%s, %s) = %v, want %v", abs[c.i], abs[c.j], got, c.want)
+		}
+	}
+	// nearSources: the file's folder, its parent and its children, not
+	// its siblings or grandchildren.
+	var got []int
+	pr.nearSources(0).each(func(j int) { got = append(got, j) })
+	if want := []int{0, 1, 2, 3}; !slices.Equal(got, want) {
+		t.Errorf("nearSources(%s) = %v, want %v", abs[0], got, want)
+	}
+}
