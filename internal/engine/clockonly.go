@@ -56,7 +56,7 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		if ff.clockCandidate || ff.summary != nil || !ff.filter.has() {
 			continue
 		}
-		nf := ff.filter.scan()
+		nf := ff.filter.scan(pr.spill)
 		var clocks []string
 		for k, name := range names {
 			if nf.MayContainProbe(probes[k]) && !pr.definesItself(i, name) {
@@ -73,7 +73,7 @@ func (pr *projectRun) addClockOnlyCandidates() {
 	}()
 	onPool(len(cands), pr.workers, func(w *worker, k int) {
 		c := cands[k]
-		src, err := ReadSource(pr.sources[c.i])
+		src, err := ReadSource(pr.sources.abs(c.i))
 		if err != nil || binaryError(src) != nil {
 			return
 		}
@@ -86,7 +86,7 @@ func (pr *projectRun) addClockOnlyCandidates() {
 			return
 		}
 		w.text.Reset(src)
-		s := pr.settings(pr.absPath(c.i))
+		s := pr.settings(pr.sources.abs(c.i))
 		w.text.SetAdditions(s.Additions.LoadSpellings(), s.Additions.ClockSpellings())
 		if !askPrefilters(s.Rules, &w.text).firesWith(&w.text, true, true) {
 			return
@@ -128,11 +128,11 @@ func (pr *projectRun) clockHelpers() []string {
 	helper := make([]map[string]bool, len(files)) // per definer: name -> a helper there
 	onPool(len(files), pr.workers, func(_ *worker, k int) {
 		i := files[k]
-		src, err := ReadSource(pr.sources[i])
+		src, err := ReadSource(pr.sources.abs(i))
 		if err != nil || binaryError(src) != nil {
 			return
 		}
-		sum := pr.lexicalSummary(i, src, pr.settings(pr.absPath(i)).Additions)
+		sum := pr.lexicalSummary(i, src, pr.settings(pr.sources.abs(i)).Additions)
 		helper[k] = clockHelperVerdicts(sum)
 	})
 	byFile := map[int]map[string]bool{}

@@ -240,13 +240,14 @@ func (pr *projectRun) indexShown() {
 	if pr.byShown.slots != nil {
 		return
 	}
-	pr.dirID = make([]int32, len(pr.shown))
-	pr.header = make([]bool, len(pr.shown))
+	n := pr.sources.len()
+	pr.dirID = make([]int32, n)
+	pr.header = make([]bool, n)
 	ids := map[string]int32{}
 	var names []string
-	for i, s := range pr.shown {
-		dir := filepath.Dir(pr.absPath(i))
-		pr.header[i] = cudaparse.IsHeader(s)
+	for i := range n {
+		dir := pr.sources.dir(i)
+		pr.header[i] = cudaparse.IsHeader(pr.sources.name(i))
 		id, ok := ids[dir]
 		if !ok {
 			id = int32(len(pr.dirFiles))
@@ -271,7 +272,7 @@ func (pr *projectRun) indexShown() {
 		pr.dirParent[id] = parent
 	}
 	pr.dirSeen = make([]bool, len(pr.dirFiles))
-	pr.byShown = newPathIndex(pr.shown)
+	pr.byShown = newPathIndex(n, pr.sources.shown, pr.sources.isShown)
 }
 
 // fileByShown returns the index of the file shown as path (after
@@ -283,37 +284,54 @@ func (pr *projectRun) fileByShown(path string) (int, bool) { return pr.byShown.f
 func (pr *projectRun) includersOf(header string) []string {
 	pr.visMu.Lock()
 	defer pr.visMu.Unlock()
-	if got, ok := pr.includers[header]; ok {
-		return got
-	}
 	pr.indexShown()
-	var out []string
-	if h, ok := pr.fileByShown(header); ok {
-		// Back along the include graph, as deep as includeClosure goes
-		// forward: the same files, without the closure of every file.
-		seen := newFileSet()
-		frontier := pr.directIncluders(h)
-		for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
-			var next []int32
-			for _, i := range frontier {
-				if seen.has(int(i)) {
-					continue
-				}
-				seen.add(int(i))
-				if !cudaparse.IsHeader(pr.shown[i]) {
-					out = append(out, pr.shown[i])
-				}
-				next = append(next, pr.includedBy.of(int(i))...)
-			}
-			frontier = next
+	h, ok := pr.fileByShown(header)
+	if !ok {
+		return nil
+	}
+	got, ok := pr.includers[int32(h)]
+	if !ok {
+		got = pr.findIncluders(h)
+		if pr.includers == nil {
+			pr.includers = map[int32][]int32{}
 		}
+		pr.includers[int32(h)] = got
 	}
-	sort.Strings(out)
-	if pr.includers == nil {
-		pr.includers = map[string][]string{}
+	out := make([]string, len(got))
+	for k, i := range got {
+		out[k] = pr.sources.shown(int(i))
 	}
-	pr.includers[header] = out
 	return out
+}
+
+// findIncluders returns the source files (not headers) that include file
+// h, directly or not, sorted by shown path.
+func (pr *projectRun) findIncluders(h int) []int32 {
+	// Back along the include graph, as deep as includeClosure goes
+	// forward: the same files, without the closure of every file.
+	var out []int32
+	seen := newFileSet()
+	frontier := pr.directIncluders(h)
+	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
+		var next []int32
+		for _, i := range frontier {
+			if seen.has(int(i)) {
+				continue
+			}
+			seen.add(int(i))
+			if !pr.header[i] {
+				out = append(out, i)
+			}
+			next = append(next, pr.includedBy.of(int(i))...)
+		}
+		frontier = next
+	}
+	shown := make(map[int32]string, len(out))
+	for _, i := range out {
+		shown[i] = pr.sources.shown(int(i))
+	}
+	sort.Slice(out, func(a, b int) bool { return shown[out[a]] < shown[out[b]] })
+	return slices.Clip(out)
 }
 
 // nearDirs reports whether folders a and b (dirID) are the same, or
@@ -391,23 +409,24 @@ func (pr *projectRun) resolveIncludes() {
 		return
 	}
 	resolved := make([][]int32, len(pr.facts))
-	byAbs := map[string]int{}
+	n := pr.sources.len()
+	byAbs := newPathIndex(n, pr.sources.abs, pr.sources.isAbs)
 	byBase := map[string][]int{}
-	absAll := make([]string, len(pr.sources))
-	for i := range pr.sources {
-		abs := pr.absPath(i)
-		absAll[i] = abs
-		byAbs[abs] = i
-		byBase[filepath.Base(abs)] = append(byBase[filepath.Base(abs)], i)
+	for i := range n {
+		name := pr.sources.name(i)
+		byBase[name] = append(byBase[name], i)
 	}
 	// Each file's includes are resolved on their own (a third of the
 	// link's serial time when done in one loop), into its own slot.
 	onPool(len(pr.facts), pr.workers, func(_ *worker, i int) {
-		dir := filepath.Dir(pr.absPath(i))
-		pr.facts[i].includes.each(func(inc cudaparse.Include) {
+		if i >= len(pr.directives) {
+			return // none noted
+		}
+		dir := pr.sources.dir(i)
+		pr.directives[i].each(func(inc cudaparse.Include) {
 			target := -1
 			if inc.Quoted {
-				if j, ok := byAbs[filepath.Join(dir, filepath.FromSlash(inc.Path))]; ok {
+				if j, ok := byAbs.find(filepath.Join(dir, filepath.FromSlash(inc.Path))); ok {
 					target = j
 				}
 			}
@@ -415,38 +434,38 @@ func (pr *projectRun) resolveIncludes() {
 				if target >= 0 {
 					break
 				}
-				if j, ok := byAbs[filepath.Join(d, filepath.FromSlash(inc.Path))]; ok {
+				if j, ok := byAbs.find(filepath.Join(d, filepath.FromSlash(inc.Path))); ok {
 					target = j
 				}
 			}
 			if target < 0 {
-				target = nearestBySuffix(absAll, byBase[filepath.Base(inc.Path)], inc.Path, dir)
+				target = nearestBySuffix(pr.sources.abs, byBase[filepath.Base(inc.Path)], inc.Path, dir)
 			}
 			if target >= 0 && target != i {
 				resolved[i] = append(resolved[i], int32(target))
 			}
 		})
-		// Resolved once a run: the directives' text is not read again
-		// (a large tree's were a tenth of its live heap).
-		pr.facts[i].dropIncludes()
 	})
+	// Resolved once a run: the directives' text is not read again (a
+	// large tree's were a tenth of its live heap).
+	pr.directives = nil
 	pr.includes = newEdges(resolved)
 }
 
 // nearestBySuffix picks, of the files named like the include, those whose
 // path ends with it, and of them the one sharing the longest folder prefix
 // with the includer (then the first by path).
-func nearestBySuffix(abs []string, cands []int, inc, dir string) int {
-	best, bestShared := -1, -1
+func nearestBySuffix(abs func(int) string, cands []int, inc, dir string) int {
+	best, bestShared, bestPath := -1, -1, ""
 	suffix := string(filepath.Separator) + filepath.FromSlash(inc)
 	for _, j := range cands {
-		path := abs[j]
+		path := abs(j)
 		if !strings.HasSuffix(path, suffix) {
 			continue
 		}
 		shared := sharedPrefix(filepath.Dir(path), dir)
-		if shared > bestShared || shared == bestShared && path < abs[best] {
-			best, bestShared = j, shared
+		if shared > bestShared || shared == bestShared && path < bestPath {
+			best, bestShared, bestPath = j, shared, path
 		}
 	}
 	return best

@@ -63,7 +63,7 @@ func TestEdgesReversed(t *testing.T) {
 
 func TestPathIndex(t *testing.T) {
 	paths := []string{"a/x.cu", "b/y.h", "a/x.cu", "", "c/z.cuh"}
-	x := newPathIndex(paths)
+	x := stringPaths(paths)
 	for path, want := range map[string]int{"a/x.cu": 2, "b/y.h": 1, "": 3, "c/z.cuh": 4} {
 		if got, ok := x.find(path); !ok || got != want {
 			t.Errorf("find(%q) = %d, %v; want %d", path, got, ok, want)
@@ -83,7 +83,7 @@ func TestPathIndex(t *testing.T) {
 	for i := range many {
 		many[i] = strings.Repeat("d/", i%7) + string(rune('a'+i%26)) + strings.Repeat("x", i/26)
 	}
-	x = newPathIndex(many)
+	x = stringPaths(many)
 	for i, p := range many {
 		if got, ok := x.find(p); !ok || got != i {
 			t.Fatalf("find(%q) = %d, %v; want %d", p, got, ok, i)
@@ -93,7 +93,7 @@ func TestPathIndex(t *testing.T) {
 
 func TestNearDirs(t *testing.T) {
 	abs := []string{"/p/a/x.cu", "/p/a/b/y.cu", "/p/a/c/z.cu", "/p/q.cu", "/r.cu", "/p/a/b/d/w.cu"}
-	pr := &projectRun{shown: abs, abs: abs}
+	pr := &projectRun{sources: pathsOf(abs, nil)}
 	pr.indexShown()
 	near := func(i, j int) bool { return pr.nearDirs(pr.dirID[i], pr.dirID[j]) }
 	for _, c := range []struct {

@@ -84,7 +84,7 @@ func (pr *projectRun) addMacroLoaders() {
 		if ff.summary != nil || !ff.filter.has() {
 			continue
 		}
-		nf := ff.filter.scan()
+		nf := ff.filter.scan(pr.spill)
 		for _, p := range probes {
 			if nf.MayContain(p) {
 				files = append(files, i)
@@ -94,7 +94,7 @@ func (pr *projectRun) addMacroLoaders() {
 	}
 	defined := make([][]string, len(files))
 	onPool(len(files), pr.workers, func(_ *worker, k int) {
-		src, err := ReadSource(pr.sources[files[k]])
+		src, err := ReadSource(pr.sources.abs(files[k]))
 		if err != nil || binaryError(src) != nil {
 			return
 		}

@@ -293,7 +293,7 @@ func (pr *projectRun) timedByProjectClock(i int) []string {
 	if len(clocks) == 0 {
 		return nil
 	}
-	src, err := ReadSource(pr.sources[i])
+	src, err := ReadSource(pr.sources.abs(i))
 	if err != nil {
 		return nil
 	}

@@ -65,15 +65,15 @@ func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i i
 			sum = nil // a bug in the facts: the file takes no part
 		}
 	}()
-	src, err := ReadSource(pr.sources[i])
+	src, err := ReadSource(pr.sources.abs(i))
 	if err != nil || binaryError(src) != nil {
 		return nil, false
 	}
-	additions := pr.settings(pr.abs[i]).Additions
+	additions := pr.settings(pr.sources.abs(i)).Additions
 	if !parse {
 		return pr.lexicalSummary(i, src, additions), false
 	}
-	return parsedSummary(parser, &pr.opts, binary, pr.shown[i], src, additions)
+	return parsedSummary(parser, &pr.opts, binary, pr.sources.shown(i), src, additions)
 }
 
 // lexicalSummary summarizes file i from its text src, with the timer
@@ -81,9 +81,9 @@ func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i i
 func (pr *projectRun) lexicalSummary(i int, src []byte, additions *knowledge.Additions) *cudaparse.FileSummary {
 	additions = pr.withMacroLaunchers(additions)
 	if ff := &pr.facts[i]; ff.timersKnown {
-		return cudaparse.LexicalSummaryWithTimers(pr.shown[i], src, nil, additions, ff.scanResult().timers)
+		return cudaparse.LexicalSummaryWithTimers(pr.sources.shown(i), src, nil, additions, ff.scanResult().timers)
 	}
-	return cudaparse.LexicalSummary(pr.shown[i], src, nil, additions)
+	return cudaparse.LexicalSummary(pr.sources.shown(i), src, nil, additions)
 }
 
 // parsedSummary returns the summary of a file's parse, through the cache

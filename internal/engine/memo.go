@@ -28,33 +28,27 @@ const projectMemoVersion = 3
 //
 // A file whose stamp stamps holds from the last run (statIndex) is not
 // read: its fingerprint is the one kept with the stamp.
-func hashSources(checked, context []string, hashes []uint64, workers int, stamps *stampedSources) (int64, bool) {
+func hashSources(sources *filePaths, checked int, hashes []uint64, workers int, stamps *stampedSources) (int64, bool) {
 	var bytesRead atomic.Int64
 	var failed atomic.Bool
-	onPool(len(checked)+len(context), workers, func(_ *worker, i int) {
-		path := ""
-		if i < len(checked) {
-			path = checked[i]
-		} else {
-			path = context[i-len(checked)]
-		}
+	onPool(sources.len(), workers, func(_ *worker, i int) {
 		if e, ok := stamps.unchanged(i); ok {
 			hashes[i] = e.hash
-			if i < len(checked) {
+			if i < checked {
 				bytesRead.Add(e.size)
 			}
 			return
 		}
-		src, stamp, err := readSourceStamped(path)
+		src, stamp, err := readSourceStamped(sources.abs(i))
 		if err == nil {
 			hashes[i] = xxhash.Sum64(src)
 		}
 		stamps.read(i, statEntry{stamp: stamp, hash: hashes[i], size: int64(len(src))}, err == nil)
 		switch {
-		case err != nil && i < len(checked):
+		case err != nil && i < checked:
 			failed.Store(true)
 		case err == nil:
-			if i < len(checked) {
+			if i < checked {
 				bytesRead.Add(int64(len(src)))
 			}
 		}
@@ -62,17 +56,17 @@ func hashSources(checked, context []string, hashes []uint64, workers int, stamps
 	return bytesRead.Load(), !failed.Load()
 }
 
-func projectMemoKey(opts *Options, shown []string, hashes []uint64, settings func(string) Settings, sources []string) cache.Key {
+func projectMemoKey(opts *Options, sources *filePaths, hashes []uint64, settings func(string) Settings) cache.Key {
 	h := sha256.New()
 	binary, _ := cache.BinaryHash()
 	fmt.Fprintf(h, "lazylint project memo %d\n%x\nlow-confidence=%v unused=%v\n", projectMemoVersion, binary, opts.LowConfidence, opts.ReportUnusedSuppressions)
 	fmt.Fprintf(h, "include %q\nmacros %v\nroot %q\n", opts.IncludeDirs, opts.GlobalMacros, opts.ProjectRoot)
 	var line []byte
-	for i := range shown {
-		s := settings(sources[i])
+	for i := range sources.len() {
+		s := settings(sources.abs(i))
 		// Path, text and settings as the per-file key has them (rules,
 		// severities, options).
-		line = append(line[:0], shown[i]...)
+		line = append(line[:0], sources.shown(i)...)
 		line = append(line, ' ')
 		line = strconv.AppendUint(line, hashes[i], 16)
 		line = append(line, '\n')
@@ -104,7 +98,7 @@ type memoEntry struct {
 	LinkParsed, Rechecked, ProjectFunctions int
 }
 
-func encodeMemo(results []sourceResult, rechecked map[int]bool, shown []string, stats *Stats) ([]byte, error) {
+func encodeMemo(results []sourceResult, rechecked map[int]bool, sources *filePaths, stats *Stats) ([]byte, error) {
 	e := memoEntry{Version: projectMemoVersion, Complete: true, LinkParsed: stats.LinkParsed, Rechecked: stats.Rechecked, ProjectFunctions: stats.ProjectFunctions}
 	for i := range results {
 		r := &results[i]
@@ -123,7 +117,7 @@ func encodeMemo(results []sourceResult, rechecked map[int]bool, shown []string, 
 		if err != nil {
 			return nil, err
 		}
-		e.Files = append(e.Files, memoFile{Path: shown[i], Entry: data})
+		e.Files = append(e.Files, memoFile{Path: sources.shown(i), Entry: data})
 	}
 	return json.Marshal(e)
 }
@@ -139,18 +133,15 @@ func decodeMemo(data []byte) *memoEntry {
 
 // applyMemo puts a memo's results in place; false (and nothing changed)
 // when one cannot be read or names a file the run does not check.
-func applyMemo(e *memoEntry, results []sourceResult, shown []string, settings func(string) Settings, sources []string, stats *Stats) bool {
-	at := make(map[string]int, len(results))
-	for i := range results {
-		at[shown[i]] = i
-	}
+func applyMemo(e *memoEntry, results []sourceResult, sources *filePaths, settings func(string) Settings, stats *Stats) bool {
+	at := newPathIndex(len(results), sources.shown, sources.isShown)
 	decoded := map[int]FileResult{}
 	for _, f := range e.Files {
-		i, ok := at[f.Path]
+		i, ok := at.find(f.Path)
 		if !ok {
 			return false
 		}
-		s := settings(sources[i])
+		s := settings(sources.abs(i))
 		r, _, ok := decodeEntry(f.Entry, &s, f.Path)
 		if !ok {
 			return false

@@ -17,8 +17,9 @@ import (
 // fileFacts is what step 1 notes about a source file for the project.
 type fileFacts struct {
 	summary *cudaparse.FileSummary
-	// summaryRef is the summary not decoded yet (see noteAll).
-	summaryRef *summaryRef
+	// waiting is what a memoized run keeps of the per-file check until
+	// noteAll (nil otherwise).
+	waiting *waitingFacts
 	// names are the names a scan found (set when scanned is; read them
 	// through found): most files of a large tree are never scanned.
 	names *scannedNames
@@ -26,15 +27,6 @@ type fileFacts struct {
 	// nothing; read it through scanResult): most files have none of it, and
 	// a large tree's files are counted in hundreds of thousands.
 	scan *fileScan
-	// includes are the file's #include directives (packIncludes), until
-	// resolveIncludes (which alone reads them). Most files have some and
-	// nothing else a scan holds: kept beside the scan, they are dropped
-	// without leaving a scan behind for each file (17 MB of eight copies
-	// of the 38-project corpus).
-	includes packedIncludes
-	// answers are the prefilters' answers of the per-file check, kept until
-	// noteProjectFacts (which a memoized run calls later).
-	answers *prefilterAnswers
 	// filter answers whether the file may contain a name (for finding
 	// the callers of a function).
 	filter storedFilter
@@ -62,6 +54,14 @@ type fileFacts struct {
 	parsed                                   bool // phase 1 parsed it or took it from the cache
 }
 
+// waitingFacts are what a memoized run's per-file check found, kept
+// until the project's memo is known to miss (noteAll): the summary not
+// decoded yet and the prefilters' answers.
+type waitingFacts struct {
+	summary *summaryRef
+	answers *prefilterAnswers
+}
+
 // fileScan is what a scan of a file's text found beyond names and
 // includes: the timer classes it defines (cudaparse.TimerClasses, for a
 // file that spells a clock), its call-renaming macros
@@ -72,11 +72,6 @@ type fileScan struct {
 	macros  []cudaparse.Macro
 	classes []cudaparse.ClassBases
 }
-
-// dropIncludes forgets the file's #include directives (once resolved). It
-// writes that field alone: the files' includes are resolved on the
-// workers while their other facts may be read.
-func (ff *fileFacts) dropIncludes() { ff.includes = "" }
 
 // packedIncludes are #include directives in one string: each a byte
 // saying whether it was quoted, its path's length (uvarint) and the path.
@@ -169,35 +164,38 @@ func (ff *fileFacts) foundNow() *scannedNames {
 // (a large tree's filters were an eighth of its check's live heap), or in
 // the heap where the run has no store.
 type storedFilter struct {
-	store *spill.Store
-	ref   spill.Ref
-	heap  *rule.NameFilter
+	// ref is the filter in the run's store (0: none there); the store is
+	// the run's, not kept a file.
+	ref  spill.Ref
+	heap *rule.NameFilter
 }
 
 func storeFilter(nf *rule.NameFilter, store *spill.Store) storedFilter {
-	if ref, ok := store.Put(nf.Bytes()); ok {
-		return storedFilter{store: store, ref: ref}
+	// A filter's bytes are never empty: its ref is not 0.
+	if ref, ok := store.Put(nf.Bytes()); ok && ref != 0 {
+		return storedFilter{ref: ref}
 	}
 	return storedFilter{heap: nf}
 }
 
 // has reports whether the file has a filter.
-func (f *storedFilter) has() bool { return f.store != nil || f.heap != nil }
+func (f *storedFilter) has() bool { return f.ref != 0 || f.heap != nil }
 
-// get returns the filter (nil: none, or its bytes could not be read back).
-func (f *storedFilter) get() *rule.NameFilter {
-	if f.store == nil {
+// get returns the filter, from store where it was put there (nil: none,
+// or its bytes could not be read back).
+func (f *storedFilter) get(store *spill.Store) *rule.NameFilter {
+	if f.ref == 0 {
 		return f.heap
 	}
-	return rule.NameFilterOf(f.store.Get(f.ref))
+	return rule.NameFilterOf(store.Get(f.ref))
 }
 
 // scan is get for a pass over the files in order (spill.Store.GetNear).
-func (f *storedFilter) scan() *rule.NameFilter {
-	if f.store == nil {
+func (f *storedFilter) scan(store *spill.Store) *rule.NameFilter {
+	if f.ref == 0 {
 		return f.heap
 	}
-	return rule.NameFilterOf(f.store.GetNear(f.ref))
+	return rule.NameFilterOf(store.GetNear(f.ref))
 }
 
 // kernelLoadSpellings are literals every launch or preload contains;
@@ -265,8 +263,10 @@ var timerFunctions = knowledge.TimerFunctionSpellings()
 
 // noteProjectFacts fills what step 1 notes about a file from its text (the
 // prefilters' view, without project facts) and its result; answers are the
-// prefilters' answers about the text (nil: not asked yet).
-func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, answers *prefilterAnswers, names *interner, store *spill.Store, steps *cudaparse.StepStore) {
+// prefilters' answers about the text (nil: not asked yet). It returns the
+// file's #include directives, which the project keeps beside its facts
+// until they are resolved (projectRun.directives).
+func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, answers *prefilterAnswers, names *interner, store *spill.Store, steps *cudaparse.StepStore) (directives packedIncludes) {
 	sum.MoveSteps(steps)
 	ff.summary = sum
 	ff.parsed = how != skipped && sum != nil
@@ -330,13 +330,13 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 	if text.ContainsAny("class", "struct") { // the text's index answers most files without a scan
 		sc.classes = cudaparse.ScanClassBases(text.Src)
 	}
-	ff.includes = ""
 	if text.Contains("#") {
 		macros, includes := cudaparse.ScanDirectives(text.Src)
-		ff.includes = packIncludes(includes)
+		directives = packIncludes(includes)
 		sc.macros = cudaparse.SharedMacros(macros)
 	}
 	ff.setScan(sc)
+	return directives
 }
 
 // nameID is an interned name: a project's files call and define the same
@@ -511,22 +511,25 @@ func timedCallsOut(sum *cudaparse.FileSummary) bool {
 // memo has missed. Files that cannot be read now take no part.
 func (pr *projectRun) noteAll(checked int) {
 	onPool(len(pr.facts), pr.workers, func(w *worker, i int) {
-		src, err := ReadSource(pr.sources[i])
+		src, err := ReadSource(pr.sources.abs(i))
 		if err != nil || binaryError(src) != nil {
 			return
 		}
 		w.text.Reset(src)
 		ff := &pr.facts[i]
-		if ff.summary == nil {
-			ff.summary = ff.summaryRef.get()
+		var answers *prefilterAnswers
+		if ff.waiting != nil {
+			if ff.summary == nil {
+				ff.summary = ff.waiting.summary.get()
+			}
+			answers = ff.waiting.answers
+			ff.waiting = nil
 		}
-		ff.summaryRef = nil
 		how := skipped
 		if ff.parsed {
 			how = parsedIt
 		}
-		noteProjectFacts(ff, &w.text, pr.settings(pr.absPath(i)), ff.summary, how, ff.answers, pr.names, pr.spill, pr.steps)
-		ff.answers = nil
+		pr.directives[i] = noteProjectFacts(ff, &w.text, pr.settings(pr.sources.abs(i)), ff.summary, how, answers, pr.names, pr.spill, pr.steps)
 		if i >= checked {
 			ff.candidate = false
 		}

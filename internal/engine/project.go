@@ -41,16 +41,19 @@ const maxLinkRounds = 4
 
 // projectRun is the state of steps 2 and 3.
 type projectRun struct {
-	opts    Options
-	sources []string
-	shown   []string
+	opts Options
+	// sources are the files' absolute and shown paths.
+	sources *filePaths
 	// checked is how many of the sources are checked (the others, of the
 	// project root, lend facts only).
-	checked  int
-	facts    []fileFacts
-	settings func(string) Settings
-	workers  int
-	parsed   int // files parsed in the link step
+	checked int
+	facts   []fileFacts
+	// directives are each file's #include directives, until resolved
+	// (resolveIncludes), then nil.
+	directives []packedIncludes
+	settings   func(string) Settings
+	workers    int
+	parsed     int // files parsed in the link step
 	// upgraded counts the lexical summaries that a parse replaced since
 	// the project was linked (the project must be linked again).
 	upgraded int
@@ -109,11 +112,9 @@ type projectRun struct {
 	closureWalk  closureWalk
 	// includers: the source files including each header (includersOf);
 	// includedBy: the files including each file directly.
-	includers  map[string][]string
+	includers  map[int32][]int32
 	includedBy edges
 	visMu      sync.Mutex
-	// abs are the sources' absolute paths.
-	abs []string
 	// timersOf memoizes declaredTimers while the project's timer classes
 	// are those of timersKey (under timersMu).
 	timersMu  sync.Mutex
@@ -209,12 +210,4 @@ func eachOutCall(sum *cudaparse.FileSummary, start func(fn *cudaparse.FunctionSu
 			}
 		}
 	}
-}
-
-// absPath is source i's absolute path.
-func (pr *projectRun) absPath(i int) string {
-	if i < len(pr.abs) {
-		return pr.abs[i]
-	}
-	return absPath(pr.sources[i])
 }

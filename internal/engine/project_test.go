@@ -105,14 +105,14 @@ func TestProjectFileVanishes(t *testing.T) {
 		"bench.cpp": "#include <ctime>\nvoid launch_k();\ndouble b() { timespec x, y; clock_gettime(0, &x); launch_k(); clock_gettime(0, &y); return 0; }\n",
 	})
 	sources := []string{filepath.Join(dir, "bench.cpp"), filepath.Join(dir, "k.cu")}
-	pr := &projectRun{opts: Options{}, sources: sources, shown: []string{"bench.cpp", "k.cu"}, facts: make([]fileFacts, 2), settings: func(string) Settings { return Settings{Rules: []*rule.Rule{ll002.Rule}} }, workers: 2, names: newInterner()}
+	pr := &projectRun{opts: Options{}, sources: pathsOf(sources, []string{"bench.cpp", "k.cu"}), facts: make([]fileFacts, 2), directives: make([]packedIncludes, 2), settings: func(string) Settings { return Settings{Rules: []*rule.Rule{ll002.Rule}} }, workers: 2, names: newInterner()}
 	for i, p := range sources {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		text := rule.NewText(src)
-		noteProjectFacts(&pr.facts[i], text, pr.settings(p), nil, skipped, nil, pr.names, nil, nil)
+		pr.directives[i] = noteProjectFacts(&pr.facts[i], text, pr.settings(p), nil, skipped, nil, pr.names, nil, nil)
 	}
 	if err := os.Remove(sources[1]); err != nil {
 		t.Fatal(err)

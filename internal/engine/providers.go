@@ -114,10 +114,10 @@ var providers = []provider{
 			return out
 		},
 		affects: func(pr *projectRun, p *link.Project, i int) bool {
-			return p.PreloadsEveryKernel(pr.shown[i])
+			return p.PreloadsEveryKernel(pr.sources.shown(i))
 		},
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
-			fmt.Fprintf(h, "preloads every kernel %v\n", p.PreloadsEveryKernel(pr.shown[i]))
+			fmt.Fprintf(h, "preloads every kernel %v\n", p.PreloadsEveryKernel(pr.sources.shown(i)))
 		},
 		pass: func(p *link.Project) any { return p },
 	},
@@ -142,7 +142,7 @@ var providers = []provider{
 		// question, and most files have none.
 		affects: func(pr *projectRun, p *link.Project, i int) bool {
 			names := pr.calledNames(i)
-			return (len(p.ClockFunctions(names, pr.shown[i])) > 0 || pr.handsCodeTo(p.TimingHelpers(names, pr.shown[i]), i) || len(pr.declaredTimers(p, i, nil)) > 0) && pr.mayTimeLoads(p, i)
+			return (len(p.ClockFunctions(names, pr.sources.shown(i))) > 0 || pr.handsCodeTo(p.TimingHelpers(names, pr.sources.shown(i)), i) || len(pr.declaredTimers(p, i, nil)) > 0) && pr.mayTimeLoads(p, i)
 		},
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
 			eachCallee(pr, p, i, func(name string, pf *link.ProjectFunction) {
@@ -151,8 +151,8 @@ var providers = []provider{
 		},
 		give: func(pr *projectRun, p *link.Project, i int, text *rule.Text, in *projectInput) {
 			names := pr.calledNames(i)
-			in.facts.Clocks = p.ClockFunctions(names, pr.shown[i])
-			in.facts.TimingHelpers = p.TimingHelpers(names, pr.shown[i])
+			in.facts.Clocks = p.ClockFunctions(names, pr.sources.shown(i))
+			in.facts.TimingHelpers = p.TimingHelpers(names, pr.sources.shown(i))
 			in.timers = pr.declaredTimers(p, i, text.Src)
 			// A clock macro of a header counts as a clock for the
 			// prefilters (HeaderMacros gave in.facts.Macros before), as
@@ -181,7 +181,7 @@ func given(p *link.Project) rule.Given {
 // by the names it calls.
 func eachCallee(pr *projectRun, p *link.Project, i int, visit func(name string, pf *link.ProjectFunction)) {
 	for _, name := range pr.calledNames(i) {
-		for _, pf := range p.Reachable(name, pr.shown[i]) {
+		for _, pf := range p.Reachable(name, pr.sources.shown(i)) {
 			visit(name, pf)
 		}
 	}

@@ -26,7 +26,7 @@ func (pr *projectRun) digest(p *link.Project, i int) [32]byte {
 // rerun checks file i again with the project's facts. The project is
 // shared by the workers, so its memoized answers are computed under mu.
 func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *link.Project, digest [32]byte, i int, keep bool) (FileResult, checked, *cudaparse.FileSummary, bool) {
-	src, err := ReadSource(pr.sources[i])
+	src, err := ReadSource(pr.sources.abs(i))
 	if err != nil {
 		return FileResult{}, skipped, nil, false // vanished since: keep the first result
 	}
@@ -53,11 +53,11 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *link.
 		// caller round checks most such files again with it.
 		in.keep = func(f *cudaparse.File, _ *cudaparse.FileSummary) { pr.kept.keep(i, f) }
 	}
-	s := pr.settings(pr.absPath(i))
+	s := pr.settings(pr.sources.abs(i))
 	// Another file's timer class it declares objects of times as a
 	// configured one would.
 	s.Additions = s.Additions.WithTimers(in.timers)
-	out, how, ref, _ := checkText(parser, text, s, &pr.opts, pr.shown[i], &in)
+	out, how, ref, _ := checkText(parser, text, s, &pr.opts, pr.sources.shown(i), &in)
 	return out, how, ref.get(), true
 }
 
@@ -111,7 +111,7 @@ func (pr *projectRun) rerunAll(p *link.Project, indices []int, checkedWith map[i
 		// A parse's summary replaces one made from the text alone, which
 		// knows no order of calls.
 		if sum != nil && (pr.facts[i].summary == nil || pr.facts[i].lexical) {
-			sum.Path = pr.shown[i]
+			sum.Path = pr.sources.shown(i)
 			sum.MoveSteps(pr.steps) // as every summary the project keeps
 			if pr.facts[i].lexical {
 				pr.upgraded++

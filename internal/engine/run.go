@@ -45,21 +45,23 @@ type run struct {
 	settingsFor func(string) Settings
 	workers     int
 
-	// goFiles go to the cgo analyzers; sources to the C/C++/CUDA rules,
-	// the first checkedSources of them checked, the others (files of the
-	// project root not named) lending their facts only.
-	goFiles, sources []string
-	checkedSources   int
-	total            int
-	// absSources and shownPaths are the sources' absolute and shown paths.
-	absSources, shownPaths []string
-	results                []sourceResult
-	done                   atomic.Int64
+	// goFiles go to the cgo analyzers; sources (their paths) to the
+	// C/C++/CUDA rules, the first checkedSources of them checked, the
+	// others (files of the project root not named) lending their facts
+	// only.
+	goFiles        []string
+	sources        *filePaths
+	checkedSources int
+	total          int
+	results        []sourceResult
+	done           atomic.Int64
 
-	// The project step's per-file notes, and what it keeps of the parses.
-	facts []fileFacts
-	names *interner
-	kept  *fileKeeper
+	// The project step's per-file notes, each file's #include directives
+	// (until resolved), and what it keeps of the parses.
+	facts      []fileFacts
+	directives []packedIncludes
+	names      *interner
+	kept       *fileKeeper
 	// spill holds the name filters and, through steps, the steps of the
 	// summaries in facts (cudaparse.FileSummary.MoveSteps).
 	spill *spill.Store
@@ -106,46 +108,47 @@ func (r *run) walk() {
 			opts.Cache = nil // no key without the binary: run uncached
 		}
 	}
+	var sources []string
 	for _, p := range walked.files {
 		if strings.HasSuffix(p, ".go") {
 			r.goFiles = append(r.goFiles, p)
 		} else {
-			r.sources = append(r.sources, p)
+			sources = append(sources, p)
 		}
 	}
-	r.total = len(r.sources) + len(r.goFiles)
-	r.checkedSources = len(r.sources)
+	r.total = len(sources) + len(r.goFiles)
+	r.checkedSources = len(sources)
 	if opts.ProjectRoot != "" && !opts.NoProject {
-		r.sources = append(r.sources, contextFiles(opts.ProjectRoot, r.sources, opts.Exclude, opts.Extensions...)...)
+		sources = append(sources, contextFiles(opts.ProjectRoot, sources, opts.Exclude, opts.Extensions...)...)
 	}
 	r.res.Stats.Files = r.total
-	r.results = make([]sourceResult, len(r.sources))
+	r.results = make([]sourceResult, len(sources))
 	// Absolute paths once: filepath.Abs asks for the working directory
 	// each time (two stats a call; 90,000 of them in a run of 15,000
-	// files).
+	// files). Each file is read by its absolute path, and the shown one
+	// is most often its end.
 	wd, _ := os.Getwd()
-	r.absSources = make([]string, len(r.sources))
-	r.shownPaths = make([]string, len(r.sources))
-	for i, p := range r.sources {
-		r.absSources[i] = absFrom(wd, p)
-		r.shownPaths[i] = relFromAbs(r.base, p, r.absSources[i])
+	abs := make([]string, len(sources))
+	for i, p := range sources {
+		abs[i] = absFrom(wd, p)
 	}
-	// Each file is read by its absolute path, and the shown one is most
-	// often its end: one string a file, not two, for the rest of the
-	// run (a walk from "." spells every path again).
-	r.sources = r.absSources
-	r.facts = make([]fileFacts, len(r.sources))
-	r.names = newInterner()
-	r.kept = newFileKeeper(memoryBudget(keptParseBytes, len(r.sources)))
+	r.sources = newFilePaths(abs, func(i int, abs string) string { return relFromAbs(r.base, sources[i], abs) })
+	n := r.sources.len()
+	r.facts = make([]fileFacts, n)
 	if !opts.NoProject {
-		r.spill = spill.NewChunked(memoryBudget(spillMemoryBytes, len(r.sources)), spillChunkBytes, "")
+		r.directives = make([]packedIncludes, n)
+	}
+	r.names = newInterner()
+	r.kept = newFileKeeper(memoryBudget(keptParseBytes, n))
+	if !opts.NoProject {
+		r.spill = spill.NewChunked(memoryBudget(spillMemoryBytes, n), spillChunkBytes, "")
 		r.steps = cudaparse.NewStepStore(r.spill)
 	}
 	// With a cache, the project step's outcome is memoized on the bytes of
 	// every file (hashes): a warm run of an unchanged project skips it.
 	r.memoize = opts.Cache != nil && !opts.NoProject && !opts.NeedProject
 	if r.memoize {
-		r.hashes = make([]uint64, len(r.sources))
+		r.hashes = make([]uint64, n)
 	}
 }
 
@@ -166,7 +169,7 @@ func (r *run) checkGo() {
 // project holds them all unchanged, takes every result from it: a warm run
 // of an unchanged project does nothing else.
 func (r *run) fromMemo() bool {
-	if !r.memoize || len(r.sources) == 0 {
+	if !r.memoize || r.sources.len() == 0 {
 		return false
 	}
 	base, _ := filepath.Abs(r.base)
@@ -175,18 +178,18 @@ func (r *run) fromMemo() bool {
 	if data, ok := r.opts.Cache.Get(indexKey); ok {
 		old = decodeStatIndex(data)
 	}
-	stamps := newStampedSources(r.absSources, old)
-	bytesRead, complete := hashSources(r.sources[:r.checkedSources], r.sources[r.checkedSources:], r.hashes, r.workers, stamps)
+	stamps := newStampedSources(r.sources, old)
+	bytesRead, complete := hashSources(r.sources, r.checkedSources, r.hashes, r.workers, stamps)
 	if reread := stamps.reread.Load(); reread > 0 || old == nil {
 		r.opts.Cache.Put(indexKey, stamps.encode())
 	}
-	r.opts.trace(r.start, "stamps", "%d of %d files unchanged since the last run, %d read", int64(len(r.sources))-stamps.reread.Load(), len(r.sources), stamps.reread.Load())
-	r.memoKey = projectMemoKey(&r.opts, r.shownPaths, r.hashes, r.settingsFor, r.absSources)
+	r.opts.trace(r.start, "stamps", "%d of %d files unchanged since the last run, %d read", int64(r.sources.len())-stamps.reread.Load(), r.sources.len(), stamps.reread.Load())
+	r.memoKey = projectMemoKey(&r.opts, r.sources, r.hashes, r.settingsFor)
 	if data, ok := r.opts.Cache.Get(r.memoKey); ok {
 		r.memo = decodeMemo(data)
 	}
 	if r.memo == nil || !r.memo.Complete || !complete ||
-		!applyMemo(r.memo, r.results[:r.checkedSources], r.shownPaths, r.settingsFor, r.absSources, &r.res.Stats) {
+		!applyMemo(r.memo, r.results[:r.checkedSources], r.sources, r.settingsFor, &r.res.Stats) {
 		return false
 	}
 	r.res.Stats.Bytes, r.res.Stats.Cached = bytesRead, r.memo.Checked
@@ -199,22 +202,22 @@ func (r *run) fromMemo() bool {
 // checkFiles checks each source alone, on the workers (one parser each),
 // and notes what the project step needs of it.
 func (r *run) checkFiles() {
-	onPool(len(r.sources), r.workers, func(w *worker, i int) { r.checkFile(&w.parser, &w.text, i) })
+	onPool(r.sources.len(), r.workers, func(w *worker, i int) { r.checkFile(&w.parser, &w.text, i) })
 	r.opts.trace(r.start, "files", "%d parsed", countParsed(r.results))
 }
 
 // checkFile checks source i alone (a context file: notes its facts only).
 func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 	opts := &r.opts
-	shown := r.shownPaths[i]
-	src, err := ReadSource(r.sources[i])
+	shown, abs := r.sources.shown(i), r.sources.abs(i)
+	src, err := ReadSource(abs)
 	if err == nil && r.memoize && xxhash.Sum64(src) != r.hashes[i] {
 		r.changed.Store(true) // since it was hashed: no memo of this run
 	}
 	if i >= r.checkedSources {
 		if err == nil && !r.memoize && !bytes.Contains(src[:min(len(src), binaryProbe)], []byte{0}) {
 			text.Reset(src)
-			noteProjectFacts(&r.facts[i], text, r.settingsFor(r.absSources[i]), nil, skipped, nil, r.names, r.spill, r.steps)
+			r.directives[i] = noteProjectFacts(&r.facts[i], text, r.settingsFor(abs), nil, skipped, nil, r.names, r.spill, r.steps)
 			r.facts[i].candidate = false
 		}
 		return
@@ -223,7 +226,7 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 		r.results[i].set(FileResult{Err: &FileError{Path: shown, Message: cleanErr(err).Error()}})
 	} else {
 		r.results[i].bytes = int64(len(src))
-		s := r.settingsFor(r.absSources[i])
+		s := r.settingsFor(abs)
 		text.Reset(src)
 		var in projectInput
 		if !opts.NoProject {
@@ -238,10 +241,10 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 		case r.memoize:
 			// The text's facts, and the summary, wait until the project's
 			// memo is known to miss.
-			r.facts[i].summaryRef, r.facts[i].parsed = ref, r.results[i].how != skipped && ref != nil
-			r.facts[i].answers = answers
+			r.facts[i].waiting = &waitingFacts{summary: ref, answers: answers}
+			r.facts[i].parsed = r.results[i].how != skipped && ref != nil
 		case !opts.NoProject:
-			noteProjectFacts(&r.facts[i], text, s, ref.get(), r.results[i].how, answers, r.names, r.spill, r.steps)
+			r.directives[i] = noteProjectFacts(&r.facts[i], text, s, ref.get(), r.results[i].how, answers, r.names, r.spill, r.steps)
 		}
 	}
 	if opts.Progress != nil {
@@ -257,11 +260,12 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 func (r *run) projectStep() {
 	opts := &r.opts
 	memoHit := r.memo != nil && !r.changed.Load() &&
-		applyMemo(r.memo, r.results[:r.checkedSources], r.shownPaths, r.settingsFor, r.absSources, &r.res.Stats)
-	if opts.NoProject || len(r.sources) == 0 || memoHit {
+		applyMemo(r.memo, r.results[:r.checkedSources], r.sources, r.settingsFor, &r.res.Stats)
+	if opts.NoProject || r.sources.len() == 0 || memoHit {
 		return
 	}
-	pr := &projectRun{opts: r.opts, sources: r.sources, checked: r.checkedSources, shown: r.shownPaths, facts: r.facts, settings: r.settingsFor, workers: r.workers, names: r.names, kept: r.kept, abs: r.absSources, spill: r.spill, steps: r.steps}
+	pr := &projectRun{opts: r.opts, sources: r.sources, checked: r.checkedSources, facts: r.facts, directives: r.directives, settings: r.settingsFor, workers: r.workers, names: r.names, kept: r.kept, spill: r.spill, steps: r.steps}
+	r.directives = nil // the project's now: dropped once resolved
 	if r.memoize {
 		pr.noteAll(r.checkedSources)
 	}
@@ -310,7 +314,7 @@ func (r *run) projectStep() {
 	r.res.Stats.Rechecked = len(rechecked)
 	r.res.Project = project
 	if r.memoize && !r.changed.Load() {
-		if data, err := encodeMemo(r.results[:r.checkedSources], rechecked, r.shownPaths, &r.res.Stats); err == nil {
+		if data, err := encodeMemo(r.results[:r.checkedSources], rechecked, r.sources, &r.res.Stats); err == nil {
 			opts.Cache.Put(r.memoKey, data)
 		}
 	}

@@ -85,7 +85,7 @@ func (pr *projectRun) timerDefiners() []int {
 			for _, name := range append([]string{t.Class}, t.Members...) {
 				probe := rule.NewNameProbe(name)
 				for j := range pr.facts {
-					if j != i && pr.facts[j].candidate && pr.facts[j].filter.has() && pr.facts[j].filter.scan().MayContainProbe(probe) {
+					if j != i && pr.facts[j].candidate && pr.facts[j].filter.has() && pr.facts[j].filter.scan(pr.spill).MayContainProbe(probe) {
 						if !pr.requested(i) {
 							out = append(out, i)
 						}
@@ -132,7 +132,7 @@ func (pr *projectRun) declaredTimers(p *link.Project, i int, src []byte) []knowl
 // them declares no timer of the project).
 func (pr *projectRun) declaredTimersIn(p *link.Project, i int, names []string, src []byte) []knowledge.TimerClass {
 	may := false
-	nf := pr.facts[i].filter.get()
+	nf := pr.facts[i].filter.get(pr.spill)
 	for _, name := range names {
 		may = may || nf.MayContain(name)
 	}
@@ -141,11 +141,11 @@ func (pr *projectRun) declaredTimersIn(p *link.Project, i int, names []string, s
 	}
 	if src == nil {
 		var err error
-		if src, err = ReadSource(pr.sources[i]); err != nil {
+		if src, err = ReadSource(pr.sources.abs(i)); err != nil {
 			return nil
 		}
 	}
-	return p.DeclaredTimers(pr.shown[i], src)
+	return p.DeclaredTimers(pr.sources.shown(i), src)
 }
 
 // calledNames are the names file i calls, from its summary or its scan.
@@ -204,7 +204,7 @@ func (pr *projectRun) callsLoaderElsewhere(p *link.Project, i int) bool {
 			return src == nil || cudaparse.CalledAsFunction(src, name)
 		}
 	}
-	return callsProjectLoader(p, pr.shown[i], names, pr.spells(i, source), asFunction)
+	return callsProjectLoader(p, pr.sources.shown(i), names, pr.spells(i, source), asFunction)
 }
 
 // lazySource returns a reader of file i's text that reads it once, when
@@ -214,7 +214,7 @@ func (pr *projectRun) lazySource(i int) func() []byte {
 	read := false
 	return func() []byte {
 		if !read {
-			src, _ = ReadSource(pr.sources[i])
+			src, _ = ReadSource(pr.sources.abs(i))
 			read = true
 		}
 		return src
@@ -230,7 +230,7 @@ func spelledIn(src []byte) func(string) bool {
 // name filter may hold the class's name, and its text (from source, read
 // when first needed) declares one (cudaparse.DeclaresVariableOf).
 func (pr *projectRun) spells(i int, source func() []byte) func(string) bool {
-	filter := pr.facts[i].filter.get()
+	filter := pr.facts[i].filter.get(pr.spill)
 	return func(class string) bool {
 		if filter != nil && !filter.MayContain(class) {
 			return false
@@ -294,7 +294,7 @@ func (pr *projectRun) callsHeaderMacro(i int) bool {
 	}
 	// Device code is not summarized: a READ_ONCE of a header in a kernel
 	// shows only in the file's names.
-	if nf := pr.facts[i].filter.get(); nf != nil {
+	if nf := pr.facts[i].filter.get(pr.spill); nf != nil {
 		for name := range t {
 			if _, ok := t.VolatileAccess(name); ok && nf.MayContain(name) {
 				return true
@@ -328,7 +328,7 @@ func (pr *projectRun) mayCallHeaderMacro(i int) bool {
 			return true
 		}
 	}
-	if nf := pr.facts[i].filter.get(); nf != nil {
+	if nf := pr.facts[i].filter.get(pr.spill); nf != nil {
 		for _, name := range pr.volatileMacros {
 			if nf.MayContain(name) {
 				return true

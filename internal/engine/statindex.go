@@ -123,16 +123,16 @@ func decodeStatIndex(data []byte) *statIndex {
 // run (old, nil for none) and what this run learns (fresh), by source.
 // A nil *stampedSources reads every file.
 type stampedSources struct {
-	abs   []string // the sources' absolute paths
-	old   *statIndex
-	fresh []statEntry
+	sources *filePaths
+	old     *statIndex
+	fresh   []statEntry
 	// started is when this run began stamping (before it read a file).
 	started time.Time
 	reread  atomic.Int64
 }
 
-func newStampedSources(abs []string, old *statIndex) *stampedSources {
-	return &stampedSources{abs: abs, old: old, fresh: make([]statEntry, len(abs)), started: time.Now()}
+func newStampedSources(sources *filePaths, old *statIndex) *stampedSources {
+	return &stampedSources{sources: sources, old: old, fresh: make([]statEntry, sources.len()), started: time.Now()}
 }
 
 // unchanged returns source i's entry when the old index may stand for its
@@ -141,7 +141,8 @@ func (s *stampedSources) unchanged(i int) (statEntry, bool) {
 	if s == nil || s.old == nil {
 		return statEntry{}, false
 	}
-	e, ok := s.old.unchanged(s.abs[i], fastread.StampOf(s.abs[i]))
+	abs := s.sources.abs(i)
+	e, ok := s.old.unchanged(abs, fastread.StampOf(abs))
 	if ok {
 		s.fresh[i] = e
 	}
@@ -172,7 +173,7 @@ func (s *stampedSources) encode() []byte {
 	out := appendStatIndexHead(nil, s.started.UnixNano(), n)
 	for i, e := range s.fresh {
 		if e.stamp.Known() {
-			out = appendStatEntry(out, s.abs[i], e)
+			out = appendStatEntry(out, s.sources.abs(i), e)
 		}
 	}
 	return out

@@ -20,7 +20,7 @@ func TestStatIndexRoundTrip(t *testing.T) {
 		{}, // not read: left out
 		{stamp: fastread.Stamp{Size: 0, Mtime: -5, Ctime: 7, Ino: 1 << 40, Dev: 9}, hash: 0, size: 0},
 	}
-	s := &stampedSources{abs: []string{"/a/b.cu", "/a/gone.cu", "/a/c.h"}, fresh: entries, started: time.Now()}
+	s := &stampedSources{sources: pathsOf([]string{"/a/b.cu", "/a/gone.cu", "/a/c.h"}, nil), fresh: entries, started: time.Now()}
 	data := s.encode()
 	want := &statIndex{written: s.started.UnixNano(), entries: map[string]statEntry{"/a/b.cu": entries[0], "/a/c.h": entries[2]}}
 	if got := decodeStatIndex(data); !reflect.DeepEqual(got, want) {

@@ -43,8 +43,8 @@ func Summarize(opts Options) (SummaryStats, []FileError) {
 		return SummaryStats{}, append(r.res.Errors, FileError{Path: "", Message: "summaries need a folder to write to and the lazylint binary's hash"})
 	}
 	var results, summaries, parsed atomic.Int64
-	errs := make([]*FileError, len(r.sources))
-	onPool(len(r.sources), r.workers, func(w *worker, i int) {
+	errs := make([]*FileError, r.sources.len())
+	onPool(r.sources.len(), r.workers, func(w *worker, i int) {
 		wrote, summarized, didParse, ferr := r.summarizeFile(&w.parser, &w.text, binary, i)
 		errs[i] = ferr
 		if wrote {
@@ -65,22 +65,22 @@ func Summarize(opts Options) (SummaryStats, []FileError) {
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Path < out[b].Path })
 	return SummaryStats{
-		Files: len(r.sources), Results: int(results.Load()), Summaries: int(summaries.Load()), Parsed: int(parsed.Load()),
+		Files: r.sources.len(), Results: int(results.Load()), Summaries: int(summaries.Load()), Parsed: int(parsed.Load()),
 		Duration: time.Since(start),
 	}, out
 }
 
 // summarizeFile writes file i's result and parse summary (see Summarize).
 func (r *run) summarizeFile(parser **cudaparse.Parser, text *rule.Text, binary []byte, i int) (wrote, summarized, parsed bool, ferr *FileError) {
-	shown := r.shownPaths[i]
-	src, err := ReadSource(r.sources[i])
+	shown := r.sources.shown(i)
+	src, err := ReadSource(r.sources.abs(i))
 	if err == nil {
 		err = binaryError(src)
 	}
 	if err != nil {
 		return false, false, false, &FileError{Path: shown, Message: cleanErr(err).Error()}
 	}
-	s := r.settingsFor(r.absSources[i])
+	s := r.settingsFor(r.sources.abs(i))
 	text.Reset(src)
 	res, how, ref, answers := checkText(parser, text, s, &r.opts, shown, &projectInput{})
 	if res.Err != nil {

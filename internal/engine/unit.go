@@ -50,7 +50,7 @@ func (pr *projectRun) unitFiles(i int) []int {
 	if !header {
 		roots = append(roots, i)
 	}
-	for _, s := range pr.includersOf(pr.shown[i]) {
+	for _, s := range pr.includersOf(pr.sources.shown(i)) {
 		if j, ok := pr.fileByShown(s); ok && len(roots) < maxUnitRoots {
 			roots = append(roots, j)
 		}
@@ -79,7 +79,7 @@ func (pr *projectRun) unitFiles(i int) []int {
 	// other device code (the kernels and stages between).
 	var first, then []int
 	set.each(func(j int) {
-		nf := pr.facts[j].filter.get()
+		nf := pr.facts[j].filter.get(pr.spill)
 		switch {
 		case j == i:
 		case nf == nil || mayContainAny(nf, releaseWords) && mayContainAny(nf, names):
@@ -118,7 +118,7 @@ const maxUnitStageBytes = 256 << 10
 // sourceSize returns the size of file j (0 when it cannot be told: the
 // parse will say what is wrong with it).
 func (pr *projectRun) sourceSize(j int) int64 {
-	info, err := os.Stat(pr.sources[j])
+	info, err := os.Stat(pr.sources.abs(j))
 	if err != nil {
 		return 0
 	}
@@ -150,7 +150,7 @@ func (pr *projectRun) prepareUnits(indices []int, results []sourceResult) {
 		}
 		units[i] = pr.unitFiles(i)
 		if pr.opts.Trace != nil {
-			fmt.Fprintf(pr.opts.Trace, "unit     %s: %d files\n", pr.shown[i], len(units[i]))
+			fmt.Fprintf(pr.opts.Trace, "unit     %s: %d files\n", pr.sources.shown(i), len(units[i]))
 		}
 		for _, j := range units[i] {
 			if _, ok := pr.device[j]; !ok {
@@ -187,12 +187,12 @@ func (pr *projectRun) deviceSummaries(parser **cudaparse.Parser, j int) (out []c
 			out = nil // a bug in the facts: the file takes no part
 		}
 	}()
-	src, err := ReadSource(pr.sources[j])
+	src, err := ReadSource(pr.sources.abs(j))
 	if err != nil || binaryError(src) != nil {
 		return nil
 	}
 	c := &Checker{ParseLimit: pr.opts.ParseLimit, MaxParseBytes: pr.opts.MaxParseBytes, Facts: cudaparse.ProjectFacts{Macros: pr.visibleMacros(j)}}
-	f, err := c.parse(parser, pr.shown[j], src, false)
+	f, err := c.parse(parser, pr.sources.shown(j), src, false)
 	if err != nil || f == nil {
 		return nil
 	}
