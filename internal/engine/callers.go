@@ -241,6 +241,16 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 	for k, name := range names {
 		probes[k] = rule.NewNameProbe(name)
 	}
+	// A name more files' filters admit than admitLimit is not looked
+	// for: reading them all would read most of the tree for a common name
+	// (unbounded, the 13-project tree's caller search read 10,491 files;
+	// bounded so, 2,248). Its list stops one past the limit: a common
+	// name's list of every file admitting it was the most live heap of
+	// eight copies of the 38-project corpus for a moment.
+	admitLimit := limit
+	if !def {
+		admitLimit = maxCallerAdmits
+	}
 	byName := map[string][]int{}
 	// One pass over the files, in order (each filter read once, near
 	// the one before it: storedFilter.scan), asking each about the names
@@ -249,8 +259,8 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 		if ff := &pr.facts[i]; ff.summary == nil {
 			if nf := ff.filter.scan(pr.spill); nf != nil {
 				for _, k := range ks {
-					if nf.MayContainProbe(probes[k]) {
-						byName[names[k]] = append(byName[names[k]], i)
+					if files := byName[names[k]]; len(files) <= admitLimit && nf.MayContainProbe(probes[k]) {
+						byName[names[k]] = append(files, i)
 					}
 				}
 			}
@@ -272,14 +282,6 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 		for _, i := range slices.Sorted(maps.Keys(asked)) {
 			ask(i, asked[i])
 		}
-	}
-	// A name more files' filters admit than that is not looked for:
-	// reading them all would read most of the tree for a common name
-	// (unbounded, the 13-project tree's caller search read 10,491
-	// files; bounded so, 2,248).
-	admitLimit := limit
-	if !def {
-		admitLimit = maxCallerAdmits
 	}
 	for _, name := range names {
 		if len(byName[name]) > admitLimit {

@@ -213,7 +213,6 @@ func (res Result) finish(results []sourceResult, base string, start time.Time) R
 			res.Errors = append(res.Errors, *out.Err)
 			res.Stats.Files-- // read, binary, too large, or over the parse limit: skipped, not checked
 		}
-		res.Stats.Bytes += r.bytes
 		switch r.how {
 		case parsedIt:
 			res.Stats.Parsed++
@@ -234,11 +233,11 @@ func (res Result) finish(results []sourceResult, base string, start time.Time) R
 // sourceResult is a C/C++/CUDA file's result in a run, with how it was
 // had. Most files have no finding: their outcome is no pointer, where a
 // FileResult in place was 56 bytes of every file of the tree to the end
-// of the run.
+// of the run. The bytes read are counted by the run (run.bytesRead), not
+// here.
 type sourceResult struct {
-	out   *FileResult // nil: no finding, nothing suppressed, no error
-	bytes int64
-	how   checked
+	out *FileResult // nil: no finding, nothing suppressed, no error
+	how checked
 }
 
 // result returns the file's outcome.

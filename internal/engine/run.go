@@ -55,6 +55,8 @@ type run struct {
 	total          int
 	results        []sourceResult
 	done           atomic.Int64
+	// bytesRead counts the bytes of the checked files read (Stats.Bytes).
+	bytesRead atomic.Int64
 
 	// The project step's per-file notes, each file's #include directives
 	// (until resolved), and what it keeps of the parses.
@@ -225,7 +227,7 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 	if err != nil {
 		r.results[i].set(FileResult{Err: &FileError{Path: shown, Message: cleanErr(err).Error()}})
 	} else {
-		r.results[i].bytes = int64(len(src))
+		r.bytesRead.Add(int64(len(src)))
 		s := r.settingsFor(abs)
 		text.Reset(src)
 		var in projectInput
@@ -322,5 +324,6 @@ func (r *run) projectStep() {
 
 // report gathers the results of the checked files, sorted.
 func (r *run) report() Result {
+	r.res.Stats.Bytes += r.bytesRead.Load()
 	return r.res.finish(r.results[:r.checkedSources], r.base, r.start)
 }
