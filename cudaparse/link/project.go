@@ -436,9 +436,12 @@ func NewProject(files []*cudaparse.FileSummary) *Project {
 		seen[fsum.Path] = true
 		p.files++
 		p.addTimers(fsum)
+		// A file's functions in one array: one object, not one each.
+		pfs := make([]ProjectFunction, len(fsum.Functions))
 		for i := range fsum.Functions {
 			fn := &fsum.Functions[i]
-			p.byName[fn.Name] = append(p.byName[fn.Name], &ProjectFunction{File: fsum.Path, Summary: fn})
+			pfs[i] = ProjectFunction{File: fsum.Path, Summary: fn}
+			p.byName[fn.Name] = append(p.byName[fn.Name], &pfs[i])
 		}
 	}
 	p.indexTimers()

@@ -18,11 +18,15 @@ type fileSet struct {
 	words []setWord
 }
 
-// setWord holds files k*64 to k*64+63.
+// setWord holds files k*64 to k*64+63, in two halves: 12 bytes, where a
+// uint64 beside k made 16 (the kept sets are bounded by their words).
 type setWord struct {
-	k    uint32
-	bits uint64
+	k, lo, hi uint32
 }
+
+func newWord(k uint32, b uint64) setWord { return setWord{k, uint32(b), uint32(b >> 32)} }
+
+func (w setWord) bits() uint64 { return uint64(w.hi)<<32 | uint64(w.lo) }
 
 func newFileSet() fileSet { return fileSet{} }
 
@@ -37,13 +41,13 @@ func (s fileSet) has(i int) bool {
 		return false
 	}
 	n, ok := s.find(uint32(i / 64))
-	return ok && s.words[n].bits&(1<<(i%64)) != 0
+	return ok && s.words[n].bits()&(1<<(i%64)) != 0
 }
 
 // each calls f with the files of s in order.
 func (s fileSet) each(f func(i int)) {
 	for _, w := range s.words {
-		b := w.bits
+		b := w.bits()
 		for b != 0 {
 			t := bits.TrailingZeros64(b)
 			f(int(w.k)*64 + t)
@@ -67,17 +71,17 @@ func (s *fileSet) add(i int) {
 	k, bit := uint32(i/64), uint64(1)<<(i%64)
 	// Files are mostly added in increasing order: append.
 	if last := len(s.words) - 1; last < 0 || s.words[last].k < k {
-		s.words = append(s.words, setWord{k, bit})
+		s.words = append(s.words, newWord(k, bit))
 		return
 	}
 	n, ok := s.find(k)
 	if ok {
-		s.words[n].bits |= bit
+		s.words[n] = newWord(k, s.words[n].bits()|bit)
 		return
 	}
 	s.words = append(s.words, setWord{})
 	copy(s.words[n+1:], s.words[n:])
-	s.words[n] = setWord{k, bit}
+	s.words[n] = newWord(k, bit)
 }
 
 // union adds the files of o to s.
@@ -94,10 +98,10 @@ func (s *fileSet) union(o fileSet) {
 		case b[0].k < a[0].k:
 			out, b = append(out, b[0]), b[1:]
 		default:
-			out = append(out, setWord{a[0].k, a[0].bits | b[0].bits})
+			out = append(out, newWord(a[0].k, a[0].bits()|b[0].bits()))
 			a, b = a[1:], b[1:]
 		}
 	}
-	out = append(append(out, a...), b...)
-	s.words = out[:len(out):len(out)]
+	// Its room is left to see: a set kept is made of its size (shrink).
+	s.words = append(append(out, a...), b...)
 }

@@ -63,15 +63,15 @@ func (pr *projectRun) memoSet(memo *map[int]fileSet, i int, compute func() fileS
 	return set
 }
 
-// maxMemoWords bounds the words of the sets memoSet keeps (16 bytes
-// each, four more a set for its slice and map entry: about 4 MB), and
+// maxMemoWords bounds the words of the sets memoSet keeps (12 bytes
+// each, four more a set for its slice and map entry: about 3 MB), and
 // maxVisibleMacros the macros visibleMacros keeps. Halving both (and
 // keptParseBytes, link's maxResolved) took eight copies of the corpus
 // checked as one project from 872 to 768 MB of RSS at the same CPU time
 // (123.8 against 122.9 s) and changed nothing at one copy.
 //
 // maxClosureWords bounds the words of the include closures kept (about
-// 8 MB).
+// 6 MB).
 const (
 	maxClosureWords  = 1 << 19
 	maxMemoWords     = 1 << 18
