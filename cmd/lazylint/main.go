@@ -3,8 +3,10 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,7 +15,17 @@ import (
 
 func main() {
 	tuneGC()
+	tuneMalloc()
 	os.Exit(cli.Main(os.Args[1:]))
+}
+
+// tuneMalloc bounds the C heap's arenas at one per CPU the runtime uses
+// (boundMallocArenas), unless the environment sets them.
+func tuneMalloc() {
+	if os.Getenv("MALLOC_ARENA_MAX") != "" || strings.Contains(os.Getenv("GLIBC_TUNABLES"), "arena_max") {
+		return
+	}
+	boundMallocArenas(runtime.GOMAXPROCS(0))
 }
 
 // tuneGC lets the heap grow to five times what is live instead of twice,
