@@ -39,7 +39,7 @@ type Project struct {
 	// entry is memoized results; a nil entry in it marks a computation
 	// under way (recursion). A function's kernels are memoized in it
 	// (ProjectFunction.kernels).
-	entry map[*ProjectFunction]*KernelFacts
+	entry   map[*ProjectFunction]*KernelFacts
 	callers map[*ProjectFunction][]callerSite
 	linked  bool
 	files   int
