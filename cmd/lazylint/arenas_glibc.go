@@ -23,7 +23,8 @@ import "C"
 // in C memory, from whichever threads the workers' goroutines run on, and
 // glibc gives threads arenas of their own up to eight per CPU, each
 // keeping what it freed: eight copies of the 38-project corpus checked as
-// one project peaked at 323-332 MB of RSS with the default, 311-313 with
-// as many arenas as CPUs or one (bench/README.md). It reports whether
-// the cap was set.
+// one project peaked at 323-332 MB of RSS with the default, 313-315 with
+// as many arenas as CPUs (two here) and 310-311 with one, which would
+// make a many-core machine's workers queue on its lock (bench/README.md).
+// It reports whether the cap was set.
 func boundMallocArenas(n int) bool { return C.lazylint_bound_arenas(C.int(n)) == 1 }

@@ -16,7 +16,7 @@ import (
 func (pr *projectRun) nearSources(i int) fileSet {
 	return pr.memoSet(&pr.near, i, func() fileSet {
 		set := newFileSet()
-		d := pr.dirID[i]
+		d := pr.dirID(i)
 		addSources := func(dir int32) {
 			for _, j := range pr.dirFiles[dir] {
 				if !pr.header[j] {
@@ -83,7 +83,7 @@ const (
 // it (a library's headers, elsewhere, define thousands of functions).
 func (pr *projectRun) includedHeaders(i int) fileSet {
 	return pr.memoSet(&pr.includedHdr, i, func() fileSet {
-		return pr.includedWhere(i, func(j int) bool { return pr.header[j] && pr.dirID[j] == pr.dirID[i] })
+		return pr.includedWhere(i, func(j int) bool { return pr.header[j] && pr.dirID(j) == pr.dirID(i) })
 	})
 }
 
@@ -140,7 +140,7 @@ func (pr *projectRun) visibleFrom(from, def string) bool {
 	if !ok {
 		return false
 	}
-	if !pr.header[di] && (pr.nearDirs(pr.dirID[fi], pr.dirID[di]) || slices.Contains(pr.headerDirs(fi), pr.dirID[di])) {
+	if !pr.header[di] && (pr.nearDirs(pr.dirID(fi), pr.dirID(di)) || slices.Contains(pr.headerDirs(fi), pr.dirID(di))) {
 		return true
 	}
 	if pr.includeClosure(fi).has(di) {
@@ -184,7 +184,7 @@ func (pr *projectRun) nearFrom(from, def string) bool {
 	pr.visMu.Lock()
 	defer pr.visMu.Unlock()
 	fi, di, ok := pr.pair(from, def)
-	return ok && !pr.header[di] && pr.nearDirs(pr.dirID[fi], pr.dirID[di])
+	return ok && !pr.header[di] && pr.nearDirs(pr.dirID(fi), pr.dirID(di))
 }
 
 // sourcesBesideHeaders returns the source files in the folders of the
@@ -217,7 +217,7 @@ func (pr *projectRun) headerDirs(i int) []int32 {
 	}
 	var dirs []int32
 	pr.includeClosure(i).each(func(j int) {
-		if d := pr.dirID[j]; pr.header[j] && d != pr.dirID[i] && !pr.dirSeen[d] {
+		if d := pr.dirID(j); pr.header[j] && d != pr.dirID(i) && !pr.dirSeen[d] {
 			pr.dirSeen[d] = true
 			dirs = append(dirs, d)
 		}
@@ -232,38 +232,33 @@ func (pr *projectRun) headerDirs(i int) []int32 {
 	return dirs
 }
 
-// indexShown numbers the files' folders and indexes the files by shown
-// path, once (under visMu). Numbers, not maps of paths: a map entry per
-// file was 40 bytes of every file of a large tree, kept to the end of
-// the run.
+// indexShown lists each folder's files, parent and children (by the
+// path table's folder numbers) and indexes the files by shown path, once
+// (under visMu). Numbers, not maps of paths: a map entry per file was 40
+// bytes of every file of a large tree, kept to the end of the run.
 func (pr *projectRun) indexShown() {
 	if pr.byShown.slots != nil {
 		return
 	}
 	n := pr.sources.len()
-	pr.dirID = make([]int32, n)
+	folders := pr.sources.folders
 	pr.header = make([]bool, n)
-	ids := map[string]int32{}
-	var names []string
+	pr.dirFiles = make([][]int32, len(folders))
 	for i := range n {
-		dir := pr.sources.dir(i)
 		pr.header[i] = cudaparse.IsHeader(pr.sources.name(i))
-		id, ok := ids[dir]
-		if !ok {
-			id = int32(len(pr.dirFiles))
-			ids[dir] = id
-			pr.dirFiles = append(pr.dirFiles, nil)
-			names = append(names, dir)
-		}
-		pr.dirID[i] = id
-		pr.dirFiles[id] = append(pr.dirFiles[id], int32(i))
+		d := pr.dirID(i)
+		pr.dirFiles[d] = append(pr.dirFiles[d], int32(i))
 	}
 	// Each folder's parent and children among the folders that hold files
 	// (a root is its own parent, and its own child, as filepath.Dir has it).
-	pr.dirParent = make([]int32, len(names))
-	pr.dirChildren = make([][]int32, len(names))
-	for id, name := range names {
-		parent, ok := ids[filepath.Dir(name)]
+	ids := make(map[string]int32, len(folders))
+	for id, folder := range folders {
+		ids[filepath.Clean(folder)] = int32(id)
+	}
+	pr.dirParent = make([]int32, len(folders))
+	pr.dirChildren = make([][]int32, len(folders))
+	for id, folder := range folders {
+		parent, ok := ids[filepath.Dir(filepath.Clean(folder))]
 		if !ok {
 			parent = -1
 		} else {
@@ -274,6 +269,10 @@ func (pr *projectRun) indexShown() {
 	pr.dirSeen = make([]bool, len(pr.dirFiles))
 	pr.byShown = newPathIndex(n, pr.sources.shown, pr.sources.isShown)
 }
+
+// dirID is the number of file i's folder: the path table's (filePaths
+// numbers each folder once, in walk order).
+func (pr *projectRun) dirID(i int) int32 { return int32(pr.sources.folderOf[i]) }
 
 // fileByShown returns the index of the file shown as path (after
 // indexShown): of files shown alike, the last.

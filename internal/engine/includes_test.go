@@ -95,7 +95,7 @@ func TestNearDirs(t *testing.T) {
 	abs := []string{"/p/a/x.cu", "/p/a/b/y.cu", "/p/a/c/z.cu", "/p/q.cu", "/r.cu", "/p/a/b/d/w.cu"}
 	pr := &projectRun{sources: pathsOf(abs, nil)}
 	pr.indexShown()
-	near := func(i, j int) bool { return pr.nearDirs(pr.dirID[i], pr.dirID[j]) }
+	near := func(i, j int) bool { return pr.nearDirs(pr.dirID(i), pr.dirID(j)) }
 	for _, c := range []struct {
 		i, j int
 		want bool

@@ -30,11 +30,6 @@ func newPathIndex(n int, path func(i int) string, is func(i int, path string) bo
 	return x
 }
 
-// stringPaths indexes a list of paths.
-func stringPaths(paths []string) pathIndex {
-	return newPathIndex(len(paths), func(i int) string { return paths[i] }, func(i int, path string) bool { return paths[i] == path })
-}
-
 // probe returns the slot of path, or the empty slot where it would go.
 func (x *pathIndex) probe(path string) int {
 	mask := uint64(len(x.slots) - 1)

@@ -5,6 +5,11 @@ import (
 	"testing"
 )
 
+// stringPaths indexes a list of paths.
+func stringPaths(paths []string) pathIndex {
+	return newPathIndex(len(paths), func(i int) string { return paths[i] }, func(i int, path string) bool { return paths[i] == path })
+}
+
 // pathsOf keeps absolute paths shown as shown says (nil: as themselves).
 func pathsOf(abs, shown []string) *filePaths {
 	return newFilePaths(abs, func(i int, a string) string {

@@ -97,11 +97,9 @@ type projectRun struct {
 	near         map[int]fileSet
 	// memoWords counts the words of the sets memoSet keeps (maxMemoWords).
 	memoWords int
-	// dirID numbers each file's folder (the same number for the same
-	// folder); dirFiles, dirParent and dirChildren are each folder's
-	// files, parent and children by that number (-1: the parent holds no
+	// dirFiles, dirParent and dirChildren are each folder's files,
+	// parent and children by its number (dirID; -1: the parent holds no
 	// file); dirSeen is headerDirs' scratch.
-	dirID       []int32
 	dirFiles    [][]int32
 	dirParent   []int32
 	dirChildren [][]int32
