@@ -43,8 +43,9 @@ func tuneMalloc() {
 // A fixed limit is a trap on a larger tree: once what is live passes it,
 // the collector runs back to back (a third of the CPU on the 38-project
 // corpus twice over, and more with each doubling: the cost grew faster
-// than the tree). So the limit follows the live heap (followLiveHeap):
-// liveHeadroom past it, at most twice it, as GOGC=100 would.
+// than the tree). So the limit follows the live heap (followLiveHeap,
+// limitFor): liveHeadroom past it, at most twice it, as GOGC=100 would,
+// and under memoryTarget while what is live allows.
 //
 // The peak RSS of a run whose live heap stays under half the limit is
 // about the limit plus 40 MB (the binary's pages, tree-sitter's C heap,
@@ -85,16 +86,15 @@ func tuneGC() (stop func()) {
 // heap, 274-277 MB with 96 MiB of headroom, at the same CPU (about 31 s);
 // 64 MiB gave 247-256 MB for 6% more CPU. Past softMemoryLimit the GC
 // percent (largeHeapGCPercent) keeps the heap closer than that, and the
-// limit stays at twice the live heap, a backstop. The headroom there too
-// (the live heap plus 96 MiB, or half of it when more) took four copies
-// from 360-371 to 335-344 MB for 2% more CPU, but ran the collector on the
-// limit at eight copies: 4-17% more CPU for 480-491 against 500-505 MB.
+// limit is memoryTarget or an eighth past the heap's goal (limitFor). The
+// headroom there too (the live heap plus 96 MiB, or half of it when more)
+// took four copies from 360-371 to 335-344 MB for 2% more CPU, but ran
+// the collector on the limit at eight copies: 4-17% more CPU for 480-491
+// against 500-505 MB.
 const liveHeadroom = 96 << 20
 
-// followLiveHeap sets the soft memory limit every period, until stopped:
-// to the live heap plus liveHeadroom, at most twice the live heap, while
-// the GC percent is ours and 400; to twice the live heap otherwise; never
-// below softMemoryLimit. With ownPercent (GOGC not set by the user) it
+// followLiveHeap sets the soft memory limit every period, until stopped,
+// to limitFor the live heap. With ownPercent (GOGC not set by the user) it
 // also lowers the GC percent to largeHeapGCPercent while the live heap is
 // large, and restores 400 once it is small again (a long-lived language
 // server checks trees of both kinds). (Setting the limit after each
@@ -133,11 +133,7 @@ func followLiveHeap(period time.Duration, ownPercent bool) (stop func()) {
 					large = false
 				}
 			}
-			want := 2 * live
-			if ownPercent && !large {
-				want = min(want, live+liveHeadroom)
-			}
-			if want = max(want, softMemoryLimit); want != limit {
+			if want := limitFor(live, ownPercent, large); want != limit {
 				debug.SetMemoryLimit(want)
 				limit = want
 			}
@@ -146,3 +142,35 @@ func followLiveHeap(period time.Duration, ownPercent bool) (stop func()) {
 	var once sync.Once
 	return func() { once.Do(func() { close(done) }) }
 }
+
+// limitFor is the soft memory limit followLiveHeap sets with live bytes
+// live: twice them; with ownPercent (GOGC ours), also at most
+// liveHeadroom past them while the GC percent is 400 (not large), and at
+// most the larger of memoryTarget and 1 3/8 times them (the heap's goal at
+// largeHeapGCPercent, and an eighth for the memory beyond the heap's
+// objects: free slots in its spans, stacks, the collector's own); never
+// below softMemoryLimit.
+func limitFor(live int64, ownPercent, large bool) int64 {
+	want := 2 * live
+	if ownPercent {
+		if !large {
+			want = min(want, live+liveHeadroom)
+		}
+		want = min(want, max(memoryTarget, live+live/4+live/8))
+	}
+	return max(want, softMemoryLimit)
+}
+
+// memoryTarget is the Go memory (the heap's spans, stacks, the
+// collector's own) a run keeps under while what is live allows: about
+// 35 MB under the peak RSS (tree-sitter's C heap, the binary's pages).
+//
+// Without it the limit was twice the live heap past softMemoryLimit, a
+// backstop that never bound, and the limit that binds below it, the live
+// heap plus liveHeadroom, rises past this target once 144 MiB are live:
+// eight copies of the 38-project corpus checked as one project (170-178
+// MiB live at most) peaked at 318-323 MB of RSS, with 40-odd MB of free
+// pages the runtime had not returned; with it at 280-289 MB, 25% more
+// collections and the same CPU time (154-172 against 149-175 s,
+// alternated). Four copies and smaller trees never reach it.
+const memoryTarget = 240 << 20
