@@ -255,7 +255,7 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 	// One pass over the files, in order (each filter read once, near
 	// the one before it: storedFilter.scan), asking each about the names
 	// it is among the files of.
-	ask := func(i int, ks []int) {
+	ask := func(i int, ks []int32) {
 		if ff := &pr.facts[i]; ff.summary == nil {
 			if nf := ff.filter.scan(pr.spill); nf != nil {
 				for _, k := range ks {
@@ -267,17 +267,17 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 		}
 	}
 	if among == nil {
-		every := make([]int, len(names))
+		every := make([]int32, len(names))
 		for k := range every {
-			every[k] = k
+			every[k] = int32(k)
 		}
 		for i := range pr.facts {
 			ask(i, every)
 		}
 	} else {
-		asked := map[int][]int{}
+		asked := map[int][]int32{}
 		for k, name := range names {
-			among[name].each(func(i int) { asked[i] = append(asked[i], k) })
+			among[name].each(func(i int) { asked[i] = append(asked[i], int32(k)) })
 		}
 		for _, i := range slices.Sorted(maps.Keys(asked)) {
 			ask(i, asked[i])

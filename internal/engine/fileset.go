@@ -44,6 +44,15 @@ func (s fileSet) has(i int) bool {
 	return ok && s.words[n].bits()&(1<<(i%64)) != 0
 }
 
+// len returns the number of files in s.
+func (s fileSet) len() int {
+	n := 0
+	for _, w := range s.words {
+		n += bits.OnesCount64(w.bits())
+	}
+	return n
+}
+
 // each calls f with the files of s in order.
 func (s fileSet) each(f func(i int)) {
 	for _, w := range s.words {

@@ -329,19 +329,51 @@ const maxIncludedDefiners = 4
 // beside it has one of the same name that does: a test of a CPU
 // reference includes model.c, beside model.cu.
 func (pr *projectRun) definersOf(wanted map[string][]int, near bool, inHeaders map[string]bool) map[string][]int {
-	names := slices.Sorted(maps.Keys(wanted))
-	among := make(map[string]fileSet, len(names))
-	// Names called from the same files look among the same files: a file
-	// calling two hundred names asks once.
-	bySet := map[string]fileSet{}
-	for _, name := range names {
+	out := make(map[string][]int, len(wanted))
+	// The files a name is looked for among are a union of its callers'
+	// sets, held until the name is looked for, and filesNaming asks each
+	// of those files about the name: the unions of every name of eight
+	// copies of the 38-project corpus were 10 MB at once, the most live
+	// heap of the run, and the questions 7 MB once the unions were
+	// bounded alone. Past maxDefinerQuestions (a name and a file of its
+	// union) the names so far are looked for and their unions let go;
+	// each name's answer is its own.
+	var batch []string
+	var among, bySet map[string]fileSet
+	questions := 0
+	lookFor := func() {
+		if len(batch) > 0 {
+			pr.definersAmong(batch, wanted, among, inHeaders, out)
+		}
+		// Names called from the same files look among the same files:
+		// a file calling two hundred names asks once (bySet).
+		batch, among, bySet, questions = nil, map[string]fileSet{}, map[string]fileSet{}, 0
+	}
+	lookFor()
+	for _, name := range slices.Sorted(maps.Keys(wanted)) {
 		nearToo := near && len(pr.definedBy[name]) == 0
 		setsOf := []func(int) fileSet{pr.includedSources}
 		if nearToo {
 			setsOf = append(setsOf, pr.nearSources, pr.sourcesBesideHeaders)
 		}
 		among[name] = unionOnce(bySet, fmt.Sprint(nearToo, wanted[name]), wanted[name], setsOf...)
+		questions += among[name].len() + 1
+		if batch = append(batch, name); questions > maxDefinerQuestions {
+			lookFor()
+		}
 	}
+	lookFor()
+	return out
+}
+
+// maxDefinerQuestions bounds the names and files definersOf asks about at
+// once (four bytes a question, and the unions they come from: a few MB;
+// a test's is small).
+var maxDefinerQuestions = 1 << 18
+
+// definersAmong is definersOf for the names, each looked for among its
+// files (among), into out.
+func (pr *projectRun) definersAmong(names []string, wanted map[string][]int, among map[string]fileSet, inHeaders map[string]bool, out map[string][]int) {
 	found := pr.filesNaming(names, true, 2*maxCallerFiles, among)
 	// Files summarized already (for another name) are not searched again:
 	// their summaries say what they define.
@@ -352,10 +384,13 @@ func (pr *projectRun) definersOf(wanted map[string][]int, near bool, inHeaders m
 			}
 		})
 	}
-	for name, files := range pr.inIncludedHeaders(wanted, found, inHeaders) {
+	callers := make(map[string][]int, len(names))
+	for _, name := range names {
+		callers[name] = wanted[name]
+	}
+	for name, files := range pr.inIncludedHeaders(callers, found, inHeaders) {
 		found[name] = append(found[name], files...)
 	}
-	out := make(map[string][]int, len(names))
 	for _, name := range names {
 		files := append([]int{}, pr.definedBy[name]...)
 		if extra := found[name]; len(extra) <= maxIncludedDefiners {
@@ -367,7 +402,6 @@ func (pr *projectRun) definersOf(wanted map[string][]int, near bool, inHeaders m
 		}
 		out[name] = files
 	}
-	return out
 }
 
 // inIncludedHeaders looks for the names that no file defines with a

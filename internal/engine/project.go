@@ -129,9 +129,11 @@ type projectRun struct {
 	// summaries in facts (cudaparse.FileSummary.MoveSteps).
 	spill *spill.Store
 	steps *cudaparse.StepStore
-	// called memoizes calledNames by summary (under calledMu).
-	calledMu sync.Mutex
-	called   map[*cudaparse.FileSummary][]string
+	// called memoizes calledNames by summary, and calledHeld counts its
+	// names (under calledMu).
+	calledMu   sync.Mutex
+	called     map[*cudaparse.FileSummary][]string
+	calledHeld int
 	// launchMacros are the project's launch macros as launchers
 	// (addMacroLoaders), and launchAdd the additions with them, by the
 	// additions they extend (under launchAddMu).

@@ -264,11 +264,14 @@ func TestCallerTargetsStopsAtMaxDepth(t *testing.T) {
 	}
 }
 
-// The summaries' steps and the name filters read back from the spill
-// file give the findings they give from memory: every rule's project
-// fixtures checked with a store of small chunks, none kept in memory
-// (some records longer than a chunk stay in the heap).
-func TestProjectSpilledToDisk(t *testing.T) {
+// The bounds on what the project step holds change no finding: the
+// summaries' steps and the name filters read back from the spill file
+// give the findings they give from memory, and the definers of each name
+// looked for alone those of all names looked for together. Every rule's
+// project fixtures checked with a store of small chunks, none kept in
+// memory (some records longer than a chunk stay in the heap), and no
+// room for a second name's union in definersOf.
+func TestProjectUnderTightBounds(t *testing.T) {
 	roots, _ := filepath.Glob(filepath.Join("..", "..", "rules", "*", "testdata", "project"))
 	if len(roots) < 3 {
 		t.Fatalf("%d project fixtures", len(roots))
@@ -288,14 +291,14 @@ func TestProjectSpilledToDisk(t *testing.T) {
 	for _, root := range roots {
 		inMemory[root] = check(root)
 	}
-	defer func(m, c int) { spillMemoryBytes, spillChunkBytes = m, c }(spillMemoryBytes, spillChunkBytes)
-	spillMemoryBytes, spillChunkBytes = 0, 256
+	defer func(m, c, d int) { spillMemoryBytes, spillChunkBytes, maxDefinerQuestions = m, c, d }(spillMemoryBytes, spillChunkBytes, maxDefinerQuestions)
+	spillMemoryBytes, spillChunkBytes, maxDefinerQuestions = 0, 256, 0
 	for _, root := range roots {
 		if inMemory[root] == "" {
 			t.Errorf("%s: no findings", root)
 		}
 		if got := check(root); got != inMemory[root] {
-			t.Errorf("%s, spilled to disk:\n%s\nin memory:\n%s", root, got, inMemory[root])
+			t.Errorf("%s, under tight bounds:\n%s\nwithout:\n%s", root, got, inMemory[root])
 		}
 	}
 }

@@ -180,13 +180,21 @@ func (pr *projectRun) calledNames(i int) []string {
 	}
 	out = slices.Clone(out) // of its size: it is kept
 	pr.calledMu.Lock()
-	if pr.called == nil {
+	// The memo grows with the summarized files (9 MB of eight copies of
+	// the 38-project corpus while it was rechecked): past a budget it
+	// starts again, each list a function of its summary alone.
+	if pr.calledHeld += len(out) + 2; pr.called == nil || pr.calledHeld > maxCalledNames {
 		pr.called = map[*cudaparse.FileSummary][]string{}
+		pr.calledHeld = len(out) + 2
 	}
 	pr.called[ff.summary] = out
 	pr.calledMu.Unlock()
 	return out
 }
+
+// maxCalledNames bounds the names calledNames keeps (16 bytes each, a
+// list's header and map entry counted as two more: about 2 MB).
+const maxCalledNames = 1 << 17
 
 // callsLoaderElsewhere reports whether file i calls a function that
 // another file defines and that launches or preloads kernels.
