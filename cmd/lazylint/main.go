@@ -105,7 +105,15 @@ const liveHeadroom = 96 << 20
 func followLiveHeap(period time.Duration, ownPercent bool) (stop func()) {
 	done := make(chan struct{})
 	go func() {
-		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		sample := []metrics.Sample{
+			{Name: "/gc/heap/live:bytes"},
+			// What the runtime holds beside the heap's objects and its
+			// free pages (runtimeOverhead).
+			{Name: "/memory/classes/total:bytes"},
+			{Name: "/memory/classes/heap/released:bytes"},
+			{Name: "/memory/classes/heap/free:bytes"},
+			{Name: "/memory/classes/heap/objects:bytes"},
+		}
 		limit := int64(softMemoryLimit)
 		large := false
 		tick := time.NewTicker(period)
@@ -117,10 +125,13 @@ func followLiveHeap(period time.Duration, ownPercent bool) (stop func()) {
 			case <-tick.C:
 			}
 			metrics.Read(sample)
-			if sample[0].Value.Kind() != metrics.KindUint64 {
-				return // not known to this runtime: keep the fixed limit
+			for _, m := range sample {
+				if m.Value.Kind() != metrics.KindUint64 {
+					return // not known to this runtime: keep the fixed limit
+				}
 			}
 			live := int64(sample[0].Value.Uint64())
+			overhead := runtimeOverhead(sample[1].Value.Uint64(), sample[2].Value.Uint64(), sample[3].Value.Uint64(), sample[4].Value.Uint64())
 			if ownPercent {
 				// Large past the floor; small again below a fifth of it
 				// (where GOGC=400 stays under the floor).
@@ -133,7 +144,7 @@ func followLiveHeap(period time.Duration, ownPercent bool) (stop func()) {
 					large = false
 				}
 			}
-			if want := limitFor(live, ownPercent, large); want != limit {
+			if want := limitFor(live, overhead, ownPercent, large); want != limit {
 				debug.SetMemoryLimit(want)
 				limit = want
 			}
@@ -144,33 +155,52 @@ func followLiveHeap(period time.Duration, ownPercent bool) (stop func()) {
 }
 
 // limitFor is the soft memory limit followLiveHeap sets with live bytes
-// live: twice them; with ownPercent (GOGC ours), also at most
-// liveHeadroom past them while the GC percent is 400 (not large), and at
-// most the larger of memoryTarget and 1 3/8 times them (the heap's goal at
-// largeHeapGCPercent, and an eighth for the memory beyond the heap's
-// objects: free slots in its spans, stacks, the collector's own); never
-// below softMemoryLimit.
-func limitFor(live int64, ownPercent, large bool) int64 {
+// live and the runtime's overhead beside the heap's objects: twice the
+// live heap; with ownPercent (GOGC ours), while the GC percent is 400
+// (not large) also at most liveHeadroom past it and at most
+// memoryTarget, and past that (large) at most the larger of memoryTarget
+// and the GC percent's goal plus the overhead; never below
+// softMemoryLimit.
+//
+// Past softMemoryLimit the limit thus never has the collector run
+// sooner than largeHeapGCPercent would, but it has the runtime return
+// the free pages it holds beyond that: sixteen copies of the corpus as one
+// project (276-291 MiB live) peaked at 500 MB with twice the live heap,
+// and a limit at 1 3/8 of it (no overhead measured) cut that to 411 MB
+// for 2.6 times the collections and a quarter more CPU (457 against 362
+// s), 1 1/2 of it to 442 MB for 15% more.
+func limitFor(live, overhead int64, ownPercent, large bool) int64 {
 	want := 2 * live
 	if ownPercent {
-		if !large {
-			want = min(want, live+liveHeadroom)
+		if large {
+			want = min(want, max(memoryTarget, live+live/4+overhead))
+		} else {
+			want = min(want, live+liveHeadroom, memoryTarget)
 		}
-		want = min(want, max(memoryTarget, live+live/4+live/8))
 	}
 	return max(want, softMemoryLimit)
+}
+
+// runtimeOverhead is the memory the runtime holds beside the heap's
+// objects and its free pages not yet returned, from runtime/metrics'
+// classes: the free slots of the spans in use, stacks, the collector's
+// own.
+func runtimeOverhead(total, released, free, objects uint64) int64 {
+	held := int64(total) - int64(released) - int64(free) - int64(objects)
+	return max(held, 0)
 }
 
 // memoryTarget is the Go memory (the heap's spans, stacks, the
 // collector's own) a run keeps under while what is live allows: about
 // 35 MB under the peak RSS (tree-sitter's C heap, the binary's pages).
 //
-// Without it the limit was twice the live heap past softMemoryLimit, a
-// backstop that never bound, and the limit that binds below it, the live
-// heap plus liveHeadroom, rises past this target once 144 MiB are live:
-// eight copies of the 38-project corpus checked as one project (170-178
-// MiB live at most) peaked at 318-323 MB of RSS, with 40-odd MB of free
-// pages the runtime had not returned; with it at 280-289 MB, 25% more
-// collections and the same CPU time (154-172 against 149-175 s,
-// alternated). Four copies and smaller trees never reach it.
+// Without it the limit that binds while the GC percent is 400, the live
+// heap plus liveHeadroom, rose past this target once 144 MiB were live,
+// and past softMemoryLimit the limit was twice the live heap, a backstop
+// that never bound: eight copies of the 38-project corpus checked as one
+// project (170-178 MiB live at most) peaked at 318-323 MB of RSS, with
+// 40-odd MB of free pages the runtime had not returned; with it at
+// 280-289 MB, 25% more collections and the same CPU time (154-172
+// against 149-175 s, alternated). Four copies and smaller trees never
+// reach it.
 const memoryTarget = 240 << 20

@@ -38,8 +38,9 @@ func TestTuneGC(t *testing.T) {
 
 // The soft limit follows the live heap: with more than half of it live,
 // it is raised to the live heap plus liveHeadroom (under twice it); past
-// it, the GC percent drops to largeHeapGCPercent and the limit is 1 3/8
-// times what is live; the percent comes back once little is live.
+// it, the GC percent drops to largeHeapGCPercent and the limit is the
+// percent's goal and the runtime's overhead; the percent comes back once
+// little is live.
 func TestLimitFollowsLiveHeap(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
@@ -63,10 +64,10 @@ func TestLimitFollowsLiveHeap(t *testing.T) {
 		held = append(held, make([]byte, 1<<20))
 	}
 	runtime.GC()
-	const large = 192<<20 + 192<<20*3/8
-	waitFor(t, func() bool { return debug.SetMemoryLimit(-1) >= large && gcPercent() == largeHeapGCPercent })
-	if got := debug.SetMemoryLimit(-1); got < large || got >= 2*192<<20 {
-		t.Errorf("limit %d MiB with 192 MiB live, want at least %d MiB, under twice the live heap", got>>20, large>>20)
+	const goal = 192<<20 + 192<<20*largeHeapGCPercent/100
+	waitFor(t, func() bool { return debug.SetMemoryLimit(-1) >= goal && gcPercent() == largeHeapGCPercent })
+	if got := debug.SetMemoryLimit(-1); got < goal || got >= 2*192<<20 {
+		t.Errorf("limit %d MiB with 192 MiB live, want at least the GC percent's goal, %d MiB, under twice the live heap", got>>20, goal>>20)
 	}
 	if got := gcPercent(); got != largeHeapGCPercent {
 		t.Errorf("GC percent %d with 192 MiB live, want %d", got, largeHeapGCPercent)
@@ -97,25 +98,35 @@ func waitFor(t *testing.T, ok func() bool) {
 }
 
 // TestLimitFor pins the limit's parts: the headroom while the GC percent
-// is 400, memoryTarget as a cap where it binds, 1 3/8 of the live heap
-// past it, twice the live heap with the user's GOGC, and the floor.
+// is 400, memoryTarget as a cap there, past it the larger of memoryTarget
+// and the GC percent's goal plus the runtime's overhead, twice the live
+// heap at most and with the user's GOGC, and the floor.
 func TestLimitFor(t *testing.T) {
 	const mib = 1 << 20
 	for _, c := range []struct {
-		live              int64
+		live, overhead    int64
 		ownPercent, large bool
 		want              int64
 	}{
-		{10 * mib, true, false, softMemoryLimit},
-		{100 * mib, true, false, 100*mib + liveHeadroom},
-		{170 * mib, true, false, memoryTarget}, // headroom past the target
-		{170 * mib, true, true, memoryTarget},  // 1 3/8 of it is 233.75 MiB
-		{200 * mib, true, true, 275 * mib},     // 1 3/8 of it
-		{170 * mib, false, false, 340 * mib},   // GOGC set: twice
-		{200 * mib, false, false, 400 * mib},
+		{10 * mib, 0, true, false, softMemoryLimit},
+		{100 * mib, 0, true, false, 100*mib + liveHeadroom},
+		{170 * mib, 40 * mib, true, false, memoryTarget}, // the headroom is past the target
+		{180 * mib, 10 * mib, true, true, memoryTarget},  // goal and overhead 235 MiB
+		{200 * mib, 30 * mib, true, true, 280 * mib},     // goal and overhead
+		{200 * mib, 300 * mib, true, true, 400 * mib},    // twice the live heap
+		{170 * mib, 0, false, false, 340 * mib},          // GOGC set: twice
+		{200 * mib, 0, false, true, 400 * mib},
 	} {
-		if got := limitFor(c.live, c.ownPercent, c.large); got != c.want {
-			t.Errorf("limitFor(%d MiB, own %v, large %v) = %d MiB, want %d MiB", c.live/mib, c.ownPercent, c.large, got/mib, c.want/mib)
+		if got := limitFor(c.live, c.overhead, c.ownPercent, c.large); got != c.want {
+			t.Errorf("limitFor(%d MiB, overhead %d MiB, own %v, large %v) = %d MiB, want %d MiB", c.live/mib, c.overhead/mib, c.ownPercent, c.large, got/mib, c.want/mib)
 		}
+	}
+	// The overhead is what the runtime holds beside objects and free
+	// pages, never below nothing.
+	if got := runtimeOverhead(100, 10, 20, 50); got != 20 {
+		t.Errorf("runtimeOverhead(100, 10, 20, 50) = %d, want 20", got)
+	}
+	if got := runtimeOverhead(10, 2, 5, 8); got != 0 {
+		t.Errorf("runtimeOverhead(10, 2, 5, 8) = %d, want 0", got)
 	}
 }
