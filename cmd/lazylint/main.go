@@ -86,7 +86,8 @@ func tuneGC() (stop func()) {
 // heap, 274-277 MB with 96 MiB of headroom, at the same CPU (about 31 s);
 // 64 MiB gave 247-256 MB for 6% more CPU. Past softMemoryLimit the GC
 // percent (largeHeapGCPercent) keeps the heap closer than that, and the
-// limit is memoryTarget or an eighth past the heap's goal (limitFor). The
+// limit is memoryTarget or the heap's goal plus the runtime's overhead
+// (limitFor). The
 // headroom there too (the live heap plus 96 MiB, or half of it when more)
 // took four copies from 360-371 to 335-344 MB for 2% more CPU, but ran
 // the collector on the limit at eight copies: 4-17% more CPU for 480-491
@@ -101,7 +102,8 @@ const liveHeadroom = 96 << 20
 // collection instead, from a finalizer, cost a third more CPU on the
 // 38-project corpus: the limit lagged a cycle behind.) The limit is set
 // only when the wanted value changes, so a limit set since by other means
-// stays until the live heap moves.
+// stays until the live heap or the runtime's overhead moves (in steps of
+// overheadStep).
 func followLiveHeap(period time.Duration, ownPercent bool) (stop func()) {
 	done := make(chan struct{})
 	go func() {
@@ -168,7 +170,9 @@ func followLiveHeap(period time.Duration, ownPercent bool) (stop func()) {
 // project (276-291 MiB live) peaked at 500 MB with twice the live heap,
 // and a limit at 1 3/8 of it (no overhead measured) cut that to 411 MB
 // for 2.6 times the collections and a quarter more CPU (457 against 362
-// s), 1 1/2 of it to 442 MB for 15% more.
+// s, one run each), 1 1/2 of it to 442 MB for 15% more; the goal plus the
+// overhead gives 461-464 MB for 1,136-1,138 collections against 884-889
+// (bench/README.md).
 func limitFor(live, overhead int64, ownPercent, large bool) int64 {
 	want := 2 * live
 	if ownPercent {
@@ -184,11 +188,14 @@ func limitFor(live, overhead int64, ownPercent, large bool) int64 {
 // runtimeOverhead is the memory the runtime holds beside the heap's
 // objects and its free pages not yet returned, from runtime/metrics'
 // classes: the free slots of the spans in use, stacks, the collector's
-// own.
+// own. It is rounded up to overheadStep: it moves with every allocation,
+// and the limit need not.
 func runtimeOverhead(total, released, free, objects uint64) int64 {
-	held := int64(total) - int64(released) - int64(free) - int64(objects)
-	return max(held, 0)
+	held := max(int64(total)-int64(released)-int64(free)-int64(objects), 0)
+	return (held + overheadStep - 1) / overheadStep * overheadStep
 }
+
+const overheadStep = 4 << 20
 
 // memoryTarget is the Go memory (the heap's spans, stacks, the
 // collector's own) a run keeps under while what is live allows: about
@@ -199,7 +206,8 @@ func runtimeOverhead(total, released, free, objects uint64) int64 {
 // and past softMemoryLimit the limit was twice the live heap, a backstop
 // that never bound: eight copies of the 38-project corpus checked as one
 // project (170-178 MiB live at most) peaked at 318-323 MB of RSS, with
-// 40-odd MB of free pages the runtime had not returned; with it at
+// 40-odd MB of free pages the runtime had not returned (memory classes
+// at that peak, in the session before); with it at
 // 280-289 MB, 25% more collections and the same CPU time (154-172
 // against 149-175 s, alternated). Four copies and smaller trees never
 // reach it.

@@ -122,11 +122,14 @@ func TestLimitFor(t *testing.T) {
 		}
 	}
 	// The overhead is what the runtime holds beside objects and free
-	// pages, never below nothing.
-	if got := runtimeOverhead(100, 10, 20, 50); got != 20 {
-		t.Errorf("runtimeOverhead(100, 10, 20, 50) = %d, want 20", got)
-	}
-	if got := runtimeOverhead(10, 2, 5, 8); got != 0 {
-		t.Errorf("runtimeOverhead(10, 2, 5, 8) = %d, want 0", got)
+	// pages, never below nothing, in steps of overheadStep.
+	for _, c := range []struct{ total, released, free, objects, want uint64 }{
+		{100 * mib, 10 * mib, 20 * mib, 50 * mib, 20 * mib},
+		{100 * mib, 10 * mib, 20 * mib, 50*mib - 1, 20*mib + overheadStep},
+		{10 * mib, 2 * mib, 5 * mib, 8 * mib, 0},
+	} {
+		if got := runtimeOverhead(c.total, c.released, c.free, c.objects); got != int64(c.want) {
+			t.Errorf("runtimeOverhead(%d, %d, %d, %d) = %d, want %d", c.total, c.released, c.free, c.objects, got, c.want)
+		}
 	}
 }
