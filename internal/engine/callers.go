@@ -127,7 +127,6 @@ func (pr *projectRun) callerTargets(holders []callerNode) map[string]bool {
 	return targets
 }
 
-// calledFromFiles counts the files of the callers.
 // callingFunctions returns, by called name, the functions of the
 // summaries that call it (not entry functions, not calls of their own
 // name), each once. A node (file and name) a call, as this kept them
@@ -160,6 +159,7 @@ func (pr *projectRun) callingFunctions() map[string][]callingFunction {
 	return callersOf
 }
 
+// calledFromFiles counts the files of the callers.
 func calledFromFiles(refs []callingFunction) int {
 	files := map[int32]bool{}
 	for _, r := range refs {

@@ -279,23 +279,16 @@ func (pr *projectRun) dirID(i int) int32 { return int32(pr.sources.folderOf[i]) 
 func (pr *projectRun) fileByShown(path string) (int, bool) { return pr.byShown.find(path) }
 
 // includersOf returns the source files (not headers) that include header,
-// directly or not, in path order (memoized; under visMu).
+// directly or not, by shown path and in that order (the link's question).
 func (pr *projectRun) includersOf(header string) []string {
 	pr.visMu.Lock()
-	defer pr.visMu.Unlock()
 	pr.indexShown()
 	h, ok := pr.fileByShown(header)
+	pr.visMu.Unlock()
 	if !ok {
 		return nil
 	}
-	got, ok := pr.includers[int32(h)]
-	if !ok {
-		got = pr.findIncluders(h)
-		if pr.includers == nil {
-			pr.includers = map[int32][]int32{}
-		}
-		pr.includers[int32(h)] = got
-	}
+	got := pr.includerFiles(h)
 	out := make([]string, len(got))
 	for k, i := range got {
 		out[k] = pr.sources.shown(int(i))
@@ -303,12 +296,34 @@ func (pr *projectRun) includersOf(header string) []string {
 	return out
 }
 
+// includerFiles returns the source files (not headers) that include file
+// h, directly or not, in the order of their shown paths (memoized; under
+// visMu).
+func (pr *projectRun) includerFiles(h int) []int32 {
+	pr.visMu.Lock()
+	defer pr.visMu.Unlock()
+	if got, ok := pr.includers[int32(h)]; ok {
+		return got
+	}
+	pr.indexShown()
+	got := pr.findIncluders(h)
+	if pr.includers == nil {
+		pr.includers = map[int32][]int32{}
+	}
+	pr.includers[int32(h)] = got
+	return got
+}
+
 // findIncluders returns the source files (not headers) that include file
 // h, directly or not, sorted by shown path.
 func (pr *projectRun) findIncluders(h int) []int32 {
 	// Back along the include graph, as deep as includeClosure goes
 	// forward: the same files, without the closure of every file.
-	var out []int32
+	type includer struct {
+		file  int32
+		shown string
+	}
+	var found []includer
 	seen := newFileSet()
 	frontier := pr.directIncluders(h)
 	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
@@ -319,18 +334,18 @@ func (pr *projectRun) findIncluders(h int) []int32 {
 			}
 			seen.add(int(i))
 			if !pr.header[i] {
-				out = append(out, i)
+				found = append(found, includer{i, pr.sources.shown(int(i))})
 			}
 			next = append(next, pr.includedBy.of(int(i))...)
 		}
 		frontier = next
 	}
-	shown := make(map[int32]string, len(out))
-	for _, i := range out {
-		shown[i] = pr.sources.shown(int(i))
+	sort.Slice(found, func(a, b int) bool { return found[a].shown < found[b].shown })
+	out := make([]int32, len(found))
+	for k, f := range found {
+		out[k] = f.file
 	}
-	sort.Slice(out, func(a, b int) bool { return shown[out[a]] < shown[out[b]] })
-	return slices.Clip(out)
+	return out
 }
 
 // nearDirs reports whether folders a and b (dirID) are the same, or

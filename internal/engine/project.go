@@ -108,7 +108,7 @@ type projectRun struct {
 	// closureWords counts the words of closures' sets (maxClosureWords).
 	closureWords int
 	closureWalk  closureWalk
-	// includers: the source files including each header (includersOf);
+	// includers: the source files including each header (includerFiles);
 	// includedBy: the files including each file directly.
 	includers  map[int32][]int32
 	includedBy edges

@@ -50,9 +50,9 @@ func (pr *projectRun) unitFiles(i int) []int {
 	if !header {
 		roots = append(roots, i)
 	}
-	for _, s := range pr.includersOf(pr.sources.shown(i)) {
-		if j, ok := pr.fileByShown(s); ok && len(roots) < maxUnitRoots {
-			roots = append(roots, j)
+	for _, j := range pr.includerFiles(i) {
+		if len(roots) < maxUnitRoots {
+			roots = append(roots, int(j))
 		}
 	}
 	set := newFileSet()
