@@ -64,3 +64,16 @@ func (t *Table) Names() []string {
 	defer t.mu.RUnlock()
 	return t.names
 }
+
+// Share replaces each of names that the table holds by the table's own
+// string, so that the copies can be freed; it adds none (a name held
+// once would cost the table more than it saves).
+func (t *Table) Share(names ...*string) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	for _, n := range names {
+		if id, ok := t.ids[*n]; ok {
+			*n = t.names[id]
+		}
+	}
+}

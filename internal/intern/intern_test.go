@@ -2,8 +2,10 @@ package intern
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 // Names interned from several goroutines at once get one id each, the
@@ -38,5 +40,18 @@ func TestTableConcurrent(t *testing.T) {
 	}
 	if tab.IDs(nil, nil) != nil {
 		t.Error("no names gave ids")
+	}
+}
+
+func TestShareTakesTheTablesStringsAndAddsNone(t *testing.T) {
+	tab := New("cudaLaunch", "run")
+	held := tab.Name(1)
+	a, b := strings.Clone("run"), "notThere"
+	tab.Share(&a, &b)
+	if a != "run" || unsafe.StringData(a) != unsafe.StringData(held) {
+		t.Errorf("a held name is not the table's string: %q", a)
+	}
+	if b != "notThere" || len(tab.Names()) != 2 {
+		t.Errorf("a name the table lacks changed it: %q, %d names", b, len(tab.Names()))
 	}
 }
