@@ -324,17 +324,45 @@ func sameCaseElsewhere(caseStmt, use Node) bool {
 // SameBranchElsewhere reports whether use lies in the same branch (then or
 // else) of another if statement with the same condition text as ifStmt,
 // whose branch is the child `branch`: a warm-up and a measurement, or an
-// initialization and a query, under one flag.
+// initialization and a query, under one flag. The other branch of an if
+// statement whose condition is the negation of ifStmt's is the same
+// branch (`if (big) { preload }`, then `if (!big) { ... } else { launch
+// }`).
 func SameBranchElsewhere(ifStmt, branch, use Node) bool {
 	side := branch.Field() // "consequence" or "alternative"
 	from := use
 	for p := use.Parent(); p.Valid(); from, p = p, p.Parent() {
-		if p.Is("if_statement") && p != ifStmt && from.Field() == side &&
-			conditionText(p) == conditionText(ifStmt) {
+		if !p.Is("if_statement") || p == ifStmt {
+			continue
+		}
+		switch f := from.Field(); {
+		case f != "consequence" && f != "alternative":
+		case f == side && conditionText(p) == conditionText(ifStmt):
+			return true
+		case f != side && negatedConditions(conditionText(p), conditionText(ifStmt)):
 			return true
 		}
 	}
 	return false
+}
+
+// negatedConditions reports whether one condition text (conditionText) is
+// the other's with a `!` before it: `(!c)` and `(c)`, `(!(a>b))` and
+// `(a>b)`.
+func negatedConditions(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	inner := func(c string) string {
+		if len(c) >= 2 && c[0] == '(' && c[len(c)-1] == ')' {
+			return c[1 : len(c)-1]
+		}
+		return c
+	}
+	x, y := inner(a), inner(b)
+	// `!` binds tighter than any binary operator: `!a&&b` is no negation
+	// of `a&&b`, so without parentheses y must be one operand.
+	return y != "" && (x == "!("+y+")" || x == "!"+y && !strings.ContainsAny(strings.ReplaceAll(y, "->", ""), "&|<>=!+-*/%?^~,() "))
 }
 
 // ConditionText returns the condition of if statement n without spaces

@@ -437,10 +437,16 @@ func (a *analysis) onDevice(c *cudaparse.Call) bool {
 		if !base.Is("identifier") {
 			continue
 		}
+		// The variable's type, not what was last stored in it: `v = h;`
+		// (a host vector copied in) reaches the call, not v's declaration,
+		// and v is still a device vector.
+		if t, _ := a.file.DeclaredType(base); deviceContainer(t) {
+			return true
+		}
 		for _, d := range a.file.ReachingDefs(base) {
 			for p := d.Node; p.Valid(); p = p.Parent() {
 				if p.Is("declaration", "parameter_declaration", "field_declaration") {
-					if t := p.ChildByField("type").Text(); strings.Contains(t, "device_vector") || strings.Contains(t, "device_ptr") {
+					if deviceContainer(p.ChildByField("type").Text()) {
 						return true
 					}
 					break
@@ -449,6 +455,12 @@ func (a *analysis) onDevice(c *cudaparse.Call) bool {
 		}
 	}
 	return false
+}
+
+// deviceContainer reports whether a declared type holds device memory for
+// thrust: a device_vector or a device_ptr.
+func deviceContainer(typ string) bool {
+	return strings.Contains(typ, "device_vector") || strings.Contains(typ, "device_ptr")
 }
 
 func isNull(n cudaparse.Node) bool {
