@@ -266,3 +266,69 @@ func (e *macroExpr) unary() (float64, bool) {
 	}
 	return 0, false
 }
+
+// NeverRuns reports whether n lies in a branch of an if statement that
+// the preprocessor's constants never take: the then-branch of `if (0)` or
+// of `if (USE_FAST)` where the file says `#define USE_FAST 0`, the else of
+// `if (1)`, with `!` before either. Only literals and object-like macros
+// defined once, outside any `#if` (a default under `#ifndef` is the
+// build's to change): a variable's first value is not its every value.
+func (f *File) NeverRuns(n Node) bool {
+	from := n
+	for p := n.Parent(); p.Valid() && !p.Is("function_definition", "lambda_expression"); from, p = p, p.Parent() {
+		if !p.Is("if_statement") {
+			continue
+		}
+		branch := from.Field()
+		if branch != "consequence" && branch != "alternative" {
+			continue
+		}
+		cond := p.ChildByField("condition")
+		if cond.Is("condition_clause") {
+			cond = cond.ChildByField("value")
+		}
+		holds, known := f.preprocessorTruth(cond, 0)
+		if known && holds == (branch == "alternative") {
+			return true
+		}
+	}
+	return false
+}
+
+// preprocessorTruth returns whether condition c holds, when it is a
+// literal or a macro NeverRuns trusts, possibly negated.
+func (f *File) preprocessorTruth(c Node, depth int) (holds, known bool) {
+	c = c.Unparen()
+	if depth > maxConstDepth || !c.Valid() {
+		return false, false
+	}
+	switch c.Kind() {
+	case "number_literal", "true", "false":
+		v, ok := f.constValue(c, depth)
+		return v != 0, ok
+	case "unary_expression":
+		if strings.TrimSpace(c.ChildByField("operator").Text()) == "!" {
+			holds, known = f.preprocessorTruth(c.ChildByField("argument"), depth+1)
+			return !holds, known
+		}
+	case "identifier":
+		defs := f.fileDefs(c.Text())
+		if len(defs) != 1 || !defs[0].Node.Is("preproc_def") || defs[0].Node.Ancestor("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif").Valid() {
+			return false, false
+		}
+		if defs := f.ReachingDefs(c); len(defs) != 1 || !defs[0].Node.Is("preproc_def") {
+			return false, false // a local of the same name
+		}
+		// Its value of literals alone: `#define FUSE ((OPTS & 4))` is the
+		// build's to change when OPTS is.
+		text := defs[0].Value.Text()
+		for _, t := range syntax.Lex([]byte(text)) {
+			if t.Kind == syntax.TokIdent {
+				return false, false
+			}
+		}
+		v, ok := f.macroValue(text, depth+1)
+		return v != 0, ok
+	}
+	return false, false
+}

@@ -346,6 +346,10 @@ func (a *analysis) uses(fn *cudaparse.Function) []kernelUse {
 			out = append(out, u)
 		}
 	}
+	// A branch the preprocessor's constants never take launches nothing,
+	// and warms nothing up (`if (USE_OPTIMIZED) fast<<<...>>>(); else
+	// basic<<<...>>>();` with `#define USE_OPTIMIZED 0`).
+	out = slices.DeleteFunc(out, func(u kernelUse) bool { return a.file.NeverRuns(u.node) })
 	a.placeCalledLambdas(fn, out)
 	sortUses(out)
 	return out
