@@ -446,7 +446,7 @@ func (f *File) buildFacts() {
 			f.addDeclaration(Node{f, i})
 		case "call_expression":
 			calls = append(calls, i)
-		case "preproc_function_def":
+		case "preproc_function_def", "preproc_def":
 			if m, ok := parseLaunchMacro(Node{f, i}); ok {
 				launchMacros[m.name] = m
 			}
@@ -556,10 +556,13 @@ func (f *File) addMacroLaunches(macros map[string]launchMacro) {
 		}
 		n := Node{f, i}
 		m, ok := macros[n.Text()]
-		if !ok || n.Ancestor("preproc_function_def").Valid() {
-			continue
+		if !ok || n.Ancestor("preproc_function_def", "preproc_def").Valid() || strings.HasPrefix(n.Parent().Kind(), "preproc_") {
+			continue // its definition, `#ifdef NAME`, `#undef NAME`
 		}
-		args, end, ok := macroArgs(f.Src, n.End())
+		args, end, ok := []string(nil), n.End(), true
+		if !m.objectLike {
+			args, end, ok = macroArgs(f.Src, n.End())
+		}
 		if !ok {
 			continue
 		}
@@ -618,13 +621,16 @@ func macroArgs(src []byte, from int) ([]string, int, bool) {
 	return nil, 0, false
 }
 
-// launchMacro is a function-like macro of the file whose body launches a
-// kernel with <<<>>>: `#define LAUNCH(T) k<T><<<g, b, 0, s>>>(x)`. The
-// grammar leaves a macro's body unparsed; its calls are launches.
+// launchMacro is a macro of the file whose body launches a kernel with
+// <<<>>>: `#define LAUNCH(T) k<T><<<g, b, 0, s>>>(x)`, or without
+// parameters (`#define CALL_SWEEP sweep<kWindow><<<grid, block>>>(...)`,
+// defined in the function that uses it). The grammar leaves a macro's
+// body unparsed; its uses are launches.
 type launchMacro struct {
-	name   string
-	params []string
-	kernel string // the kernel expression as written in the body: k<T>
+	name       string
+	params     []string
+	kernel     string // the kernel expression as written in the body: k<T>
+	objectLike bool
 }
 
 // launchInMacro finds the kernel of a launch in a macro body.
@@ -635,11 +641,13 @@ func parseLaunchMacro(def Node) (launchMacro, bool) {
 	if !strings.Contains(body, "<<<") {
 		return launchMacro{}, false
 	}
+	// A body over several lines: its line continuations are blanks.
+	body = strings.NewReplacer("\\\r\n", " ", "\\\n", " ").Replace(body)
 	m := launchInMacro.FindStringSubmatch(body)
 	if m == nil {
 		return launchMacro{}, false
 	}
-	lm := launchMacro{name: def.ChildByField("name").Text(), kernel: compactSpace(m[1])}
+	lm := launchMacro{name: def.ChildByField("name").Text(), kernel: compactSpace(m[1]), objectLike: def.Is("preproc_def")}
 	for _, p := range def.ChildByField("parameters").NamedChildren() {
 		lm.params = append(lm.params, p.Text())
 	}
