@@ -224,6 +224,9 @@ type prepass struct {
 	// macros maps object-like macros defined in this file to the qualifier
 	// kind they expand to.
 	macros map[string]QualifierKind
+	// statements are the object-like macros defined in this file whose
+	// body is a statement (statementMacros).
+	statements map[string]bool
 	// blanked marks tokens already rewritten, so that they are transparent
 	// when looking at neighbours.
 	blanked []bool

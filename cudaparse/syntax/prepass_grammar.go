@@ -1092,6 +1092,10 @@ func (p *prepass) blankBareTemplateKeyword() {
 // rules look at no more than at the call.
 func (p *prepass) terminateMacroStatements() {
 	for i := 0; i+1 < len(p.toks); i++ {
+		if p.isIdent(i) && p.statements[string(p.text(i))] {
+			p.terminateObjectMacro(i)
+			continue
+		}
 		end, ok := p.statementMacroCall(i)
 		if !ok || end+1 >= len(p.toks) {
 			continue
@@ -1122,6 +1126,56 @@ func (p *prepass) terminateMacroStatements() {
 			continue
 		}
 		i = end
+	}
+}
+
+// statementMacros returns the object-like macros the file defines whose
+// body is a statement of its own, ended by `;` or `}`: `#define
+// CALL_SWEEP sweep<<<grid, block>>>(...);`.
+func (p *prepass) statementMacros() map[string]bool {
+	var out map[string]bool
+	for _, t := range p.toks {
+		if t.Kind != TokDirective {
+			continue
+		}
+		name, body, ok := objectLikeDefine(p.src[t.Start:t.End])
+		if !ok || cppKeywords[name] {
+			continue
+		}
+		body = bytes.TrimRight(body, " \t\r\n\\")
+		if len(body) > 0 && (body[len(body)-1] == ';' || body[len(body)-1] == '}') {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// terminateObjectMacro ends with `;` the use at i of an object-like
+// statement macro written alone on its line without one, where the
+// grammar would join it to the next line's statement or, before a `}`,
+// drop it: `CALL_SWEEP\n  } else {`. The `;` takes the place of a blank
+// after the name or, where the line ends there, of one of the next line's
+// indentation, so that offsets and line breaks stay.
+func (p *prepass) terminateObjectMacro(i int) {
+	if p.blanked[i] || p.isPunct(i+1, '(') {
+		return
+	}
+	if prev := p.prevCode(i); prev >= 0 && !p.isStatementBoundary(prev) {
+		return
+	}
+	next := i + 1
+	if next >= len(p.toks) || !p.toks[next].LineStart || p.isPunct(next, ';') {
+		return
+	}
+	for at := int(p.toks[i].End); at < int(p.toks[next].Start); at++ {
+		if c := p.src[at]; c == ' ' || c == '\t' {
+			p.out[at] = ';'
+			p.rw.Blanked = append(p.rw.Blanked, Range{at, at + 1})
+			return
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 // nothing, or only declaration qualifiers: `#define HD __host__ __device__`.
 func (p *prepass) discoverMacros() {
 	p.macros = map[string]QualifierKind{}
+	p.statements = p.statementMacros()
 	for _, t := range p.toks {
 		if t.Kind != TokDirective {
 			continue
@@ -257,6 +258,9 @@ func (p *prepass) afterLambdaIntroducer(i int) bool {
 // alone: CUDA_CHECK(cudaMalloc(&p, n)) written without a semicolon is a call
 // that rules need to see.
 func (p *prepass) isStandaloneMacro(i int) bool {
+	if p.statements[string(p.text(i))] {
+		return false // the file's own statement: `CALL_SWEEP` (terminateObjectMacro)
+	}
 	end := i
 	if p.isPunct(i+1, '(') {
 		e, ok := p.balancedParens(i + 1)

@@ -48,3 +48,22 @@ void smooth_warmed(float *depth, int n) {
   cudaEventSynchronize(stop);
   printf("smooth: %.3f ms\n", elapsed(start, stop));
 }
+
+// A statement macro (its body ends with `;`) used without one, alone on
+// its line before a `}`: still a launch.
+void refine_branches(float *depth, int n, bool filter) {
+#define SWEEP_FILTERED sweep<7, true><<<(n + THREADS - 1) / THREADS, THREADS>>>(depth, n);
+#define SWEEP_PLAIN sweep<7, false><<<(n + THREADS - 1) / THREADS, THREADS>>>(depth, n);
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  if (filter) {
+    SWEEP_FILTERED  // want LL002 "sweep<7,true>"
+  } else {
+    SWEEP_PLAIN  // want LL002 "sweep<7,false>"
+  }
+  cudaEventRecord(stop);
+  cudaEventSynchronize(stop);
+  printf("refine: %.3f ms\n", elapsed(start, stop));
+}
