@@ -794,9 +794,10 @@ func (p *Project) link() {
 	}
 }
 
-// callSites returns the known call sites of fn (once linked).
+// callSites returns the known call sites of fn (once linked). A function
+// of another project (numbered there) has none here.
 func (p *Project) callSites(fn *ProjectFunction) []callerSite {
-	if fn.id == 0 || int(fn.id) >= len(p.callerStart) {
+	if fn.id == 0 || int(fn.id) > len(p.byID) || p.byID[fn.id-1] != fn {
 		return p.otherCallers[fn]
 	}
 	return p.callerSites[p.callerStart[fn.id-1]:p.callerStart[fn.id]]
