@@ -1130,8 +1130,10 @@ func (p *prepass) terminateMacroStatements() {
 }
 
 // statementMacros returns the object-like macros the file defines whose
-// body is a statement of its own, ended by `;` or `}`: `#define
-// CALL_SWEEP sweep<<<grid, block>>>(...);`.
+// body is a launch statement of its own, ended by `;`: `#define
+// CALL_SWEEP sweep<<<grid, block>>>(...);`. Other bodies ended so may be
+// declarations (`#define INSTANTIATE template void f<float>(float *);`),
+// which stand alone at file scope and are left to isStandaloneMacro.
 func (p *prepass) statementMacros() map[string]bool {
 	var out map[string]bool
 	for _, t := range p.toks {
@@ -1143,7 +1145,7 @@ func (p *prepass) statementMacros() map[string]bool {
 			continue
 		}
 		body = bytes.TrimRight(body, " \t\r\n\\")
-		if len(body) > 0 && (body[len(body)-1] == ';' || body[len(body)-1] == '}') {
+		if bytes.HasSuffix(body, []byte(";")) && bytes.Contains(body, []byte("<<<")) {
 			if out == nil {
 				out = map[string]bool{}
 			}

@@ -35,8 +35,9 @@ func TestNeutralizeRewrites(t *testing.T) {
 		{"launch without close untouched", "k<<<1, 2;", "k<<<1, 2;"},
 		{"qualifier macro from the file", "#define HD __host__ __device__\nHD int f();", "#define HD __host__ __device__\n   int f();"},
 		{"known library macro", "CUTLASS_HOST_DEVICE Coord<2> make_coord(int a);", "                    Coord<2> make_coord(int a);"},
-		{"statement macro of the file ended", "#define STEP f(x);\nvoid g() {\n  if (a) {\n    STEP\n  } else {\n    STEP\n  }\n}", "#define STEP f(x);\nvoid g() {\n  if (a) {\n    STEP\n; } else {\n    STEP\n; }\n}"},
-		{"statement macro followed by a statement", "#define STEP f(x);\nvoid g() {\n  STEP\n  h();\n}", "#define STEP f(x);\nvoid g() {\n  STEP\n; h();\n}"},
+		{"statement macro of the file ended", "#define STEP k<<<1, 1>>>(x);\nvoid g() {\n  if (a) {\n    STEP\n  } else {\n    STEP\n  }\n}", "#define STEP k<<<1, 1>>>(x);\nvoid g() {\n  if (a) {\n    STEP\n; } else {\n    STEP\n; }\n}"},
+		{"statement macro followed by a statement", "#define STEP k<<<1, 1>>>(x);\nvoid g() {\n  STEP\n  h();\n}", "#define STEP k<<<1, 1>>>(x);\nvoid g() {\n  STEP\n; h();\n}"},
+		{"declaration macro at file scope still blanked", "#define INST template void f<float>(float *);\nINST\nint x;", "#define INST template void f<float>(float *);\n    \nint x;"},
 		{"expression macro of the file left alone", "#define N 4\nint g() {\n  return N\n  ;\n}", "#define N 4\nint g() {\n  return N\n  ;\n}"},
 		// One round leaves the last macro of the run (judged while the
 		// others still stood); the second round, on the first's output,
