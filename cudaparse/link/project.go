@@ -618,7 +618,14 @@ func (p *Project) visibleDefinitions(name, fromFile string) []*ProjectFunction {
 
 // isVisible reports whether a call from fromFile may see definition c.
 func (p *Project) isVisible(c *ProjectFunction, fromFile string) bool {
-	return c.File == fromFile || !c.Summary.Local && (p.visible == nil || p.visible(fromFile, c.File))
+	return c.File == fromFile || !p.hiddenFrom(c, fromFile) && (p.visible == nil || p.visible(fromFile, c.File))
+}
+
+// hiddenFrom reports whether c is visible only in its own file (static,
+// or in an unnamed namespace) and that file is not part of path's: a
+// `static inline` helper of a header path includes is path's own copy.
+func (p *Project) hiddenFrom(c *ProjectFunction, path string) bool {
+	return c.Summary.Local && (p.includes == nil || !p.includes(path, c.File))
 }
 
 // Reachable returns the definitions of name a call from fromFile may
@@ -981,8 +988,13 @@ func (p *Project) ReadsClock(name, path string) bool {
 	// reading a clock.
 	type variants struct{ file, class string }
 	reads := map[variants]bool{}
+	seen := 0
 	for _, d := range defs {
-		if d.File == path || d.Summary.Member || d.Summary.Local {
+		if p.hiddenFrom(d, path) {
+			continue // another file's own (static): not what path calls
+		}
+		seen++
+		if d.File == path || d.Summary.Member {
 			return false
 		}
 		if !d.Summary.Variant {
@@ -999,7 +1011,7 @@ func (p *Project) ReadsClock(name, path string) bool {
 			return false
 		}
 	}
-	return true
+	return seen > 0
 }
 
 // TimingHelpers returns, of the names a file (at path) calls, those whose
@@ -1016,9 +1028,13 @@ func (p *Project) TimingHelpers(names []string, path string) map[string]cudapars
 		if len(defs) == 0 {
 			continue
 		}
+		defs = slices.DeleteFunc(slices.Clone(defs), func(d *ProjectFunction) bool { return p.hiddenFrom(d, path) })
+		if len(defs) == 0 {
+			continue // only other files' own (static) definitions
+		}
 		h := cudaparse.TimingHelper{Param: int(defs[0].Summary.TimesParam) - 1, Clock: defs[0].Summary.TimesClock, Kernel: defs[0].Summary.TimesKernel}
 		for _, d := range defs {
-			if d.File == path || d.Summary.Member || d.Summary.Local || int(d.Summary.TimesParam)-1 != h.Param || d.Summary.TimesClock != h.Clock || d.Summary.TimesKernel != h.Kernel {
+			if d.File == path || d.Summary.Member || int(d.Summary.TimesParam)-1 != h.Param || d.Summary.TimesClock != h.Clock || d.Summary.TimesKernel != h.Kernel {
 				h.Param = -1
 				break
 			}
