@@ -157,7 +157,7 @@ func run(p *rule.Pass) {
 				if placed {
 					earlier = runBefore(uses, at)
 				}
-				if !r.Contains(at) || reported[u.node.Start()] || warmedByEarlierIteration(r, at) || a.sampleDiscarded(fn, r, at) {
+				if !r.Contains(at) || reported[u.node.Start()] || warmedByEarlierIteration(r, at) || readAfterItsLoop(a.file, fn, r, at) || a.sampleDiscarded(fn, r, at) {
 					continue
 				}
 				var cold []string // the kernels launched here for the first time
@@ -590,6 +590,63 @@ func warmedByEarlierIteration(r cudaparse.TimedRegion, launch cudaparse.Node) bo
 		}
 	}
 	return false
+}
+
+// readAfterItsLoop reports whether an event region recorded in a loop,
+// with the launch, is read only after the loop: `for (...) {
+// cudaEventRecord(start); k<<<...>>>(); cudaEventRecord(stop); }` then
+// `cudaEventElapsedTime(&ms, start, stop)`. Each iteration records the
+// events again, so the read measures the last iteration, which the ones
+// before it warmed up; a loop written to run once (`i < 1`) has no such.
+func readAfterItsLoop(f *cudaparse.File, fn *cudaparse.Function, r cudaparse.TimedRegion, launch cudaparse.Node) bool {
+	if r.Clock != cudaparse.ClockEvent {
+		return false
+	}
+	var loop cudaparse.Node
+	for p := r.Start.Parent(); p.Valid() && !loop.Valid(); p = p.Parent() {
+		switch {
+		case p.Is("function_definition", "lambda_expression"):
+			return false
+		case p.Is("for_statement", "while_statement", "do_statement", "for_range_loop"):
+			loop = p
+		}
+	}
+	if !loop.Valid() || !loop.Contains(r.Stop) || !loop.Contains(launch) || runsOnce(loop) {
+		return false
+	}
+	start, stop := recordedEvent(r.Start), recordedEvent(r.Stop)
+	if start == "" || stop == "" {
+		return false
+	}
+	reads := 0
+	for _, c := range f.Calls {
+		if c.Func != fn || !knowledge.IsEventElapsed(c.Name) || len(c.Args) < 3 ||
+			compact(c.Args[1].Text()) != start || compact(c.Args[2].Text()) != stop {
+			continue
+		}
+		if c.Node.Start() < loop.End() {
+			return false // read in the loop (each iteration's, the first's too) or before it
+		}
+		reads++
+	}
+	return reads > 0
+}
+
+// recordedEvent returns the event a record call records, as written
+// without blanks ("" when the call has no argument).
+func recordedEvent(record cudaparse.Node) string {
+	args := record.ChildByField("arguments").NamedChildren()
+	if len(args) == 0 {
+		return ""
+	}
+	return compact(args[0].Text())
+}
+
+// runsOnce reports whether a for loop's condition bounds it to one
+// iteration from 0: `i < 1`, `i <= 0`.
+func runsOnce(loop cudaparse.Node) bool {
+	cond := compact(loop.ChildByField("condition").Text())
+	return strings.HasSuffix(cond, "<1") || strings.HasSuffix(cond, "<=0")
 }
 
 // warmupBound matches a loop condition that counts warm-up iterations in:
