@@ -312,12 +312,11 @@ func (f *File) preprocessorTruth(c Node, depth int) (holds, known bool) {
 			return !holds, known
 		}
 	case "identifier":
-		defs := f.fileDefs(c.Text())
+		// A local of the name comes first; else the file's definitions,
+		// all of them: one, a #define outside any #if.
+		defs := f.ReachingDefs(c)
 		if len(defs) != 1 || !defs[0].Node.Is("preproc_def") || defs[0].Node.Ancestor("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif").Valid() {
 			return false, false
-		}
-		if defs := f.ReachingDefs(c); len(defs) != 1 || !defs[0].Node.Is("preproc_def") {
-			return false, false // a local of the same name
 		}
 		// Its value of literals alone: `#define FUSE ((OPTS & 4))` is the
 		// build's to change when OPTS is.

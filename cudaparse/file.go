@@ -633,6 +633,9 @@ type launchMacro struct {
 	objectLike bool
 }
 
+// continuations blanks a macro body's line continuations.
+var continuations = strings.NewReplacer("\\\r\n", " ", "\\\n", " ")
+
 // launchInMacro finds the kernel of a launch in a macro body.
 var launchInMacro = regexp.MustCompile(`([A-Za-z_][\w:]*(?:\s*<[^<>;{}()]*>)?)\s*<<<`)
 
@@ -642,7 +645,7 @@ func parseLaunchMacro(def Node) (launchMacro, bool) {
 		return launchMacro{}, false
 	}
 	// A body over several lines: its line continuations are blanks.
-	body = strings.NewReplacer("\\\r\n", " ", "\\\n", " ").Replace(body)
+	body = continuations.Replace(body)
 	m := launchInMacro.FindStringSubmatch(body)
 	if m == nil {
 		return launchMacro{}, false

@@ -225,7 +225,7 @@ type prepass struct {
 	// kind they expand to.
 	macros map[string]QualifierKind
 	// statements are the object-like macros defined in this file whose
-	// body is a statement (statementMacros).
+	// body is a launch statement (launchStatement).
 	statements map[string]bool
 	// blanked marks tokens already rewritten, so that they are transparent
 	// when looking at neighbours.

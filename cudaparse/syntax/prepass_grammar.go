@@ -1129,30 +1129,14 @@ func (p *prepass) terminateMacroStatements() {
 	}
 }
 
-// statementMacros returns the object-like macros the file defines whose
-// body is a launch statement of its own, ended by `;`: `#define
-// CALL_SWEEP sweep<<<grid, block>>>(...);`. Other bodies ended so may be
-// declarations (`#define INSTANTIATE template void f<float>(float *);`),
-// which stand alone at file scope and are left to isStandaloneMacro.
-func (p *prepass) statementMacros() map[string]bool {
-	var out map[string]bool
-	for _, t := range p.toks {
-		if t.Kind != TokDirective {
-			continue
-		}
-		name, body, ok := objectLikeDefine(p.src[t.Start:t.End])
-		if !ok || cppKeywords[name] {
-			continue
-		}
-		body = bytes.TrimRight(body, " \t\r\n\\")
-		if bytes.HasSuffix(body, []byte(";")) && bytes.Contains(body, []byte("<<<")) {
-			if out == nil {
-				out = map[string]bool{}
-			}
-			out[name] = true
-		}
-	}
-	return out
+// launchStatement reports whether an object-like macro's body is a launch
+// statement of its own, ended by `;`: `#define CALL_SWEEP
+// sweep<<<grid, block>>>(...);`. Other bodies ended so may be declarations
+// (`#define INSTANTIATE template void f<float>(float *);`), which stand
+// alone at file scope and are left to isStandaloneMacro.
+func launchStatement(body []byte) bool {
+	body = bytes.TrimRight(body, " \t\r\n\\")
+	return bytes.HasSuffix(body, []byte(";")) && bytes.Contains(body, []byte("<<<"))
 }
 
 // terminateObjectMacro ends with `;` the use at i of an object-like

@@ -10,10 +10,11 @@ import (
 // declarations: found by definition, by name, or by where they stand.
 
 // discoverMacros records object-like macros of this file whose expansion is
-// nothing, or only declaration qualifiers: `#define HD __host__ __device__`.
+// nothing, or only declaration qualifiers: `#define HD __host__ __device__`;
+// and those whose body is a launch statement (p.statements).
 func (p *prepass) discoverMacros() {
 	p.macros = map[string]QualifierKind{}
-	p.statements = p.statementMacros()
+	p.statements = nil
 	for _, t := range p.toks {
 		if t.Kind != TokDirective {
 			continue
@@ -21,6 +22,12 @@ func (p *prepass) discoverMacros() {
 		name, body, ok := objectLikeDefine(p.src[t.Start:t.End])
 		if !ok || cppKeywords[name] {
 			continue
+		}
+		if launchStatement(body) {
+			if p.statements == nil {
+				p.statements = map[string]bool{}
+			}
+			p.statements[name] = true
 		}
 		kind, ok := p.qualifierExpansion(body)
 		if !ok {

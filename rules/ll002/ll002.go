@@ -149,6 +149,9 @@ func run(p *rule.Pass) {
 				// reports a later run: the loads fall in the discarded one.
 				continue
 			}
+			// Events read only after the loop that records them: the
+			// last iteration's time, whatever launches lie in it.
+			lastIteration := readAfterItsLoop(a.file, fn, r)
 			for i, u := range uses {
 				// Where the use runs: a lambda's launch runs where the
 				// lambda is called.
@@ -157,7 +160,7 @@ func run(p *rule.Pass) {
 				if placed {
 					earlier = runBefore(uses, at)
 				}
-				if !r.Contains(at) || reported[u.node.Start()] || warmedByEarlierIteration(r, at) || readAfterItsLoop(a.file, fn, r, at) || a.sampleDiscarded(fn, r, at) {
+				if !r.Contains(at) || reported[u.node.Start()] || warmedByEarlierIteration(r, at) || lastIteration || a.sampleDiscarded(fn, r, at) {
 					continue
 				}
 				var cold []string // the kernels launched here for the first time
@@ -592,13 +595,14 @@ func warmedByEarlierIteration(r cudaparse.TimedRegion, launch cudaparse.Node) bo
 	return false
 }
 
-// readAfterItsLoop reports whether an event region recorded in a loop,
-// with the launch, is read only after the loop: `for (...) {
-// cudaEventRecord(start); k<<<...>>>(); cudaEventRecord(stop); }` then
-// `cudaEventElapsedTime(&ms, start, stop)`. Each iteration records the
-// events again, so the read measures the last iteration, which the ones
-// before it warmed up; a loop written to run once (`i < 1`) has no such.
-func readAfterItsLoop(f *cudaparse.File, fn *cudaparse.Function, r cudaparse.TimedRegion, launch cudaparse.Node) bool {
+// readAfterItsLoop reports whether an event region recorded in a loop is
+// read only after the loop: `for (...) { cudaEventRecord(start);
+// k<<<...>>>(); cudaEventRecord(stop); }` then `cudaEventElapsedTime(&ms,
+// start, stop)`. Each iteration records the events again, so the read
+// measures the last iteration, which the ones before it warmed up (what
+// the region holds lies in the loop too); a loop written to run once (`i
+// < 1`) has no such.
+func readAfterItsLoop(f *cudaparse.File, fn *cudaparse.Function, r cudaparse.TimedRegion) bool {
 	if r.Clock != cudaparse.ClockEvent {
 		return false
 	}
@@ -611,7 +615,7 @@ func readAfterItsLoop(f *cudaparse.File, fn *cudaparse.Function, r cudaparse.Tim
 			loop = p
 		}
 	}
-	if !loop.Valid() || !loop.Contains(r.Stop) || !loop.Contains(launch) || runsOnce(loop) {
+	if !loop.Valid() || !loop.Contains(r.Stop) || runsOnce(loop) {
 		return false
 	}
 	start, stop := recordedEvent(r.Start), recordedEvent(r.Stop)
