@@ -1025,15 +1025,18 @@ func (p *Project) TimingHelpers(names []string, path string) map[string]cudapars
 	var out map[string]cudaparse.TimingHelper
 	for _, name := range names {
 		defs := p.byName[name]
-		if len(defs) == 0 {
-			continue
-		}
-		defs = slices.DeleteFunc(slices.Clone(defs), func(d *ProjectFunction) bool { return p.hiddenFrom(d, path) })
-		if len(defs) == 0 {
-			continue // only other files' own (static) definitions
-		}
-		h := cudaparse.TimingHelper{Param: int(defs[0].Summary.TimesParam) - 1, Clock: defs[0].Summary.TimesClock, Kernel: defs[0].Summary.TimesKernel}
+		// Every definition the file may call (not another file's own,
+		// static one) times the first one's parameter with its clock.
+		seen := false
+		h := cudaparse.TimingHelper{Param: -1}
 		for _, d := range defs {
+			if p.hiddenFrom(d, path) {
+				continue
+			}
+			if !seen {
+				seen = true
+				h = cudaparse.TimingHelper{Param: int(d.Summary.TimesParam) - 1, Clock: d.Summary.TimesClock, Kernel: d.Summary.TimesKernel}
+			}
 			if d.File == path || d.Summary.Member || int(d.Summary.TimesParam)-1 != h.Param || d.Summary.TimesClock != h.Clock || d.Summary.TimesKernel != h.Kernel {
 				h.Param = -1
 				break
