@@ -262,7 +262,7 @@ func cEffects(name string, launcher bool, qualified string) Effects {
 	if k, ok := coldLookups[name]; ok {
 		e.Lookup, e.Handle = LookupCold, Param(k)
 	}
-	if k, ok := knowledge.LaunchAPIs[name]; ok && strings.HasPrefix(name, "cu") && !strings.HasPrefix(name, "cuda") {
+	if k := knowledge.LaunchAPIs[name]; knowledge.DriverLaunch(name) {
 		e.Launch = Param(k) // a driver launch of a CUfunction or CUkernel handle
 	}
 	if launcher {

@@ -239,8 +239,11 @@ type File struct {
 	// stampHelpers and sinceHelpers are the file's functions that read a
 	// host clock once into a parameter (`start_timer(t)`), or once to
 	// subtract a parameter from (`seconds_since(t)`), by the parameter's
-	// index (clockHelpers).
+	// index (clockHelpers). stampFields are the fields of the parameter
+	// a stamp helper stores into, where it stores into one
+	// (`stopwatch_start(sw)` sets sw->begin, `stopwatch_stop(sw)` sw->end).
 	stampHelpers, sinceHelpers map[string]int
+	stampFields                map[string]string
 	// classBases: the file's classes and their bases (MethodCalled).
 	classBasesOnce sync.Once
 	classBases     map[string][]string

@@ -188,10 +188,41 @@ func (f *File) keyLaunches() {
 		if l.key != "" || !l.KernelExpr.Valid() {
 			continue
 		}
+		if l.API != "" {
+			if k := f.kernelHeldBy(l.KernelExpr); k.Valid() {
+				l.KernelExpr, l.Kernel = k, k.Name()
+			}
+		}
 		// Only <<<>>> deduces: a launch API takes the kernel's address,
 		// which names the instantiation.
 		l.key = f.kernelKey(l.KernelExpr, l.Args, l.API == "" && l.ViaMacro == "")
 	}
+}
+
+// kernelHeldBy returns the kernel a launch API's operand holds when the
+// operand is a local variable set to the address of a kernel of the file
+// (`void *kernel_ptr = (void *)&gemm<Spec>; cudaFuncSetAttribute(kernel_ptr,
+// ...); launch(params, kernel_ptr, ...)`): the kernel as its definition
+// writes it, on every definition that reaches the launch; else the invalid
+// node.
+func (f *File) kernelHeldBy(operand Node) Node {
+	if !operand.Is("identifier") || f.FunctionNamed(operand.Text()) != nil {
+		return Node{}
+	}
+	var held Node
+	for _, d := range f.ReachingDefs(operand) {
+		if d.Op != DefInit && d.Op != DefAssign || !d.Value.Valid() {
+			return Node{}
+		}
+		k := kernelOperand(d.Value)
+		kernel := f.FunctionNamed(k.Name())
+		if kernel == nil || !kernel.IsKernel() || !k.Is("identifier", "qualified_identifier", "template_function") ||
+			held.Valid() && compactSpace(held.Text()) != compactSpace(k.Text()) {
+			return Node{}
+		}
+		held = k
+	}
+	return held
 }
 
 // kernelKey returns the key of kernel expression expr; with deduce, the

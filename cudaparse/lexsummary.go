@@ -100,8 +100,39 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 		s.Functions = append(s.Functions, fs)
 	})
 	markVariants(s.Functions, src, lines)
+	markTimedByOwnHelpers(s.Functions)
 	s.Functions = exactFunctions(s.Functions)
 	return s
+}
+
+// markTimedByOwnHelpers sets Timed on the functions that call the file's
+// own clock helpers (free functions that read a clock once and measure
+// nothing) twice or more, as File.Summary has them from the parse:
+// `stopwatch_start(&sw); lud_cuda(m, n); stopwatch_stop(&sw);` measures
+// with the file's stopwatch_start and stopwatch_stop.
+func markTimedByOwnHelpers(fns []FunctionSummary) {
+	helpers := map[string]bool{}
+	for k := range fns {
+		if fns[k].ReadsClock && !fns[k].Timed && !fns[k].Member {
+			helpers[fns[k].Name] = true
+		}
+	}
+	if len(helpers) == 0 {
+		return
+	}
+	for k := range fns {
+		fn := &fns[k]
+		if fn.Timed || helpers[fn.Name] {
+			continue
+		}
+		reads := 0
+		for _, st := range fn.Steps {
+			if st.Kind == StepCall && !st.Method && helpers[st.Callee] {
+				reads++
+			}
+		}
+		fn.Timed = reads >= 2
+	}
 }
 
 // markVariants sets Variant on the functions defined again with the same

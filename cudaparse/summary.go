@@ -444,7 +444,7 @@ func isLambdaText(arg string) bool {
 // or cuKernelGetFunction returns already loaded; only a CUkernel from
 // cuLibraryGetKernel, cast to CUfunction, loads at its first launch.
 func (f *File) LaunchMayLoad(l *Launch) bool {
-	if l.API == "" || l.Own || strings.HasPrefix(l.API, "cuda") {
+	if l.API == "" || l.Own || !knowledge.DriverLaunch(l.API) {
 		return true
 	}
 	if strings.Contains(l.KernelExpr.Text(), "CUkernel") || l.KernelExpr.Parent().Is("cast_expression") {

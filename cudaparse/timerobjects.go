@@ -21,33 +21,53 @@ import (
 // declaration that reaches n, or else the last declaration of the name in
 // n's function (parameters included) before n. "" when none is found.
 func (f *File) DeclaredType(n Node) (typ string, indirect bool) {
-	declOf := func(d Node) (string, bool, bool) {
+	d := f.declarationOf(n)
+	return d.typ, d.indirect
+}
+
+// variableDeclaration is what declares a variable: its type without
+// blanks, whether the declarator makes it a pointer or reference, and the
+// value it is initialized with (the invalid node for none).
+type variableDeclaration struct {
+	typ      string
+	indirect bool
+	value    Node
+}
+
+// declarationOf returns the declaration of the variable named by
+// identifier n (see DeclaredType).
+func (f *File) declarationOf(n Node) variableDeclaration {
+	declOf := func(d Node) (variableDeclaration, bool) {
 		// Only the declarator says pointer or reference: `T x = a * b;`
 		// declares an object.
 		declarator := d
+		var value Node
 		if d.Is("init_declarator", "parameter_declaration", "function_declarator") {
 			declarator = d.ChildByField("declarator") // T v(&a): v, not its arguments
 		}
+		if d.Is("init_declarator") {
+			value = d.ChildByField("value")
+		}
 		for p := d; p.Valid(); p = p.Parent() {
 			if p.Is("declaration", "field_declaration", "parameter_declaration") {
-				return compactSpace(p.ChildByField("type").Text()), strings.ContainsAny(declarator.Text(), "*&"), true
+				return variableDeclaration{compactSpace(p.ChildByField("type").Text()), strings.ContainsAny(declarator.Text(), "*&"), value}, true
 			}
 			if p.Is("compound_statement", "function_definition") {
 				break
 			}
 		}
-		return "", false, false
+		return variableDeclaration{}, false
 	}
 	for _, d := range f.ReachingDefs(n) {
 		if d.Op == DefInit || d.Op == DefDecl || d.Op == DefParam {
-			if t, ind, ok := declOf(d.Node); ok {
-				return t, ind
+			if decl, ok := declOf(d.Node); ok {
+				return decl
 			}
 		}
 	}
 	fn := f.FunctionOf(n)
 	if fn == nil {
-		return "", false
+		return variableDeclaration{}
 	}
 	name := n.Text()
 	var best Node
@@ -61,10 +81,44 @@ func (f *File) DeclaredType(n Node) (typ string, indirect bool) {
 		return true
 	})
 	if !best.Valid() {
-		return "", false
+		return variableDeclaration{}
 	}
-	t, ind, _ := declOf(best.Parent())
-	return t, ind
+	decl, _ := declOf(best.Parent())
+	return decl
+}
+
+// smartPointer matches the standard library's owning pointers, whose
+// operator-> reaches an object of their first template argument.
+var smartPointer = regexp.MustCompile(`^(::)?(std::)?(unique_ptr|shared_ptr)<(.+?)(,.*)?>$`)
+
+// madeObject matches an expression that makes an object and returns a
+// pointer to it: `new T(...)`, `std::make_unique<T>(...)`,
+// `std::make_shared<T>(...)`; its group 1 or 3 is T.
+var madeObject = regexp.MustCompile(`^new([A-Za-z_:][\w:]*(<[^()]*>)?)|^(?:::)?(?:std::)?make_(?:unique|shared)<(.+?)>\(`)
+
+// pointeeType returns the class of the object a pointer variable (named
+// by identifier obj, the left of `obj->method()`) points to: the type
+// made by its initializer when it says (`auto t = std::make_unique<T>()`,
+// `Base *t = new Derived`: the class whose method runs, for a virtual
+// one), else the declared pointee (`T *t`, `std::unique_ptr<T> t`). ""
+// when unknown.
+func (f *File) pointeeType(obj Node) string {
+	decl := f.declarationOf(obj)
+	if decl.value.Valid() {
+		if m := madeObject.FindStringSubmatch(compactSpace(decl.value.Text())); m != nil {
+			if m[1] != "" {
+				return m[1]
+			}
+			return m[3]
+		}
+	}
+	if m := smartPointer.FindStringSubmatch(decl.typ); m != nil {
+		return m[4]
+	}
+	if decl.indirect && decl.typ != "auto" {
+		return decl.typ
+	}
+	return ""
 }
 
 // receiverType returns the type of the object a method is called on, as
@@ -75,6 +129,9 @@ func (f *File) DeclaredType(n Node) (typ string, indirect bool) {
 // itself a pointer or reference (not an object of the class).
 func (f *File) receiverType(obj Node) string {
 	switch {
+	case obj.Is("identifier") && obj.Parent().Is("field_expression") && obj.Parent().ChildByField("operator").Text() == "->":
+		// p->start(): the object p points to (a raw or owning pointer).
+		return f.pointeeType(obj)
 	case obj.Is("identifier"):
 		typ, indirect := f.DeclaredType(obj)
 		if indirect {
@@ -458,7 +515,7 @@ func sinceStartRegions(host []*Call, fn *Function) []TimedRegion {
 			switch {
 			case discards(r):
 				start = nil // zeroed: nothing is measured until a start
-			case startsTimer.MatchString(r.Name):
+			case namesStart(r.Name):
 				start = r
 			case start != nil && prev != start:
 				out = append(out, regionBetween(start, r, ClockHost, fn))

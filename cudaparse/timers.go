@@ -232,7 +232,7 @@ func consecutive(reads []*Call, kind ClockKind, fn *Function) []TimedRegion {
 	var out []TimedRegion
 	for j := 1; j < len(reads); j++ {
 		i := startFor(reads, j)
-		if i < 0 || stopsTimer.MatchString(reads[i].Name) || startsTimer.MatchString(reads[j].Name) {
+		if i < 0 || namesStop(reads[i].Name) || namesStart(reads[j].Name) {
 			continue
 		}
 		out = append(out, regionBetween(reads[i], reads[j], kind, fn))
@@ -356,7 +356,15 @@ func discards(c *Call) bool { return c.Node.f.discardsMeasurement(c) }
 var (
 	startsTimer = regexp.MustCompile(`(?i)start|begin|tic$|\breset\b`)
 	stopsTimer  = regexp.MustCompile(`(?i)stop|end$|toc$|elapsed|finish`)
+	// stopwatchWord names a timer, not what it does: stopwatch_start
+	// starts.
+	stopwatchWord = regexp.MustCompile(`(?i)stop_?watch`)
 )
+
+// namesStop reports whether a read's name (and the variable it is stored
+// in) says it stops a timer; namesStart, that it starts one.
+func namesStop(s string) bool  { return stopsTimer.MatchString(stopwatchWord.ReplaceAllString(s, "")) }
+func namesStart(s string) bool { return startsTimer.MatchString(stopwatchWord.ReplaceAllString(s, "")) }
 
 // hostRegions pairs consecutive host clock reads. Where the reads are
 // stored in variables, the function's own use of them decides: a pair the
@@ -379,10 +387,12 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 	}
 	reads = kept
 	vars := make([]string, len(reads))
-	known := map[string]bool{}
+	known := map[string]int{} // each variable: the first read stored in it
 	for i, r := range reads {
 		if vars[i] = storedIn(r); vars[i] != "" {
-			known[vars[i]] = true
+			if _, ok := known[vars[i]]; !ok {
+				known[vars[i]] = i
+			}
 		}
 	}
 	measured := comparedPairs(fn, known)
@@ -419,7 +429,7 @@ func hostRegions(reads []*Call, fn *Function) []TimedRegion {
 		// read that a duration is added to is a deadline (`deadline =
 		// now() + timeout`), which later reads are compared with or
 		// subtracted from: a time budget, not a measurement.
-		if stopsTimer.MatchString(reads[i].Name+" "+a) || startsTimer.MatchString(reads[j].Name+" "+b) || isTimerDeclaration(reads[j]) ||
+		if namesStop(reads[i].Name+" "+a) || namesStart(reads[j].Name+" "+b) || isTimerDeclaration(reads[j]) ||
 			discards(reads[i]) || discards(reads[j]) || addedTo(reads[i]) || checksElapsed(reads[i], fn) || checksElapsed(reads[j], fn) {
 			continue
 		}
@@ -590,10 +600,13 @@ func storedDirectly(c *Call) string {
 }
 
 // comparedPairs returns the pairs {earlier, later} of clock variables that
-// fn compares: `later - earlier`, or both as arguments of one call. Copies
-// (`auto t_start = t_phase;`, `t_phase = t_now;`) make a variable stand for
-// the read it copies.
-func comparedPairs(fn *Function, known map[string]bool) map[[2]string]bool {
+// fn compares: `later - earlier`, or both as arguments of one call, or as
+// fields of one object handed to a call (`elapsed(&sw)` of sw.begin and
+// sw.end, earlier the field read first). Copies (`auto t_start =
+// t_phase;`, `t_phase = t_now;`) make a variable stand for the read it
+// copies. known are the clock variables, each with the index of the first
+// read stored in it.
+func comparedPairs(fn *Function, known map[string]int) map[[2]string]bool {
 	if len(known) < 2 || fn == nil || !fn.Body.Valid() {
 		return nil
 	}
@@ -650,8 +663,25 @@ func comparedPairs(fn *Function, known map[string]bool) map[[2]string]bool {
 		case n.Is("call_expression"):
 			var args []string
 			for _, a := range n.ChildByField("arguments").NamedChildren() {
-				if k := VarKey(addressed(a)); names[k] != nil {
+				k := VarKey(addressed(a))
+				if names[k] != nil {
 					args = append(args, k)
+					continue
+				}
+				// get_interval(&sw): the object whose fields hold reads
+				// (stamp helpers' sw.begin and sw.end) hands them, in the
+				// order they are first read: the field read last after
+				// the one read first is no measurement (a stop, then the
+				// next start).
+				var fields []string
+				for v := range known {
+					if k != "" && root(v) == k && v != k {
+						fields = append(fields, v)
+					}
+				}
+				slices.SortFunc(fields, func(a, b string) int { return known[a] - known[b] })
+				for j := 1; j < len(fields); j++ {
+					pair(fields[j], fields[j-1])
 				}
 			}
 			for i := range args {
@@ -842,11 +872,17 @@ func (f *File) noteParameterClock(fn *Function, read *Call) {
 		into = VarKey(read.Args[k]) // gettimeofday(t, 0) through a pointer parameter
 	}
 	into = strings.TrimPrefix(into, "*")
-	if k, ok := param[into]; ok {
+	if k, ok := param[root(into)]; ok {
 		if f.stampHelpers == nil {
 			f.stampHelpers = map[string]int{}
 		}
 		f.stampHelpers[fn.Name] = k
+		if field := strings.TrimPrefix(into, root(into)); field != "" {
+			if f.stampFields == nil {
+				f.stampFields = map[string]string{}
+			}
+			f.stampFields[fn.Name] = field
+		}
 		return
 	}
 	if into == "" {
@@ -897,7 +933,7 @@ func (f *File) parameterClock(c *Call) (arg string, since, ok bool) {
 	if k >= len(c.Args) {
 		return "", since, false
 	}
-	return VarKey(addressed(c.Args[k])), since, true
+	return VarKey(addressed(c.Args[k])) + f.stampFields[c.Name], since, true
 }
 
 // returnsTime reports whether fn returns what a timestamp can be: a

@@ -41,20 +41,67 @@ func (f *File) TimedParam(fn *Function) (param int, region TimedRegion, ok bool)
 		return 0, TimedRegion{}, false
 	}
 	for _, prm := range fn.Params {
-		var timed *TimedRegion
-		warm := false
-		for _, at := range runs[prm.Index] {
-			for i := range regions {
-				if regions[i].Contains(at) && timed == nil {
-					timed = &regions[i]
-				}
-			}
-			if timed == nil || at.End() <= timed.From {
-				warm = true // run once before the timer: a warm-up
+		if timed, ok := timedRun(runs[prm.Index], regions); ok {
+			return prm.Index, timed, true
+		}
+	}
+	return 0, TimedRegion{}, false
+}
+
+// timedRun returns the region of regions that runs, the places a helper
+// runs a parameter, in source order, lie in, when no run comes before the
+// timer starts (a warm-up inside the helper).
+func timedRun(runs []Node, regions []TimedRegion) (TimedRegion, bool) {
+	var timed *TimedRegion
+	for _, at := range runs {
+		for i := range regions {
+			if regions[i].Contains(at) && timed == nil {
+				timed = &regions[i]
 			}
 		}
-		if timed != nil && !warm {
-			return prm.Index, *timed, true
+		if timed == nil || at.End() <= timed.From {
+			return TimedRegion{}, false // run once before the timer: a warm-up
+		}
+	}
+	if timed == nil {
+		return TimedRegion{}, false
+	}
+	return *timed, true
+}
+
+// TimedLambdaParam is TimedParam for a lambda that fn binds to a name
+// (`auto time_it = [&](auto &&f) { auto t0 = now(); f(); ...; return
+// now() - t0; };`): the lambda's parameter that it calls inside one of
+// fn's timed regions lying in its body, and that region, when the lambda
+// does not also call it before the timer starts.
+func (f *File) TimedLambdaParam(fn *Function, lambda Node) (param int, region TimedRegion, ok bool) {
+	body := lambda.ChildByField("body")
+	if !lambda.Is("lambda_expression") || !body.Valid() {
+		return 0, TimedRegion{}, false
+	}
+	var inside []TimedRegion
+	for _, r := range f.TimedRegions(fn) {
+		if body.Contains(r.Start) && body.Contains(r.Stop) {
+			inside = append(inside, r)
+		}
+	}
+	if len(inside) == 0 {
+		return 0, TimedRegion{}, false
+	}
+	params := lambda.ChildByField("declarator").ChildByField("parameters").NamedChildren()
+	for k, prm := range params {
+		name := declaredName(prm.ChildByField("declarator"))
+		if name == "" {
+			continue
+		}
+		var runs []Node
+		for _, c := range f.CallsIn(fn) {
+			if body.Contains(c.Node) && callsParameter(c, name) {
+				runs = append(runs, c.Node)
+			}
+		}
+		if timed, ok := timedRun(runs, inside); ok {
+			return k, timed, true
 		}
 	}
 	return 0, TimedRegion{}, false

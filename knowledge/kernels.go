@@ -4,12 +4,18 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // LaunchAPIs maps each runtime or driver function that launches a kernel
 // to the index of its kernel argument (the <<<>>> syntax is the other way
-// to launch).
+// to launch), and the header libraries' launch functions that take the
+// kernel the same way: CUTLASS's cluster launch
+// (`cutlass::launch_kernel_on_cluster(params, kernel_ptr, args...)`, what
+// its Hopper examples and kernels built on them call), which loads the
+// kernel at that call like cudaLaunchKernelEx under it.
 var LaunchAPIs = map[string]int{
+	"launch_kernel_on_cluster":    1,
 	"cudaLaunchKernel":            0,
 	"cudaLaunchKernelExC":         1,
 	"cudaLaunchKernelEx":          1,
@@ -79,13 +85,26 @@ var KernelResolvers = map[string]bool{
 	"cuModuleGetFunction": true, "cuFuncLoad": true, "cuKernelGetFunction": true,
 }
 
+// DriverLaunch reports whether a launch API of LaunchAPIs is the
+// driver's, which takes a handle (CUfunction or CUkernel) where the
+// others take the kernel's symbol.
+func DriverLaunch(api string) bool {
+	_, ok := LaunchAPIs[api]
+	return ok && strings.HasPrefix(api, "cu") && !strings.HasPrefix(api, "cuda")
+}
+
+// LaunchSpellings are literals every launch contains: the launch syntax
+// and the launch APIs' names (a file without any launches nothing itself).
+func LaunchSpellings() []string {
+	return append([]string{"<<<", "<< <"}, slices.Sorted(maps.Keys(LaunchAPIs))...)
+}
+
 // KernelLoadSpellings are literals that every launch or preload contains:
 // the launch syntax, the launch APIs, the preload APIs and the portability
 // layers' launches written with their namespace. A file without any of
 // them can define no function that loads a kernel.
 func KernelLoadSpellings() []string {
-	out := []string{"<<<", "<< <"}
-	out = append(out, slices.Sorted(maps.Keys(LaunchAPIs))...)
+	out := LaunchSpellings()
 	out = append(out, PreloadAPINames()...)
 	out = append(out, LibraryLaunchCalls()...)
 	sort.Strings(out)

@@ -15,7 +15,10 @@ import (
 // launch: both behind calls into other files, as darknet's detector.c does
 // (`time = what_time_is_it_now(); train_network(net, train); ...
 // what_time_is_it_now() - time`, the clock helper in utils.c, the kernels
-// in the layers' .cu files). No prefilter admits such a file by its text,
+// in the layers' .cu files). So may a file that defines its clock helpers
+// itself and calls another file's launcher between them (Rodinia's
+// `stopwatch_start(&sw); lud_cuda(m, n); stopwatch_stop(&sw);`): its text
+// spells a clock read, but no call between two of them. No prefilter admits such a file by its text,
 // and asking every file whether it calls both would scan the calls of the
 // whole tree. So they are looked for once the clock helpers are known:
 // files whose name filter may name one, read, and kept when they call a
@@ -30,8 +33,8 @@ const maxClockDefiners = 4
 // addClockOnlyCandidates marks as clock candidates the checked files, not
 // clock candidates yet (none at all, or load candidates: a file spelling
 // what looks like its own clock read), that time calls between two calls
-// of a clock helper of another file (pr.clockDefinedBy), and adds those
-// calls to the ones it noted.
+// of a clock helper (pr.clockDefinedBy, of another file or their own),
+// and adds those calls to the ones it noted.
 func (pr *projectRun) addClockOnlyCandidates() {
 	start := time.Now() // the trace line says how long this step took
 	names := pr.clockHelpers()
@@ -59,7 +62,7 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		nf := ff.filter.scan(pr.spill)
 		var clocks []string
 		for k, name := range names {
-			if nf.MayContainProbe(probes[k]) && !pr.definesItself(i, name) {
+			if nf.MayContainProbe(probes[k]) {
 				clocks = append(clocks, name)
 			}
 		}
@@ -95,7 +98,9 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		// timed by them (as for a load candidate, noteProjectFacts): the
 		// link summarizes the definers of these names alone.
 		ff := &pr.facts[c.i] // this worker's alone
-		ff.foundNow().calls, ff.scanned = unionIDs(ff.found().calls, pr.names.intern(timed)), true
+		// The helpers' names too: the link finds the timed calls again
+		// between two calls of them (timedByProjectClock).
+		ff.foundNow().calls, ff.scanned = unionIDs(ff.found().calls, pr.names.intern(append(timed, c.clocks...))), true
 		ff.clockCandidate, ff.candidate = true, true
 		marked.Add(1)
 	})
@@ -150,16 +155,6 @@ func (pr *projectRun) clockHelpers() []string {
 		}
 	}
 	return out
-}
-
-// definesItself reports whether file i is among the definers of name.
-func (pr *projectRun) definesItself(i int, name string) bool {
-	for _, j := range pr.clockDefinedBy[name] {
-		if j == i {
-			return true
-		}
-	}
-	return false
 }
 
 // unionIDs returns the IDs of a and b, each once, a's first.

@@ -47,13 +47,13 @@ func (pr *projectRun) needsRecheck(p *link.Project, results []sourceResult, i in
 }
 
 // handsCodeTo reports whether file i may hand one of the timing helpers
-// what they time: a lambda (its text holds one), or a kernel (it defines
-// one) for a helper that launches the kernel it is handed. A file that
-// hands them host functions only gets nothing from them.
+// what they time: a lambda (its text holds one) or a host function of its
+// own that launches (it spells a launch) for a helper that calls what it
+// is handed, or a kernel (it defines one) for a helper that launches it.
 func (pr *projectRun) handsCodeTo(helpers map[string]cudaparse.TimingHelper, i int) bool {
 	ff := &pr.facts[i]
 	for _, h := range helpers {
-		if h.Kernel && ff.definesKernels || !h.Kernel && ff.lambdas {
+		if h.Kernel && ff.definesKernels || !h.Kernel && (ff.lambdas || ff.loader) {
 			return true
 		}
 	}

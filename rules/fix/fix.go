@@ -7,6 +7,7 @@ import (
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/knowledge"
 )
 
 // InsertBeforeStatement returns an edit that inserts lines (each without
@@ -129,9 +130,9 @@ func declaredName(d cudaparse.Node) string {
 	return d.Text()
 }
 
-// IsSymbolLaunch reports whether a launch names its kernel by symbol (<<<>>>
-// or the runtime launch APIs), so that the kernel can be preloaded with
-// cudaFuncGetAttributes.
+// IsSymbolLaunch reports whether a launch names its kernel by symbol (<<<>>>,
+// the runtime launch APIs, a library's launch of a kernel pointer), so
+// that the kernel can be preloaded with cudaFuncGetAttributes.
 func IsSymbolLaunch(l *cudaparse.Launch) bool {
-	return l.API == "" || strings.HasPrefix(l.API, "cuda")
+	return l.API == "" || !knowledge.DriverLaunch(l.API)
 }

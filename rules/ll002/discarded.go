@@ -27,14 +27,108 @@ func (a *analysis) sampleDiscarded(fn *cudaparse.Function, r cudaparse.TimedRegi
 	if keptAsMinimum(fn, r, seed) {
 		return true
 	}
+	var first *cudaparse.FirstIteration
+	if it, ok := cudaparse.FirstIterationOf(r.Start); ok && it.Loop.Contains(r.Stop) && (cudaparse.OnTheWay(at, r.Stop) || sameEveryIteration(at, it.Loop)) {
+		first = &it
+	}
+	if seed == "" && first != nil && timerReadOnlyLater(fn, r, *first) {
+		return true
+	}
 	if seed == "" || !localVariable(fn, seed) {
 		return false // not known where the measurement goes
 	}
-	var first *cudaparse.FirstIteration
-	if it, ok := cudaparse.FirstIterationOf(r.Start); ok && it.Loop.Contains(r.Stop) && cudaparse.OnTheWay(at, r.Stop) {
-		first = &it
-	}
 	return !a.reachesSink(fn, seed, r, first)
+}
+
+// sameEveryIteration reports whether every branch of loop that holds at
+// takes the same way in every iteration: its condition reads only
+// variables the loop does not write and calls nothing (`if (grid_size > 1)`
+// around a second kernel). The loop's first iteration then runs at when
+// any iteration does.
+func sameEveryIteration(at, loop cudaparse.Node) bool {
+	var conditions []cudaparse.Node
+	for x, p := at, at.Parent(); p.Valid() && p != loop; x, p = p, p.Parent() {
+		switch {
+		case p.Is("if_statement", "switch_statement", "while_statement", "do_statement"):
+			conditions = append(conditions, p.ChildByField("condition"))
+		case p.Is("conditional_expression") && x.Field() != "condition":
+			conditions = append(conditions, p.ChildByField("condition"))
+		case p.Is("for_statement", "for_range_loop", "lambda_expression"):
+			return false
+		}
+	}
+	read := map[string]bool{}
+	for _, c := range conditions {
+		calls := false
+		c.Descendants(func(n cudaparse.Node) bool {
+			switch {
+			case n.Is("call_expression"):
+				calls = true
+			case n.Is("identifier"):
+				read[n.Text()] = true
+			}
+			return !calls
+		})
+		if calls {
+			return false
+		}
+	}
+	written := false
+	loop.Descendants(func(n cudaparse.Node) bool {
+		var target cudaparse.Node
+		switch {
+		case n.Is("assignment_expression"):
+			target = n.ChildByField("left")
+		case n.Is("update_expression"):
+			target = n.ChildByField("argument")
+		case n.Is("pointer_expression") && strings.HasPrefix(strings.TrimSpace(n.Text()), "&"):
+			target = n.ChildByField("argument") // handed to a call that may write it
+		case n.Is("init_declarator"):
+			target = n.ChildByField("declarator")
+		}
+		if target.Valid() && read[target.Unparen().Name()] {
+			written = true
+		}
+		return !written
+	})
+	return !written
+}
+
+// timerReadOnlyLater reports whether r ends at the stop of a timer object
+// (`gpu_timer.Stop()`) whose measurement its function reads only in the
+// loop holding r, under a branch the loop's first iteration does not take
+// (`if (i > 0) elapsed += gpu_timer.ElapsedMillis();`): a read is a call
+// of one of the object's methods whose value is used. An object handed to
+// a call, or read after the loop, may show the first sample.
+func timerReadOnlyLater(fn *cudaparse.Function, r cudaparse.TimedRegion, first cudaparse.FirstIteration) bool {
+	callee := r.Stop.ChildByField("function")
+	if !r.Stop.Is("call_expression") || !callee.Is("field_expression") {
+		return false
+	}
+	obj := callee.ChildByField("argument")
+	if !obj.Is("identifier") {
+		return false
+	}
+	reads, elsewhere := 0, false
+	fn.Body.Descendants(func(n cudaparse.Node) bool {
+		if elsewhere || !n.Is("identifier") || n.Text() != obj.Text() || n.Start() < r.Stop.End() {
+			return !elsewhere
+		}
+		method := n.Parent()
+		call := method.Parent()
+		switch {
+		case !method.Is("field_expression") || n.Field() != "argument" || !call.Is("call_expression"):
+			elsewhere = true // handed on, or its address taken
+		case call.Parent().Is("expression_statement"):
+			// obj.Start(), obj.Stop(): no value read
+		case !first.Loop.Contains(call) || !excludedOnFirstIteration(call, first):
+			elsewhere = true
+		default:
+			reads++
+		}
+		return !elsewhere
+	})
+	return !elsewhere && reads > 0
 }
 
 // stopwatchUnread reports whether r ends at the stop of a stopwatch local

@@ -38,20 +38,23 @@ var Rule = &rule.Rule{
 // function another file of the project defines (a timer helper, a
 // launcher).
 //
+// Its launch words are the launch syntax and APIs, and "LaunchKernel" for
+// HIP's hipLaunchKernelGGL, which a header may define as a launch macro.
 // Its clock words are what the recognizer (cudaparse.ClockOf) accepts:
 // cudaparse.ClockReadSpellings, or a timer object's name with one of its
 // methods' calls, and a benchmark state loop's `state)`.
 func prefilter(text *rule.Text) bool {
 	clock := text.ContainsAny(clockSpellings...) || text.ContainsAny(timerObjects...) && text.ContainsAny(timerCalls...) ||
 		text.Contains("state)") || text.CallsProjectClock()
-	return clock && (text.ContainsAny("<<<", "<< <", "LaunchKernel", "LaunchCooperativeKernel", "cuLaunch", "cub::", "thrust::") ||
+	return clock && (text.ContainsAny(launchSpellings...) || text.ContainsAny("LaunchKernel", "LaunchCooperativeKernel", "cub::", "thrust::") ||
 		text.ContainsAny(libraryLaunches...) || text.Contains(knowledge.GinkgoDeviceExecutor) || text.CallsProjectLoader())
 }
 
 var (
-	clockSpellings = knowledge.ClockReadSpellings()
-	timerObjects   = knowledge.TimerObjectSpellings()
-	timerCalls     = knowledge.TimerCallSpellings()
+	clockSpellings  = knowledge.ClockReadSpellings()
+	launchSpellings = knowledge.LaunchSpellings()
+	timerObjects    = knowledge.TimerObjectSpellings()
+	timerCalls      = knowledge.TimerCallSpellings()
 	// libraryLaunches: the portability layers' parallel patterns.
 	libraryLaunches = knowledge.LibraryLaunchSpellings()
 )
@@ -139,7 +142,7 @@ func run(p *rule.Pass) {
 		// Kernels every known caller (in any file) loads before calling fn.
 		onEntry := p.CallerLoads().LoadedOnEntry(p.ProjectFunction(fn))
 		reported := map[int]bool{}
-		if len(helpers) > 0 {
+		if len(helpers) > 0 || len(a.file.LambdaVariables(fn)) > 0 {
 			a.checkHelperCalls(fn, helpers, uses, onEntry, reported)
 		}
 		placed := slices.ContainsFunc(uses, func(u kernelUse) bool { return u.runsAt.Valid() })

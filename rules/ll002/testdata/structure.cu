@@ -56,7 +56,7 @@ float tiled_in_lambda(const float *a, const float *b, float *c, int n) {
     body();
     return timer.stop();
   };
-  return measure([&] { gemm_tiled<<<n / 16, 16>>>(a, b, c, n); });  // ok: not measured in this function's own timed region (the lambda is called through measure)
+  return measure([&] { gemm_tiled<<<n / 16, 16>>>(a, b, c, n); });  // want LL002 "gemm_tiled in this function is timed by measure"
 }
 
 class Bench {
