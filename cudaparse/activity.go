@@ -60,6 +60,23 @@ var (
 	LibraryInitializer = regexp.MustCompile(`^((cublas|cublasLt|cudnn|cusparse|cusolverDn|cusolverSp|cufft|curand|cutensor|nvjpeg)(Create|Plan)|ncclCommInit)`)
 )
 
+// InitializesCUDA reports whether a call of name, a function the program
+// does not define itself, initializes CUDA (and so creates the primary
+// context, where eager loading loads every module): cuInit and the driver
+// calls that need a context, every runtime call but those that only
+// report on the library (knowledge.ReportingAPIs) and the error-checking
+// helpers named like the API, and the CUDA libraries' handle
+// constructors.
+func InitializesCUDA(name string) bool {
+	switch {
+	case name == "cuInit" || knowledge.ContextCreators[name] || knowledge.ContextSetters[name]:
+		return true
+	case IsRuntimeAPI(name):
+		return !knowledge.ReportingAPIs[name] && !CheckWrapper.MatchString(name)
+	}
+	return LibraryInitializer.MatchString(name)
+}
+
 // OnceRunners run the function they are given before they return.
 var OnceRunners = map[string]bool{"call_once": true, "pthread_once": true}
 

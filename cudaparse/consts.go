@@ -295,8 +295,37 @@ func (f *File) NeverRuns(n Node) bool {
 	return false
 }
 
+// fileConstant reports whether the declarator d declares a constant of
+// the file's scope (or a namespace's), not a pointer: `const int N = 1;`,
+// `constexpr bool kTiled = false;`, which nothing can assign.
+func fileConstant(d Node) bool {
+	decl := d.Parent()
+	if !decl.Is("declaration") || decl.Ancestor("function_definition", "class_specifier", "struct_specifier").Valid() {
+		return false
+	}
+	constant := false
+	for _, k := range decl.NamedChildren() {
+		if k.Is("type_qualifier") && (k.Text() == "const" || k.Text() == "constexpr") {
+			constant = true
+		}
+	}
+	return constant && d.ChildByField("declarator").Is("identifier")
+}
+
+// literalsOnly reports whether expression n is built of literals alone.
+func literalsOnly(n Node) bool {
+	only := true
+	n.Descendants(func(x Node) bool {
+		if x.Is("identifier", "call_expression", "field_expression", "qualified_identifier") {
+			only = false
+		}
+		return only
+	})
+	return only
+}
+
 // preprocessorTruth returns whether condition c holds, when it is a
-// literal or a macro NeverRuns trusts, possibly negated.
+// literal, a macro or a file constant NeverRuns trusts, possibly negated.
 func (f *File) preprocessorTruth(c Node, depth int) (holds, known bool) {
 	c = c.Unparen()
 	if depth > maxConstDepth || !c.Valid() {
@@ -313,9 +342,17 @@ func (f *File) preprocessorTruth(c Node, depth int) (holds, known bool) {
 		}
 	case "identifier":
 		// A local of the name comes first; else the file's definitions,
-		// all of them: one, a #define outside any #if.
+		// all of them: one, a #define outside any #if, or a constant of
+		// the file's scope (`const int IN_CORE = 1;`).
 		defs := f.ReachingDefs(c)
-		if len(defs) != 1 || !defs[0].Node.Is("preproc_def") || defs[0].Node.Ancestor("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif").Valid() {
+		if len(defs) != 1 || defs[0].Node.Ancestor("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif").Valid() {
+			return false, false
+		}
+		if defs[0].Op == DefInit && fileConstant(defs[0].Node) {
+			v, ok := f.constValue(defs[0].Value, depth+1)
+			return v != 0, ok && literalsOnly(defs[0].Value)
+		}
+		if !defs[0].Node.Is("preproc_def") {
 			return false, false
 		}
 		// Its value of literals alone: `#define FUSE ((OPTS & 4))` is the

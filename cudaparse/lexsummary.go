@@ -748,6 +748,16 @@ func eachWord(b, w []byte, visit func(at, end int) bool) {
 // calls, transitively (a timed frame callback calls the file's
 // render_frame(), which calls another file's launcher).
 func TimedCalls(src []byte, clocks [][]byte) []string {
+	timed, _ := TimedCallsAndWarmups(src, clocks)
+	return timed
+}
+
+// TimedCallsAndWarmups is TimedCalls, and the names the measuring
+// functions call before their first clock read (not followed into the
+// file's functions): what may warm up the timed launches, a call of
+// another file's preload helper (`maximum_residency(refine, 64, 0)`,
+// which asks cudaFuncGetAttributes of the kernel it is handed).
+func TimedCallsAndWarmups(src []byte, clocks [][]byte) (timed, before []string) {
 	// Where the clocks are spelled, found once for the file rather than
 	// in each function's body.
 	var marks []int
@@ -762,11 +772,11 @@ func TimedCalls(src []byte, clocks [][]byte) []string {
 		}
 	}
 	if len(marks) < 2 {
-		return nil
+		return nil, nil
 	}
 	sort.Ints(marks)
 	var out []string
-	seen := map[string]bool{}
+	seen, seenBefore := map[string]bool{}, map[string]bool{}
 	bodies := map[string][][]byte{}
 	eachDefinition(src, func(name, body []byte) {
 		bodies[string(name)] = append(bodies[string(name)], body)
@@ -783,9 +793,15 @@ func TimedCalls(src []byte, clocks [][]byte) []string {
 				out = append(out, string(n))
 			}
 		})
+		EachName(body[:marks[k]-start], func(n []byte, d bool) {
+			if !d && !seenBefore[string(n)] {
+				seenBefore[string(n)] = true
+				before = append(before, string(n))
+			}
+		})
 	})
 	if len(out) == 0 {
-		return out
+		return out, before
 	}
 	// What the file's own timed callees call, to a fixed point.
 	for k := 0; k < len(out) && k < maxTimedCalls; k++ {
@@ -798,7 +814,7 @@ func TimedCalls(src []byte, clocks [][]byte) []string {
 			})
 		}
 	}
-	return out
+	return out, before
 }
 
 // maxTimedCalls bounds the names TimedCalls follows into the file's own

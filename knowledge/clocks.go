@@ -64,6 +64,10 @@ var HostClockCalls = map[string]bool{
 	// cuda-samples' helper_timer.h
 	"sdkStartTimer": true, "sdkStopTimer": true,
 	"cutStartTimer": true, "cutStopTimer": true,
+	// Parboil's timer set (parboil.h), which its benchmarks and those
+	// built on them (ISPASS 2009) print per category: switching the
+	// active timer stops one and starts the other.
+	"pb_SwitchToTimer": true, "pb_StartTimer": true, "pb_StopTimer": true,
 }
 
 // QualifiedClockCalls read a host clock when called under one of their

@@ -32,3 +32,19 @@ var ReportingAPIs = map[string]bool{
 	"cuGetErrorString": true, "cuGetErrorName": true, "cuDriverGetVersion": true,
 	"cuGetProcAddress": true, "cuGetProcAddress_v2": true,
 }
+
+// HostLibraryCalls are functions of the C library (and POSIX) that a
+// program's main calls before it touches CUDA, none of which can: reading
+// arguments and input, printing, allocating host memory. A timer started
+// after only these holds the creation of the CUDA context (LL002).
+var HostLibraryCalls = map[string]bool{
+	"printf": true, "fprintf": true, "sprintf": true, "snprintf": true, "puts": true, "fputs": true, "putchar": true,
+	"scanf": true, "sscanf": true, "fscanf": true, "fgets": true, "fread": true, "fwrite": true, "fflush": true,
+	"fopen": true, "fclose": true, "fseek": true, "ftell": true, "rewind": true, "perror": true,
+	"atoi": true, "atol": true, "atof": true, "strtol": true, "strtoul": true, "strtod": true, "strtof": true,
+	"strcmp": true, "strncmp": true, "strcpy": true, "strncpy": true, "strcat": true, "strlen": true, "strstr": true, "strchr": true, "strdup": true,
+	"memset": true, "memcpy": true, "memmove": true, "malloc": true, "calloc": true, "realloc": true, "free": true,
+	"exit": true, "abort": true, "srand": true, "rand": true, "srand48": true, "drand48": true, "getopt": true, "getopt_long": true,
+	"getenv": true, "setenv": true, "assert": true, "time": true, "clock": true, "gettimeofday": true, "clock_gettime": true,
+	"sleep": true, "usleep": true,
+}

@@ -230,6 +230,9 @@ type prepass struct {
 	// blanked marks tokens already rewritten, so that they are transparent
 	// when looking at neighbours.
 	blanked []bool
+	// macroEvents are the #defines and #undefs of the names the file
+	// #undefs, in order (noteUndefs); nil for a file that #undefs none.
+	macroEvents map[string][]macroEvent
 }
 
 // Neutralize returns a copy of src in which CUDA syntax is replaced by

@@ -31,6 +31,7 @@ func (p *prepass) resolveConditionals() {
 	}
 	zero := p.zeroMacros()
 	off := p.switchedOff()
+	p.noteUndefs()
 	for _, dirs := range ConditionalGroups(p.src, p.toks) {
 		for _, d := range dirs {
 			p.simplifyCondition(d)
@@ -43,7 +44,7 @@ func (p *prepass) resolveConditionals() {
 			p.blankBetween(dirs[0], dirs[1])
 			continue
 		}
-		if isIfdefOff(p.text(dirs[0]), off) {
+		if isIfdefOff(p.text(dirs[0]), off) || p.undefinedAt(dirs[0]) {
 			// The switch is off: its branch is dead, and the next one is
 			// what compiles, kept alone as a flattened group keeps its
 			// first (`#ifdef X } while (a && b); #else } while (a);
@@ -294,6 +295,77 @@ func (p *prepass) switchedOff() map[string]bool {
 		}
 	}
 	return off
+}
+
+// macroEvent is a #define or #undef of a name: the token of its
+// directive, and whether it sits in no conditional group (it always
+// takes effect).
+type macroEvent struct {
+	tok           int
+	undef, always bool
+}
+
+// noteUndefs notes, for the names the file #undefs, every #define and
+// #undef of them in order (undefinedAt).
+func (p *prepass) noteUndefs() {
+	p.macroEvents = nil
+	if !bytes.Contains(p.src, []byte("undef")) {
+		return // most files
+	}
+	depth := 0
+	events := map[string][]macroEvent{}
+	undefined := false
+	for i, t := range p.toks {
+		if t.Kind != TokDirective {
+			continue
+		}
+		d := p.src[t.Start:t.End]
+		switch name := DirectiveName(d); name {
+		case "if", "ifdef", "ifndef":
+			depth++
+		case "endif":
+			depth--
+		case "define", "undef":
+			if w := DirectiveWords(d); len(w) > 1 {
+				events[string(w[1])] = append(events[string(w[1])], macroEvent{tok: i, undef: name == "undef", always: depth == 0})
+				undefined = undefined || name == "undef"
+			}
+		}
+	}
+	if undefined {
+		p.macroEvents = events
+	}
+}
+
+// undefinedAt reports whether the directive at token i is `#ifdef NAME`
+// or `#if defined(NAME)` for a name the file #undefs before it outside
+// any conditional group, with no #define of it between: its branch never
+// compiles (Rodinia's srad.cu includes srad.h, which defines TIMER, then
+// `#undef TIMER`).
+func (p *prepass) undefinedAt(i int) bool {
+	if p.macroEvents == nil {
+		return false
+	}
+	d := p.text(i)
+	var name string
+	switch DirectiveName(d) {
+	case "ifdef":
+		if w := DirectiveWords(d); len(w) == 2 {
+			name = string(w[1])
+		}
+	case "if":
+		cond := strings.TrimSpace(strings.TrimPrefix(ifCondition(d), "defined"))
+		if cond != ifCondition(d) {
+			name = strings.Trim(cond, "() ")
+		}
+	}
+	var last *macroEvent
+	for k, e := range p.macroEvents[name] {
+		if e.tok < i {
+			last = &p.macroEvents[name][k]
+		}
+	}
+	return last != nil && last.undef && last.always
 }
 
 // commentedDefines returns the names of the lines `// #define NAME`

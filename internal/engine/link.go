@@ -57,13 +57,18 @@ func (pr *projectRun) link(also []int) *link.Project {
 		}
 	}
 	calls := make([][]string, len(pr.facts))
+	warmups := make([][]string, len(pr.facts))
 	onPool(len(asked), pr.workers, func(_ *worker, k int) {
 		if i := asked[k]; pr.facts[i].summary != nil {
 			calls[i] = pr.calledNames(i)
 		} else {
-			calls[i] = pr.timedByProjectClock(i)
+			calls[i], warmups[i] = pr.timedByProjectClock(i)
 		}
 	})
+	// What those files call before their timers may warm up what they
+	// time: the definers that spell a launch or preload in a function of
+	// the name (not the near files every name of a tree would bring).
+	warmWanted := map[string][]int{}
 	for i := range pr.facts {
 		ff := &pr.facts[i]
 		if ff.summary != nil {
@@ -84,6 +89,9 @@ func (pr *projectRun) link(also []int) *link.Project {
 			for _, name := range calls[i] {
 				loadWanted[name] = append(loadWanted[name], i)
 			}
+			for _, name := range warmups[i] {
+				warmWanted[name] = append(warmWanted[name], i)
+			}
 		}
 		for _, id := range ff.found().calls {
 			if ff.loadCandidate {
@@ -98,6 +106,14 @@ func (pr *projectRun) link(also []int) *link.Project {
 	definers := pr.definersOf(loadWanted, true, nil)
 	for _, name := range slices.Sorted(maps.Keys(loadWanted)) {
 		for _, i := range definers[name] {
+			if !pr.requested(i) {
+				candidates = append(candidates, i)
+			}
+		}
+	}
+	warmDefiners := pr.definersOf(warmWanted, false, nil)
+	for _, name := range slices.Sorted(maps.Keys(warmWanted)) {
+		for _, i := range warmDefiners[name] {
 			if !pr.requested(i) {
 				candidates = append(candidates, i)
 			}
@@ -124,7 +140,7 @@ func (pr *projectRun) link(also []int) *link.Project {
 	// known once their files are summarized. A file that hands code to
 	// one times what that code calls, as a file between two clock calls
 	// does: its calls are what the launchers are looked for by.
-	pr.timingHelpers = pr.timingHelperNames()
+	pr.timingHelpers, pr.clockReaders = pr.timingHelperNames()
 	if len(pr.timingHelpers) > 0 {
 		more := map[string][]int{}
 		for i := range pr.facts {
@@ -165,39 +181,55 @@ func (pr *projectRun) link(also []int) *link.Project {
 }
 
 // timingHelperNames returns the names of the summarized functions that
-// time a parameter (FunctionSummary.TimesParam).
-func (pr *projectRun) timingHelperNames() map[string]bool {
-	var out map[string]bool
+// time a parameter (FunctionSummary.TimesParam), and of the free ones
+// that read a host clock once (FunctionSummary.ReadsClock).
+func (pr *projectRun) timingHelperNames() (helpers, clocks map[string]bool) {
+	add := func(set *map[string]bool, name string) {
+		if *set == nil {
+			*set = map[string]bool{}
+		}
+		(*set)[name] = true
+	}
 	for i := range pr.facts {
 		if sum := pr.facts[i].summary; sum != nil {
 			for k := range sum.Functions {
-				if sum.Functions[k].TimesParam > 0 {
-					if out == nil {
-						out = map[string]bool{}
-					}
-					out[sum.Functions[k].Name] = true
+				fn := &sum.Functions[k]
+				if fn.TimesParam > 0 {
+					add(&helpers, fn.Name)
+				}
+				if fn.ReadsClock && !fn.Timed && !fn.Member {
+					add(&clocks, fn.Name)
 				}
 			}
 		}
 	}
-	return out
+	return helpers, clocks
 }
 
 // measures reports whether fn measures something: it reads a clock twice
-// or more (Timed), or hands code to a timing helper of the project.
+// or more (Timed, or two calls of another file's timestamp helper, which
+// its file's parse did not know), or hands code to a timing helper of the
+// project.
 func (pr *projectRun) measures(fn *cudaparse.FunctionSummary) bool {
 	if fn.Timed {
 		return true
 	}
-	if len(pr.timingHelpers) == 0 {
+	if len(pr.timingHelpers) == 0 && len(pr.clockReaders) == 0 {
 		return false
 	}
+	reads := 0
 	for _, st := range fn.AllSteps() {
-		if st.Kind == cudaparse.StepCall && pr.timingHelpers[st.Callee] {
+		if st.Kind != cudaparse.StepCall {
+			continue
+		}
+		if pr.timingHelpers[st.Callee] {
 			return true
 		}
+		if pr.clockReaders[st.Callee] && !st.Method {
+			reads++
+		}
 	}
-	return false
+	return reads >= 2
 }
 
 // requested reports whether file i was asked for its summary already, and
@@ -282,8 +314,10 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 }
 
 // timedByProjectClock returns what file i calls between two calls of a
-// function another file defines that reads a host clock (clockDefinedBy).
-func (pr *projectRun) timedByProjectClock(i int) []string {
+// function another file defines that reads a host clock (clockDefinedBy),
+// and what the functions measuring so call before their first such call
+// (a warm-up: cudaparse.TimedCallsAndWarmups).
+func (pr *projectRun) timedByProjectClock(i int) (timed, before []string) {
 	var clocks [][]byte
 	for _, id := range pr.facts[i].found().calls {
 		if name := pr.names.name(id); len(pr.clockDefinedBy[name]) > 0 {
@@ -291,13 +325,13 @@ func (pr *projectRun) timedByProjectClock(i int) []string {
 		}
 	}
 	if len(clocks) == 0 {
-		return nil
+		return nil, nil
 	}
 	src, err := ReadSource(pr.sources.abs(i))
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	return cudaparse.TimedCalls(src, clocks)
+	return cudaparse.TimedCallsAndWarmups(src, clocks)
 }
 
 // definesFunction reports whether the summary has a function of the name.

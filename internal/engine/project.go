@@ -65,10 +65,14 @@ type projectRun struct {
 	// timingHelpers are the names of the functions summarized that time
 	// a parameter (link): a function calling one measures.
 	timingHelpers map[string]bool
-	asked         map[int]bool
-	callerParses  int
-	fileNames     []*fileNames // by file: the names it spells, once read for a search
-	callerBudget  int          // parses the caller search may make: grows with the names looked for
+	// clockReaders are the names of the free functions summarized that
+	// read a host clock once (a timestamp helper of another file): two
+	// calls of them measure what lies between (measures).
+	clockReaders map[string]bool
+	asked        map[int]bool
+	callerParses int
+	fileNames    []*fileNames // by file: the names it spells, once read for a search
+	callerBudget int          // parses the caller search may make: grows with the names looked for
 	// includes are the resolved #includes of each file; visible the
 	// macros each file sees through them (under macroMu).
 	includes edges

@@ -124,6 +124,9 @@ type analysis struct {
 	// siteKeys maps the keys of the file's library launches to their keys
 	// in the project's facts (libraryLaunch).
 	siteKeys map[string]string
+	// act finds where main may touch CUDA before its timer (made when
+	// first asked: startsWithProgram).
+	act *cudaparse.Activity
 }
 
 func run(p *rule.Pass) {
@@ -147,7 +150,7 @@ func run(p *rule.Pass) {
 		}
 		placed := slices.ContainsFunc(uses, func(u kernelUse) bool { return u.runsAt.Valid() })
 		for _, r := range regions {
-			if (r.IsBenchmarkLoop() || inBenchmarkLoop(regions, r)) && !p.File.FixedIterations(fn.Name) || r.IsBenchmarkLoop() && p.File.ManualTime(fn) || warmedByEarlierCall(p.File, fn, r) || warmedByRunner(p.File, fn, r) || timedByTemplateFlag(fn, r) || startsWithProgram(fn, r) {
+			if (r.IsBenchmarkLoop() || inBenchmarkLoop(regions, r)) && !p.File.FixedIterations(fn.Name) || r.IsBenchmarkLoop() && p.File.ManualTime(fn) || warmedByEarlierCall(p.File, fn, r) || warmedByRunner(p.File, fn, r) || timedByTemplateFlag(fn, r) || a.startsWithProgram(fn, r) {
 				// Google Benchmark runs the loop once to size the run and
 				// reports a later run: the loads fall in the discarded one.
 				continue

@@ -40,10 +40,8 @@ func (a *analysis) isInitializingAPI(name string) bool {
 		return true // even when the file defines it: a mock driver in a test
 	case a.file.Defines(name):
 		return false
-	case cudaparse.IsRuntimeAPI(name):
-		return !knowledge.ReportingAPIs[name] && !cudaparse.CheckWrapper.MatchString(name)
 	}
-	return cudaparse.LibraryInitializer.MatchString(name)
+	return cudaparse.InitializesCUDA(name)
 }
 
 func isConstructor(fn *cudaparse.Function) bool {

@@ -91,3 +91,31 @@ void copy_by_options(float *out, const float *in) {
   cudaEventSynchronize(stop);
   printf("copy: %.3f ms\n", elapsed(start, stop));
 }
+
+// A constant of the file's scope is a switch too: `const int`, `constexpr`.
+// A variable that is not const can be set elsewhere, and is none.
+const int IN_CORE = 1;
+constexpr bool kVectorCopy = false;
+int use_vector = 0;
+
+__global__ void relax_in_core(float *out, const float *in) {}
+__global__ void relax_out_of_core(float *out, const float *in) {}
+
+void relax(float *out, const float *in) {
+  relax_in_core<<<64, 256>>>(out, in);
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  if (IN_CORE)
+    relax_in_core<<<64, 256>>>(out, in);  // ok: launched above
+  else
+    relax_out_of_core<<<64, 256>>>(out, in);  // ok: the constant never takes this branch
+  if (kVectorCopy)
+    copy_vector<<<64, 256>>>(out, in);  // ok: nor this one
+  if (use_vector)
+    copy_scalar<<<64, 256>>>(out, in);  // want LL002 "copy_scalar"
+  cudaEventRecord(stop);
+  cudaEventSynchronize(stop);
+  printf("relax: %.3f ms\n", elapsed(start, stop));
+}
