@@ -187,11 +187,40 @@ func (f *File) findTimedRegions(fn *Function) []TimedRegion {
 	objects := len(out)
 	out = append(out, hostRegions(host, fn)...)
 	out = append(out, sinceStartRegions(host, fn)...)
+	out = append(out, runningStopwatchRegions(f.CallsIn(fn), fn)...)
 	out = append(out, f.ownTimerScopes(fn, host)...)
 	for k := objects; k < len(out); k++ {
 		out[k].EventTimer = f.eventTimerAt(out[k].Start)
 	}
 	out = append(out, f.benchmarkLoops(fn)...)
+	return out
+}
+
+// runningStopwatchRegions returns the regions, in fn's calls, from a
+// stopwatch's start to each read of its value (knowledge.TimerValueReads)
+// made while it runs, no stop of it between: `cutStartTimer(t); print(cutGetTimerValue(t));
+// k<<<...>>>(); print(cutGetTimerValue(t));` measures k since the start.
+// A read after a stop returns the sessions summed, which hostRegions
+// bounds.
+func runningStopwatchRegions(calls []*Call, fn *Function) []TimedRegion {
+	var out []TimedRegion
+	started := map[string]*Call{} // each running watch: its start
+	for _, c := range calls {     // in source order
+		if len(c.Args) == 0 {
+			continue
+		}
+		watch := VarKey(addressed(c.Args[0]))
+		switch {
+		case knowledge.StopwatchStarts[c.Name]:
+			started[watch] = c
+		case knowledge.StopwatchStops[c.Name]:
+			delete(started, watch)
+		case knowledge.TimerValueReads[c.Name] && started[watch] != nil && !c.Node.Parent().Is("expression_statement"):
+			// A read whose value is used (an argument, an initializer):
+			// one dropped measures nothing.
+			out = append(out, regionBetween(started[watch], c, ClockHost, fn))
+		}
+	}
 	return out
 }
 

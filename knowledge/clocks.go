@@ -91,6 +91,10 @@ func IsQualifiedClock(name, callee string) bool {
 // cutil): what it measured is read only by TimerValueReads.
 var StopwatchStops = map[string]bool{"sdkStopTimer": true, "cutStopTimer": true}
 
+// StopwatchStarts start one: a TimerValueRead after it, before a stop,
+// reads the running watch (what it measured so far).
+var StopwatchStarts = map[string]bool{"sdkStartTimer": true, "cutStartTimer": true}
+
 // TimerValueReads return a stopwatch's accumulated time (cuda-samples'
 // helper_timer.h, and cutil's before it): a duration summed over its
 // start/stop sessions, not a timestamp. A read of one ends what the
