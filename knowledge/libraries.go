@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -336,3 +337,19 @@ const GinkgoKeyPrefix = "Ginkgo's "
 func GinkgoOperationKey(object, name string) string {
 	return GinkgoKeyPrefix + object + "->" + name
 }
+
+// CUTLASS's device-level operators (cutlass::gemm::device::Gemm,
+// GemmUniversalAdapter, cutlass::conv::device::ImplicitGemmConvolution)
+// are class templates whose run() or call operator launches the kernel
+// they instantiate in the calling file: it loads at that first launch
+// like a kernel of the file. initialize() and can_implement() launch
+// nothing.
+var cutlassDeviceOperator = regexp.MustCompile(`\bcutlass::(\w+::)*device::\w+`)
+
+// IsCUTLASSDeviceOperator reports whether a type, as written or as an
+// alias defines it, is a CUTLASS device-level operator.
+func IsCUTLASSDeviceOperator(typ string) bool { return cutlassDeviceOperator.MatchString(typ) }
+
+// CUTLASSOperatorRuns are the methods of a device-level operator that
+// launch its kernel.
+var CUTLASSOperatorRuns = map[string]bool{"run": true, "operator()": true}

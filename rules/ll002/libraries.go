@@ -49,6 +49,9 @@ func (a *analysis) libraryLaunch(c *cudaparse.Call) (string, bool) {
 	if key, ok := a.ginkgoOperation(c); ok {
 		return key, true
 	}
+	if key, ok := a.cutlassOperator(c); ok {
+		return key, true
+	}
 	last := q[strings.LastIndex(q, ":")+1:]
 	l := knowledge.LibraryLauncherOf(last, c.Name, func(ns string) bool { return a.spellsNamespace(ns) })
 	if l == nil || len(c.Args) == 0 {
@@ -72,6 +75,49 @@ func (a *analysis) libraryLaunch(c *cudaparse.Call) (string, bool) {
 		a.siteKeys[key] = knowledge.LibraryLaunchKey(l, c.Name, a.file.Path, a.file.Position(c.Node.Start()).Line)
 	}
 	return key, ok
+}
+
+// cutlassOperator returns the key of a call that runs a CUTLASS
+// device-level operator (knowledge.IsCUTLASSDeviceOperator): `gemm.run()`,
+// `gemm_op(args, workspace, stream)` on an object declared of the
+// operator's type, or of an alias of it (`using Gemm =
+// cutlass::gemm::device::GemmUniversalAdapter<Kernel>;`). The key is the
+// type as the object is declared with: objects of one type run one kernel.
+func (a *analysis) cutlassOperator(c *cudaparse.Call) (string, bool) {
+	if !bytes.Contains(a.file.Src, []byte("cutlass::")) {
+		return "", false // most files
+	}
+	var obj cudaparse.Node
+	switch callee := c.Callee.Unparen(); {
+	case callee.Is("field_expression") && knowledge.CUTLASSOperatorRuns[c.Name]:
+		obj = callee.ChildByField("argument")
+	case callee.Is("identifier") && a.file.FunctionNamed(c.Name) == nil:
+		obj = callee // gemm_op(...): the call operator
+	default:
+		return "", false
+	}
+	if !obj.Is("identifier") {
+		return "", false
+	}
+	typ, indirect := a.file.DeclaredType(obj)
+	if typ == "" || indirect || !knowledge.IsCUTLASSDeviceOperator(typ+" "+a.aliasOf(typ)) {
+		return "", false
+	}
+	return typ + "::run", true
+}
+
+// aliasOf returns what the file's `using name = ...;` or `typedef ...
+// name;` makes a type name stand for (its last component looked up), or "".
+func (a *analysis) aliasOf(typ string) string {
+	name := typ[strings.LastIndex(typ, ":")+1:]
+	if i := strings.IndexByte(name, '<'); i >= 0 || !identRE.MatchString(name) {
+		return ""
+	}
+	re := regexp.MustCompile(`(?:using\s+` + regexp.QuoteMeta(name) + `\s*=\s*([^;]+);|typedef\s+([^;]+?)\s+` + regexp.QuoteMeta(name) + `\s*;)`)
+	if m := re.FindSubmatch(a.file.Src); m != nil {
+		return string(m[1]) + string(m[2])
+	}
+	return ""
 }
 
 // ginkgoOperation returns the key of a Ginkgo operation (an operator's

@@ -46,7 +46,7 @@ var Rule = &rule.Rule{
 func prefilter(text *rule.Text) bool {
 	clock := text.ContainsAny(clockSpellings...) || text.ContainsAny(timerObjects...) && text.ContainsAny(timerCalls...) ||
 		text.Contains("state)") || text.CallsProjectClock()
-	return clock && (text.ContainsAny(launchSpellings...) || text.ContainsAny("LaunchKernel", "LaunchCooperativeKernel", "cub::", "thrust::") ||
+	return clock && (text.ContainsAny(launchSpellings...) || text.ContainsAny("LaunchKernel", "LaunchCooperativeKernel", "cub::", "thrust::", "cutlass::") ||
 		text.ContainsAny(libraryLaunches...) || text.Contains(knowledge.GinkgoDeviceExecutor) || text.CallsProjectLoader())
 }
 
