@@ -689,7 +689,7 @@ func comparedPairs(fn *Function, known map[string]int) map[[2]string]bool {
 		switch {
 		case n.Is("binary_expression") && n.ChildByField("operator").Text() == "-":
 			pair(soleVar(n.ChildByField("left"), names), soleVar(n.ChildByField("right"), names))
-		case n.Is("call_expression"):
+		case n.Is("call_expression") && !printsValues(n.ChildByField("function").Name()):
 			var args []string
 			for _, a := range n.ChildByField("arguments").NamedChildren() {
 				k := VarKey(addressed(a))
@@ -724,6 +724,15 @@ func comparedPairs(fn *Function, known map[string]int) map[[2]string]bool {
 		return true
 	})
 	return out
+}
+
+// printsValues reports whether a function of the name prints or formats
+// what it is handed (printf, fprintf, std::format, log_info): two clock
+// variables passed to it are shown side by side, not compared (`printf("%f
+// %f", t_fft, t_ifft)` of two durations).
+func printsValues(name string) bool {
+	lower := strings.ToLower(name)
+	return strings.Contains(lower, "print") || lower == "format" || strings.HasPrefix(lower, "log")
 }
 
 // benchmarkLoops returns the bodies of Google Benchmark loops,

@@ -162,7 +162,7 @@ func HostClockSpellings() []string {
 // TimerMethodSpellings are literals of a timer object's start or stop
 // (t.start(), timer->Stop(), sw.tic()).
 func TimerMethodSpellings() []string {
-	return []string{".start(", ".stop(", ".Start(", ".Stop(", "->start(", "->stop(", "->Start(", "->Stop(",
+	return []string{".start(", ".stop(", ".Start(", ".Stop(", "->start(", "->stop(", "->Start(", "->Stop(", "::Start(", "::Stop(",
 		".tic(", ".toc(", ".elapsed", ".Elapsed", "->elapsed", "->Elapsed", ".record(", ".Record("}
 }
 
