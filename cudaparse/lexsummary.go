@@ -86,9 +86,7 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 			clocks = spelledIn(src, hostClockLiterals)
 			timerCalls = spelledIn(src, timerMethodLiterals)
 		}
-		for _, spelling := range clocks {
-			clockReads += bytes.Count(body, spelling)
-		}
+		clockReads += readsInOneBuild(body, clocks)
 		clockReads += ownClockReads(body, additions)
 		fs.ReadsClock = clockReads == 1
 		events := bytes.Count(body, eventRecordSpelling)
@@ -103,6 +101,68 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 	markTimedByOwnHelpers(s.Functions)
 	s.Functions = exactFunctions(s.Functions)
 	return s
+}
+
+// readsInOneBuild counts the spellings in body as one build compiles it:
+// the branches of a preprocessor conditional are alternatives, of which
+// the one holding the most counts (`#ifdef WIN32 QueryPerformanceCounter
+// #else gettimeofday #endif` is one clock read, not two).
+func readsInOneBuild(body []byte, spellings [][]byte) int {
+	if len(spellings) == 0 {
+		return 0
+	}
+	if !bytes.Contains(body, []byte("#")) {
+		n := 0
+		for _, sp := range spellings {
+			n += bytes.Count(body, sp)
+		}
+		return n
+	}
+	// groups holds, for each open conditional, the count of each of its
+	// branches so far; total what lies outside every one.
+	var groups [][]int
+	total := 0
+	for _, line := range bytes.Split(body, []byte("\n")) {
+		directive := bytes.TrimLeft(line, " \t")
+		if len(directive) > 0 && directive[0] == '#' {
+			switch name := syntax.DirectiveName(directive); name {
+			case "if", "ifdef", "ifndef":
+				groups = append(groups, []int{0})
+			case "else", "elif", "elifdef", "elifndef":
+				if len(groups) > 0 {
+					groups[len(groups)-1] = append(groups[len(groups)-1], 0)
+				}
+			case "endif":
+				if len(groups) > 0 {
+					most := slices.Max(groups[len(groups)-1])
+					groups = groups[:len(groups)-1]
+					if len(groups) > 0 {
+						g := groups[len(groups)-1]
+						g[len(g)-1] += most
+					} else {
+						total += most
+					}
+				}
+			}
+			continue
+		}
+		n := 0
+		for _, sp := range spellings {
+			n += bytes.Count(line, sp)
+		}
+		if len(groups) > 0 {
+			g := groups[len(groups)-1]
+			g[len(g)-1] += n
+		} else {
+			total += n
+		}
+	}
+	for len(groups) > 0 { // unterminated: what was seen counts
+		most := slices.Max(groups[len(groups)-1])
+		groups = groups[:len(groups)-1]
+		total += most
+	}
+	return total
 }
 
 // markTimedByOwnHelpers sets Timed on the functions that call the file's

@@ -102,3 +102,20 @@ double scale(double x, double y) { return x * y; }
 		t.Errorf("scale: variants %v, want none (overloads)", got)
 	}
 }
+
+func TestReadsInOneBuild(t *testing.T) {
+	clocks := [][]byte{[]byte("gettimeofday("), []byte("QueryPerformanceCounter(")}
+	for _, c := range []struct {
+		body string
+		want int
+	}{
+		{"{ gettimeofday(&a, 0); x(); gettimeofday(&b, 0); }", 2},
+		{"{\n#ifdef WIN32\n QueryPerformanceCounter(&li);\n#else\n gettimeofday(&tv, 0);\n#endif\n}", 1},
+		{"{\n#if A\n gettimeofday(&a, 0); gettimeofday(&b, 0);\n#elif B\n QueryPerformanceCounter(&li);\n#endif\n gettimeofday(&c, 0);\n}", 3},
+		{"{\n#ifdef A\n#ifdef B\n gettimeofday(&a, 0);\n#else\n gettimeofday(&b, 0);\n#endif\n#endif\n}", 1},
+	} {
+		if got := readsInOneBuild([]byte(c.body), clocks); got != c.want {
+			t.Errorf("readsInOneBuild(%q) = %d, want %d", c.body, got, c.want)
+		}
+	}
+}

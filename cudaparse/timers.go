@@ -872,6 +872,7 @@ func (f *File) clockHelpers() map[string]bool {
 					reads = append(reads, c)
 				}
 			}
+			reads = readsOfOneBuild(reads)
 			// A helper named as a clock (start_timer) is a clock read
 			// already; its parameter says where the read goes.
 			if len(reads) == 1 && !knowledge.IsClockName(fn.Name) && returnsTime(fn) && returnsRead(fn, reads[0]) {
@@ -886,6 +887,69 @@ func (f *File) clockHelpers() map[string]bool {
 		}
 	})
 	return f.ownClockHelpers
+}
+
+// readsOfOneBuild keeps the reads one build compiles: of a preprocessor
+// conditional holding reads in two or more of its branches (`#ifdef WIN32
+// QueryPerformanceCounter(&li); #else gettimeofday(&tv, 0); #endif`), the
+// branch holding the most, the last of those (the `#else`, the build
+// without the switch) on a tie.
+func readsOfOneBuild(reads []*Call) []*Call {
+	for len(reads) > 1 {
+		branches := map[Node]map[int][]*Call{} // conditional -> branch -> its reads
+		var order []Node
+		for _, r := range reads {
+			for cond, branch := range conditionalBranches(r.Node) {
+				if branches[cond] == nil {
+					branches[cond] = map[int][]*Call{}
+					order = append(order, cond)
+				}
+				branches[cond][branch] = append(branches[cond][branch], r)
+			}
+		}
+		var split Node
+		for _, cond := range order {
+			if len(branches[cond]) > 1 {
+				split = cond
+				break
+			}
+		}
+		if !split.Valid() {
+			return reads
+		}
+		best := -1
+		for branch, rs := range branches[split] {
+			if best < 0 || len(rs) > len(branches[split][best]) || len(rs) == len(branches[split][best]) && branch > best {
+				best = branch
+			}
+		}
+		var kept []*Call
+		for _, r := range reads {
+			if b, in := conditionalBranches(r.Node)[split]; !in || b == best {
+				kept = append(kept, r)
+			}
+		}
+		reads = kept
+	}
+	return reads
+}
+
+// conditionalBranches returns the preprocessor conditionals around n (up
+// to its function), each with the index of its branch that holds n: 0 for
+// the first, one more for each #else or #elif after it.
+func conditionalBranches(n Node) map[Node]int {
+	out := map[Node]int{}
+	branch := 0
+	for p := n.Parent(); p.Valid() && !p.Is("function_definition", "lambda_expression"); p = p.Parent() {
+		switch {
+		case p.Is("preproc_else", "preproc_elif", "preproc_elifdef"):
+			branch++
+		case p.Is("preproc_if", "preproc_ifdef"):
+			out[p] = branch
+			branch = 0
+		}
+	}
+	return out
 }
 
 // noteParameterClock notes fn, which reads a host clock once (read) and
@@ -1015,6 +1079,20 @@ func returnsRead(fn *Function, c *Call) bool {
 			break
 		}
 	}
+	// timersub(&stop, &start, &elapsed): a call handed the read's
+	// variable and the address of another fills that one from the read.
+	fn.Body.Descendants(func(n Node) bool {
+		if n.Is("call_expression") && n != c.Node {
+			args := n.ChildByField("arguments").NamedChildren()
+			handed := slices.ContainsFunc(args, func(a Node) bool { return vars[VarKey(addressed(a))] })
+			for _, a := range args {
+				if handed && a.Is("pointer_expression") && strings.HasPrefix(strings.TrimSpace(a.Text()), "&") {
+					vars[VarKey(a.ChildByField("argument"))] = true
+				}
+			}
+		}
+		return true
+	})
 	found := false
 	fn.Body.Descendants(func(n Node) bool {
 		if found {
