@@ -108,61 +108,66 @@ func LexicalSummaryWithTimers(path string, src []byte, want map[string]bool, add
 // the one holding the most counts (`#ifdef WIN32 QueryPerformanceCounter
 // #else gettimeofday #endif` is one clock read, not two).
 func readsInOneBuild(body []byte, spellings [][]byte) int {
-	if len(spellings) == 0 {
-		return 0
-	}
-	if !bytes.Contains(body, []byte("#")) {
+	count := func(b []byte) int {
 		n := 0
 		for _, sp := range spellings {
-			n += bytes.Count(body, sp)
+			n += bytes.Count(b, sp)
 		}
 		return n
 	}
-	// groups holds, for each open conditional, the count of each of its
-	// branches so far; total what lies outside every one.
-	var groups [][]int
-	total := 0
+	if !bytes.Contains(body, []byte("#")) {
+		return count(body)
+	}
+	var c buildCount
 	for _, line := range bytes.Split(body, []byte("\n")) {
 		directive := bytes.TrimLeft(line, " \t")
-		if len(directive) > 0 && directive[0] == '#' {
-			switch name := syntax.DirectiveName(directive); name {
-			case "if", "ifdef", "ifndef":
-				groups = append(groups, []int{0})
-			case "else", "elif", "elifdef", "elifndef":
-				if len(groups) > 0 {
-					groups[len(groups)-1] = append(groups[len(groups)-1], 0)
-				}
-			case "endif":
-				if len(groups) > 0 {
-					most := slices.Max(groups[len(groups)-1])
-					groups = groups[:len(groups)-1]
-					if len(groups) > 0 {
-						g := groups[len(groups)-1]
-						g[len(g)-1] += most
-					} else {
-						total += most
-					}
-				}
-			}
+		if len(directive) == 0 || directive[0] != '#' {
+			c.add(count(line))
 			continue
 		}
-		n := 0
-		for _, sp := range spellings {
-			n += bytes.Count(line, sp)
-		}
-		if len(groups) > 0 {
-			g := groups[len(groups)-1]
-			g[len(g)-1] += n
-		} else {
-			total += n
+		switch syntax.DirectiveName(directive) {
+		case "if", "ifdef", "ifndef":
+			c.groups = append(c.groups, []int{0})
+		case "else", "elif", "elifdef", "elifndef":
+			if len(c.groups) > 0 {
+				c.groups[len(c.groups)-1] = append(c.groups[len(c.groups)-1], 0)
+			}
+		case "endif":
+			c.close()
 		}
 	}
-	for len(groups) > 0 { // unterminated: what was seen counts
-		most := slices.Max(groups[len(groups)-1])
-		groups = groups[:len(groups)-1]
-		total += most
+	for len(c.groups) > 0 { // unterminated: what was seen counts
+		c.close()
 	}
-	return total
+	return c.total
+}
+
+// buildCount counts for readsInOneBuild: groups holds, for each open
+// conditional, the count of each of its branches so far; total what lies
+// outside every one.
+type buildCount struct {
+	groups [][]int
+	total  int
+}
+
+// add counts n where the text is now: in the open branch, or outside.
+func (c *buildCount) add(n int) {
+	if len(c.groups) == 0 {
+		c.total += n
+		return
+	}
+	g := c.groups[len(c.groups)-1]
+	g[len(g)-1] += n
+}
+
+// close ends the innermost conditional: its branch holding the most counts.
+func (c *buildCount) close() {
+	if len(c.groups) == 0 {
+		return
+	}
+	most := slices.Max(c.groups[len(c.groups)-1])
+	c.groups = c.groups[:len(c.groups)-1]
+	c.add(most)
 }
 
 // markTimedByOwnHelpers sets Timed on the functions that call the file's

@@ -889,6 +889,27 @@ func (f *File) clockHelpers() map[string]bool {
 	return f.ownClockHelpers
 }
 
+// derivedThroughCalls adds to vars what fn's calls fill from them:
+// `timersub(&stop, &start, &elapsed)`, handed a read's variable and the
+// address of another, fills that one from the read.
+func derivedThroughCalls(fn *Function, read *Call, vars map[string]bool) {
+	fn.Body.Descendants(func(n Node) bool {
+		if !n.Is("call_expression") || n == read.Node {
+			return true
+		}
+		args := n.ChildByField("arguments").NamedChildren()
+		if !slices.ContainsFunc(args, func(a Node) bool { return vars[VarKey(addressed(a))] }) {
+			return true
+		}
+		for _, a := range args {
+			if a.Is("pointer_expression") && strings.HasPrefix(strings.TrimSpace(a.Text()), "&") {
+				vars[VarKey(a.ChildByField("argument"))] = true
+			}
+		}
+		return true
+	})
+}
+
 // readsOfOneBuild keeps the reads one build compiles: of a preprocessor
 // conditional holding reads in two or more of its branches (`#ifdef WIN32
 // QueryPerformanceCounter(&li); #else gettimeofday(&tv, 0); #endif`), the
@@ -1079,20 +1100,7 @@ func returnsRead(fn *Function, c *Call) bool {
 			break
 		}
 	}
-	// timersub(&stop, &start, &elapsed): a call handed the read's
-	// variable and the address of another fills that one from the read.
-	fn.Body.Descendants(func(n Node) bool {
-		if n.Is("call_expression") && n != c.Node {
-			args := n.ChildByField("arguments").NamedChildren()
-			handed := slices.ContainsFunc(args, func(a Node) bool { return vars[VarKey(addressed(a))] })
-			for _, a := range args {
-				if handed && a.Is("pointer_expression") && strings.HasPrefix(strings.TrimSpace(a.Text()), "&") {
-					vars[VarKey(a.ChildByField("argument"))] = true
-				}
-			}
-		}
-		return true
-	})
+	derivedThroughCalls(fn, c, vars)
 	found := false
 	fn.Body.Descendants(func(n Node) bool {
 		if found {
