@@ -91,6 +91,11 @@ func IsQualifiedClock(name, callee string) bool {
 // cutil): what it measured is read only by TimerValueReads.
 var StopwatchStops = map[string]bool{"sdkStopTimer": true, "cutStopTimer": true}
 
+// SwitchingTimers switch a timer set from one category to another (Parboil's
+// pb_SwitchToTimer): a function that calls one times its own work in its
+// own categories, and its caller's category stops at the switch.
+var SwitchingTimers = map[string]bool{"pb_SwitchToTimer": true}
+
 // StopwatchStarts start one: a TimerValueRead after it, before a stop,
 // reads the running watch (what it measured so far).
 var StopwatchStarts = map[string]bool{"sdkStartTimer": true, "cutStartTimer": true}

@@ -74,6 +74,10 @@ type kernelUse struct {
 	// runsAt is where the use runs when that is not where it is written:
 	// the call of a timing helper that runs the lambda holding it.
 	runsAt cudaparse.Node
+	// switchesTimer: the callee switches a timer set itself
+	// (knowledge.SwitchingTimers): its launches fall in its own
+	// categories, not in the caller's region; they still warm up.
+	switchesTimer bool
 }
 
 // at is where the use runs.
@@ -166,7 +170,7 @@ func run(p *rule.Pass) {
 				if placed {
 					earlier = runBefore(uses, at)
 				}
-				if !r.Contains(at) || reported[u.node.Start()] || warmedByEarlierIteration(r, at) || lastIteration || a.sampleDiscarded(fn, r, at) {
+				if !r.Contains(at) || u.switchesTimer || reported[u.node.Start()] || warmedByEarlierIteration(r, at) || lastIteration || a.sampleDiscarded(fn, r, at) {
 					continue
 				}
 				var cold []string // the kernels launched here for the first time
@@ -423,7 +427,11 @@ func (a *analysis) callUse(fn *cudaparse.Function, c *cudaparse.Call) (kernelUse
 		launched := append(slices.Clone(k.Launched), a.argumentKernels(c, k.LaunchedParams)...)
 		launched = append(launched, a.instantiated(c, k)...)
 		preloaded := append(slices.Clone(k.Preloaded), a.argumentKernels(c, k.PreloadedParams)...)
-		return kernelUse{node: c.Node, launched: launched, preloaded: preloaded, all: k.All, via: pf.String()}, true
+		switches := false
+		for _, st := range pf.Summary.AllSteps() {
+			switches = switches || st.Kind == cudaparse.StepCall && knowledge.SwitchingTimers[st.Callee]
+		}
+		return kernelUse{node: c.Node, launched: launched, preloaded: preloaded, all: k.All, via: pf.String(), switchesTimer: switches}, true
 	}
 	if callee == fn || callee.Space&cudaparse.SpaceHost == 0 {
 		return kernelUse{}, false
@@ -434,7 +442,8 @@ func (a *analysis) callUse(fn *cudaparse.Function, c *cudaparse.Call) (kernelUse
 	if len(launched) == 0 && len(preloaded) == 0 && !s.all {
 		return kernelUse{}, false
 	}
-	return kernelUse{node: c.Node, launched: launched, preloaded: preloaded, all: s.all, via: callee.Name}, true
+	switches := slices.ContainsFunc(a.file.CallsIn(callee), func(c *cudaparse.Call) bool { return knowledge.SwitchingTimers[c.Name] })
+	return kernelUse{node: c.Node, launched: launched, preloaded: preloaded, all: s.all, via: callee.Name, switchesTimer: switches}, true
 }
 
 func sortUses(us []kernelUse) {
