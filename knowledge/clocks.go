@@ -153,7 +153,9 @@ func isTimerFunction(name string) bool {
 func HostClockSpellings() []string {
 	out := []string{"::now"}
 	for name := range HostClockCalls {
-		out = append(out, name+"(")
+		// GNU style puts a blank before the parenthesis
+		// (`gettimeofday (&tv, &tz)`).
+		out = append(out, name+"(", name+" (")
 	}
 	for name, qs := range QualifiedClockCalls {
 		for _, q := range qs {

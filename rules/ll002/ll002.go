@@ -38,15 +38,17 @@ var Rule = &rule.Rule{
 // function another file of the project defines (a timer helper, a
 // launcher).
 //
-// Its launch words are the launch syntax and APIs, and "LaunchKernel" for
-// HIP's hipLaunchKernelGGL, which a header may define as a launch macro.
+// Its launch words are the launch syntax and APIs, "LaunchKernel" for
+// HIP's hipLaunchKernelGGL, which a header may define as a launch macro,
+// and a CUTLASS device-level operator's namespace.
 // Its clock words are what the recognizer (cudaparse.ClockOf) accepts:
 // cudaparse.ClockReadSpellings, or a timer object's name with one of its
 // methods' calls, and a benchmark state loop's `state)`.
 func prefilter(text *rule.Text) bool {
 	clock := text.ContainsAny(clockSpellings...) || text.ContainsAny(timerObjects...) && text.ContainsAny(timerCalls...) ||
 		text.Contains("state)") || text.CallsProjectClock()
-	return clock && (text.ContainsAny(launchSpellings...) || text.ContainsAny("LaunchKernel", "LaunchCooperativeKernel", "cub::", "thrust::", "cutlass::") ||
+	return clock && (text.ContainsAny(launchSpellings...) || text.ContainsAny("LaunchKernel", "LaunchCooperativeKernel", "cub::", "thrust::") ||
+		text.Contains("cutlass::") && text.Contains("::device::") ||
 		text.ContainsAny(libraryLaunches...) || text.Contains(knowledge.GinkgoDeviceExecutor) || text.CallsProjectLoader())
 }
 

@@ -81,7 +81,7 @@ func (a *analysis) startsWithProgram(fn *cudaparse.Function, r cudaparse.TimedRe
 // launch, a CUDA call, a device container, a function of the file that
 // does one of these (cudaparse.Activity), or a call of a function the
 // file does not define, but the C library's (knowledge.HostLibraryCalls)
-// and the C++ standard library's (`std::`).
+// and the C++ standard library's (`std::`, and its function objects).
 func (a *analysis) mayTouchCUDA(fn *cudaparse.Function, stmt cudaparse.Node) bool {
 	if a.act == nil {
 		a.act = cudaparse.NewActivity(a.file, func(name string) bool { return !a.file.Defines(name) && cudaparse.InitializesCUDA(name) })
@@ -99,6 +99,13 @@ func (a *analysis) mayTouchCUDA(fn *cudaparse.Function, stmt cudaparse.Node) boo
 		}
 		if strings.HasPrefix(strings.TrimPrefix(c.Callee.Text(), "::"), "std::") {
 			continue
+		}
+		if c.Callee.Is("identifier") {
+			// A function object of the standard library
+			// (`uniform_distr(g)` of a std::uniform_real_distribution).
+			if typ, _ := a.file.DeclaredType(c.Callee); strings.HasPrefix(strings.TrimPrefix(typ, "::"), "std::") {
+				continue
+			}
 		}
 		return true
 	}
