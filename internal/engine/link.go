@@ -273,10 +273,20 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 		want(i, only)
 	}
 	followed := map[string]bool{} // names whose definers' calls were wanted
+	// The near files are looked among for the calls of the measuring
+	// functions and for those of what they call: a timed call of another
+	// file's function that calls a third file's launcher is two hops
+	// (main.cpp's fa_simple() in ops/, which calls run_fmha() of a
+	// kernel's .cu); asked from the definers of the names a candidate
+	// calls (only), the first hop was taken already. Further on, headers.
+	nearRounds := 1
+	if only == nil {
+		nearRounds = 2
+	}
 	for round := 0; round < maxLinkRounds && len(wanted) > 0; round++ {
 		var todo, follow []int
 		var definers map[string][]int
-		if round == 0 {
+		if round < nearRounds {
 			definers = pr.definersOf(wanted, true, byMethods)
 		} else {
 			definers = pr.headerDefiners(wanted, byMethods)

@@ -1,0 +1,2 @@
+#pragma once
+void run_attention_hdim128(float *x);

@@ -1,0 +1,2 @@
+#pragma once
+void attention_forward(float *x);
