@@ -84,40 +84,114 @@ func (a *analysis) libraryLaunch(c *cudaparse.Call) (string, bool) {
 // cutlass::gemm::device::GemmUniversalAdapter<Kernel>;`). The key is the
 // type as the object is declared with: objects of one type run one kernel.
 func (a *analysis) cutlassOperator(c *cudaparse.Call) (string, bool) {
-	if !bytes.Contains(a.file.Src, []byte("cutlass::")) {
-		return "", false // most files
-	}
 	var obj cudaparse.Node
 	switch callee := c.Callee.Unparen(); {
 	case callee.Is("field_expression") && knowledge.CUTLASSOperatorRuns[c.Name]:
 		obj = callee.ChildByField("argument")
-	case callee.Is("identifier") && a.file.FunctionNamed(c.Name) == nil:
+	case callee.Is("identifier"):
 		obj = callee // gemm_op(...): the call operator
 	default:
 		return "", false
 	}
-	if !obj.Is("identifier") {
-		return "", false
+	if !obj.Is("identifier") || !a.cutlassObjects()[obj.Text()] {
+		return "", false // cheap: most calls name no such object
 	}
 	typ, indirect := a.file.DeclaredType(obj)
-	if typ == "" || indirect || !knowledge.IsCUTLASSDeviceOperator(typ+" "+a.aliasOf(typ)) {
+	if typ == "" || indirect || !a.isCUTLASSOperatorType(typ) {
 		return "", false
 	}
 	return typ + "::run", true
+}
+
+// cutlassObjects returns the names the file declares objects of a CUTLASS
+// device-level operator type with (found once a file).
+func (a *analysis) cutlassObjects() map[string]bool {
+	if a.cutlassNames != nil {
+		return a.cutlassNames
+	}
+	a.cutlassNames = map[string]bool{}
+	if !bytes.Contains(a.file.Src, []byte("cutlass::")) {
+		return a.cutlassNames // most files
+	}
+	a.file.Root().Descendants(func(n cudaparse.Node) bool {
+		if !n.Is("declaration") {
+			return true
+		}
+		if typ := strings.Join(strings.Fields(n.ChildByField("type").Text()), ""); typ != "" && a.isCUTLASSOperatorType(typ) {
+			for _, d := range n.ChildrenByField("declarator") {
+				if name := d.Name(); name != "" {
+					a.cutlassNames[name] = true
+				}
+			}
+		}
+		return true
+	})
+	return a.cutlassNames
+}
+
+// isCUTLASSOperatorType reports whether a declared type, as written or
+// as the file's alias of it, is a CUTLASS device-level operator
+// (memoized by type: a file declares few).
+func (a *analysis) isCUTLASSOperatorType(typ string) bool {
+	if v, ok := a.cutlassTypes[typ]; ok {
+		return v
+	}
+	v := knowledge.IsCUTLASSDeviceOperator(typ + " " + a.aliasOf(typ))
+	if a.cutlassTypes == nil {
+		a.cutlassTypes = map[string]bool{}
+	}
+	a.cutlassTypes[typ] = v
+	return v
 }
 
 // aliasOf returns what the file's `using name = ...;` or `typedef ...
 // name;` makes a type name stand for (its last component looked up), or "".
 func (a *analysis) aliasOf(typ string) string {
 	name := typ[strings.LastIndex(typ, ":")+1:]
-	if i := strings.IndexByte(name, '<'); i >= 0 || !identRE.MatchString(name) {
-		return ""
+	if a.typeAliases == nil {
+		a.typeAliases = typeAliases(a.file.Src)
 	}
-	re := regexp.MustCompile(`(?:using\s+` + regexp.QuoteMeta(name) + `\s*=\s*([^;]+);|typedef\s+([^;]+?)\s+` + regexp.QuoteMeta(name) + `\s*;)`)
-	if m := re.FindSubmatch(a.file.Src); m != nil {
-		return string(m[1]) + string(m[2])
+	return a.typeAliases[name]
+}
+
+// identByte reports whether c may be part of an identifier.
+func identByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// typeAliases returns the aliases a text defines, by name: `using name =
+// what;` and `typedef what name;`, read in one pass over the text.
+func typeAliases(src []byte) map[string]string {
+	out := map[string]string{}
+	for _, kw := range []string{"using", "typedef"} {
+		word := []byte(kw)
+		for i := 0; ; {
+			k := bytes.Index(src[i:], word)
+			if k < 0 {
+				break
+			}
+			at := i + k
+			i = at + len(word)
+			if at > 0 && identByte(src[at-1]) || i >= len(src) || identByte(src[i]) {
+				continue // part of a longer name
+			}
+			end := bytes.IndexByte(src[i:], ';')
+			if end < 0 {
+				break
+			}
+			stmt := strings.TrimSpace(string(src[i : i+end]))
+			if kw == "using" {
+				if name, what, ok := strings.Cut(stmt, "="); ok && identRE.MatchString(strings.TrimSpace(name)) && !strings.ContainsAny(strings.TrimSpace(name), " \t:") {
+					out[strings.TrimSpace(name)] = strings.TrimSpace(what)
+				}
+				continue
+			}
+			if j := strings.LastIndexAny(stmt, " \t\n*&>"); j > 0 && identRE.MatchString(stmt[j+1:]) {
+				out[stmt[j+1:]] = stmt[:j]
+			}
+		}
 	}
-	return ""
+	return out
 }
 
 // ginkgoOperation returns the key of a Ginkgo operation (an operator's

@@ -133,6 +133,11 @@ type analysis struct {
 	// act finds where main may touch CUDA before its timer (made when
 	// first asked: startsWithProgram).
 	act *cudaparse.Activity
+	// cutlassNames are the objects the file declares of CUTLASS operator
+	// types, cutlassTypes the verdict on each type asked (libraries.go).
+	cutlassNames map[string]bool
+	cutlassTypes map[string]bool
+	typeAliases  map[string]string
 }
 
 func run(p *rule.Pass) {
