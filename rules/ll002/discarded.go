@@ -86,7 +86,11 @@ func sameEveryIteration(at, loop cudaparse.Node) bool {
 		case n.Is("init_declarator"):
 			target = n.ChildByField("declarator")
 		}
-		if target.Valid() && read[target.Unparen().Name()] {
+		// opts.n = 2, a[i]++: what is written is the variable under it.
+		for target = target.Unparen(); target.Is("field_expression", "subscript_expression", "pointer_expression"); {
+			target = target.ChildByField("argument").Unparen()
+		}
+		if target.Is("identifier") && read[target.Text()] {
 			written = true
 		}
 		return !written

@@ -80,3 +80,25 @@ void handed_on(float *y, int n, int iterations) {
     report(timer);
   }
 }
+
+struct Options {
+  int grid;
+};
+
+__global__ void gather(float *y, int n) {}
+
+void field_changes(float *y, int n, Options opts, int iterations) {
+  GpuTimer timer;
+  float total = 0;
+  for (int i = 0; i <= iterations; i++) {
+    timer.Start();
+    if (opts.grid > 1) {
+      gather<<<opts.grid, 128>>>(y, n);  // want LL002 "gather"
+    }
+    timer.Stop();
+    opts.grid = 2;
+    if (i > 0)
+      total += timer.ElapsedMillis();
+  }
+  printf("gather: %.3f ms\n", total / iterations);
+}
