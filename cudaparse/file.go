@@ -244,6 +244,9 @@ type File struct {
 	// (`stopwatch_start(sw)` sets sw->begin, `stopwatch_stop(sw)` sw->end).
 	stampHelpers, sinceHelpers map[string]int
 	stampFields                map[string]string
+	// eventHelpers are the file's functions that start or stop a
+	// measurement of CUDA events, by name (eventHelper).
+	eventHelpers map[string]int
 	// classBases: the file's classes and their bases (MethodCalled).
 	classBasesOnce sync.Once
 	classBases     map[string][]string

@@ -188,12 +188,78 @@ func (f *File) findTimedRegions(fn *Function) []TimedRegion {
 	out = append(out, hostRegions(host, fn)...)
 	out = append(out, sinceStartRegions(host, fn)...)
 	out = append(out, runningStopwatchRegions(f.CallsIn(fn), fn)...)
+	out = append(out, f.eventHelperRegions(fn)...)
 	out = append(out, f.ownTimerScopes(fn, host)...)
 	for k := objects; k < len(out); k++ {
 		out[k].EventTimer = f.eventTimerAt(out[k].Start)
 	}
 	out = append(out, f.benchmarkLoops(fn)...)
 	return out
+}
+
+// eventHelperRegions returns the regions fn times with event helpers of
+// its file: functions that launch nothing and record one CUDA event, one
+// that starts (`initializeEvents(&start, &stop)`: creates both, records
+// start) and one that stops and reads the time between them
+// (`finalizeEvents(start, stop)`: records stop, cudaEventElapsedTime). A
+// region runs from a start helper's call to the next stop helper's.
+func (f *File) eventHelperRegions(fn *Function) []TimedRegion {
+	var out []TimedRegion
+	var start *Call
+	for _, c := range f.CallsIn(fn) {
+		switch f.eventHelper(c.Name) {
+		case eventHelperStart:
+			start = c
+		case eventHelperStop:
+			if start != nil {
+				out = append(out, regionBetween(start, c, ClockEvent, fn))
+			}
+			start = nil
+		}
+	}
+	return out
+}
+
+// Kinds of event helpers (eventHelper).
+const (
+	notEventHelper = iota
+	eventHelperStart
+	eventHelperStop
+)
+
+// eventHelper says whether the file's function of the name is an event
+// helper that starts a measurement (it records one event and reads no
+// elapsed time) or stops one (it records one event and reads the elapsed
+// time): every definition of the name in the file the same, none
+// launching.
+func (f *File) eventHelper(name string) int {
+	if f.eventHelpers == nil {
+		f.eventHelpers = map[string]int{}
+		for _, fn := range f.Functions {
+			if fn.Name == "" || fn.Space&SpaceHost == 0 || len(f.LaunchesIn(fn)) > 0 {
+				continue
+			}
+			records, elapsed := 0, false
+			for _, c := range f.CallsIn(fn) {
+				if knowledge.IsEventRecord(c.Name) {
+					records++
+				}
+				elapsed = elapsed || knowledge.IsEventElapsed(c.Name)
+			}
+			kind := notEventHelper
+			switch {
+			case records == 1 && elapsed:
+				kind = eventHelperStop
+			case records == 1:
+				kind = eventHelperStart
+			}
+			if prior, seen := f.eventHelpers[fn.Name]; seen && prior != kind {
+				kind = notEventHelper
+			}
+			f.eventHelpers[fn.Name] = kind
+		}
+	}
+	return f.eventHelpers[name]
 }
 
 // runningStopwatchRegions returns the regions, in fn's calls, from a
