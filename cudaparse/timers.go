@@ -793,12 +793,13 @@ func comparedPairs(fn *Function, known map[string]int) map[[2]string]bool {
 }
 
 // printsValues reports whether a function of the name prints or formats
-// what it is handed (printf, fprintf, std::format, log_info): two clock
-// variables passed to it are shown side by side, not compared (`printf("%f
-// %f", t_fft, t_ifft)` of two durations).
+// what it is handed (printf, fprintf, std::format): two clock variables
+// passed to it are shown side by side, not compared (`printf("%f %f",
+// t_fft, t_ifft)` of two durations). A logger named for what it logs
+// (`log_elapsed(t0, t1)`) may compare them, and is not one.
 func printsValues(name string) bool {
 	lower := strings.ToLower(name)
-	return strings.Contains(lower, "print") || lower == "format" || strings.HasPrefix(lower, "log")
+	return strings.Contains(lower, "print") || lower == "format"
 }
 
 // benchmarkLoops returns the bodies of Google Benchmark loops,
