@@ -55,46 +55,93 @@ func runsWarmup(f *cudaparse.File, c *cudaparse.Call) bool {
 // startsWithProgram reports whether r starts before the program touches
 // CUDA: in main, after statements that only declare plain variables or
 // call the C library and functions of the file that touch no CUDA
-// (reading arguments and input, building the problem on the host). The
+// (reading arguments and input, building the problem on the host), or in
+// a function of the file only main calls, first before main touches CUDA
+// and with nothing touching it before the timer in the function. The
 // measurement then holds the creation of the CUDA context, where eager
 // loading loads every module: lazy loading adds nothing to such a total
 // (Cholla's `start_total = Get_Time();` at the top of main, printed as the
 // initialization time; Rodinia's gaussian, which reads its matrix and
 // then times ForwardSub(), whose cudaMalloc is the program's first CUDA
-// call). A call of a function the file does not define may touch CUDA.
+// call; HeCBench's extend2, whose main loop calls a function timing its
+// own first cudaMalloc). A call of a function the file does not define may
+// touch CUDA.
 func (a *analysis) startsWithProgram(fn *cudaparse.Function, r cudaparse.TimedRegion) bool {
-	if fn.Name != "main" || fn.QualifiedName != "main" || !fn.Body.Valid() {
+	if !fn.Body.Valid() {
 		return false
+	}
+	if !isMain(fn) {
+		return a.calledFirstByMain(fn, r)
 	}
 	for _, stmt := range fn.Body.NamedChildren() {
 		if stmt.Contains(r.Start) {
 			return stmt.Is("expression_statement", "declaration")
 		}
-		if !inert(stmt) && a.mayTouchCUDA(fn, stmt) {
+		if !inert(stmt) && a.mayTouchCUDA(fn, stmt.Contains) {
 			return false
 		}
 	}
 	return false
 }
 
-// mayTouchCUDA reports whether statement stmt of fn may touch CUDA: a
-// launch, a CUDA call, a device container, a function of the file that
-// does one of these (cudaparse.Activity), or a call of a function the
-// file does not define, but the C library's (knowledge.HostLibraryCalls)
-// and the C++ standard library's (`std::`, and its function objects).
-func (a *analysis) mayTouchCUDA(fn *cudaparse.Function, stmt cudaparse.Node) bool {
+// isMain reports whether fn is the program's entry point.
+func isMain(fn *cudaparse.Function) bool { return fn.Name == "main" && fn.QualifiedName == "main" }
+
+// calledFirstByMain reports whether fn, which holds r, is called only by
+// the file's main, each call with nothing before it in main that may
+// touch CUDA, and nothing before r's start in fn that may.
+func (a *analysis) calledFirstByMain(fn *cudaparse.Function, r cudaparse.TimedRegion) bool {
+	main := a.file.FunctionNamed("main")
+	if main == nil || !isMain(main) || !main.Body.Valid() || a.mayTouchCUDA(fn, before(r.Start)) {
+		return false
+	}
+	sites := 0
+	for _, c := range a.file.Calls {
+		if c.Name != fn.Name || a.file.FunctionNamed(c.Name) != fn {
+			continue
+		}
+		if c.Func != main || a.mayTouchCUDA(main, before(c.Node)) {
+			return false // another caller, or CUDA may be up before the call
+		}
+		sites++
+	}
+	return sites > 0
+}
+
+// before returns a test of whether a node ends before at starts.
+func before(at cudaparse.Node) func(cudaparse.Node) bool {
+	return func(n cudaparse.Node) bool { return n.End() <= at.Start() }
+}
+
+// mayTouchCUDA reports whether the code of fn where (a test of a node)
+// holds may touch CUDA: a launch, a CUDA call, a device container, a
+// function of the file that does one of these (cudaparse.Activity), or a
+// call of a function the file does not define, but the C library's
+// (knowledge.HostLibraryCalls) and the C++ standard library's (`std::`,
+// and its function objects).
+func (a *analysis) mayTouchCUDA(fn *cudaparse.Function, where func(cudaparse.Node) bool) bool {
 	if a.act == nil {
 		a.act = cudaparse.NewActivity(a.file, func(name string) bool { return !a.file.Defines(name) && cudaparse.InitializesCUDA(name) })
 	}
 	for _, s := range a.act.Steps(fn) {
-		if stmt.Contains(s.Node) {
+		if where(s.Node) {
 			if _, ok := a.act.StepReaches(s, fn); ok {
 				return true
 			}
 		}
 	}
+	touches := false
+	fn.Body.Descendants(func(n cudaparse.Node) bool {
+		if n.Is("declaration") && where(n) && a.constructsUnknown(n) {
+			touches = true
+		}
+		return !touches
+	})
+	if touches {
+		return true
+	}
 	for _, c := range a.file.CallsIn(fn) {
-		if !stmt.Contains(c.Node) || a.file.Defines(c.Name) || !c.Callee.Is("field_expression") && knowledge.HostLibraryCalls[c.Name] {
+		if !where(c.Node) || a.file.Defines(c.Name) || !c.Callee.Is("field_expression") && knowledge.HostLibraryCalls[c.Name] {
 			continue
 		}
 		if strings.HasPrefix(strings.TrimPrefix(c.Callee.Text(), "::"), "std::") {
@@ -110,6 +157,34 @@ func (a *analysis) mayTouchCUDA(fn *cudaparse.Function, stmt cudaparse.Node) boo
 		return true
 	}
 	return false
+}
+
+// constructsUnknown reports whether a declaration constructs an object of
+// a class the file does not define, with arguments or a template (`Dense<float>
+// m(dim, dim)`, whose constructor, in another file, may allocate device
+// memory): not of the standard library, nor of plain or CUDA value types.
+// The file's own classes are the Activity's to judge.
+func (a *analysis) constructsUnknown(decl cudaparse.Node) bool {
+	typ := strings.TrimSpace(strings.TrimPrefix(decl.ChildByField("type").Text(), "::"))
+	if typ == "" || strings.HasPrefix(typ, "std::") || plainTypes[typ] || strings.HasPrefix(typ, "struct ") {
+		return false
+	}
+	if a.file.Defines(typ[strings.LastIndex(typ, ":")+1:]) {
+		return false
+	}
+	withArgs := false
+	for _, d := range decl.ChildrenByField("declarator") {
+		withArgs = withArgs || d.Is("init_declarator") && d.ChildByField("value").Is("argument_list", "initializer_list") || d.Is("function_declarator")
+	}
+	return withArgs || strings.Contains(typ, "<")
+}
+
+// plainTypes are value types whose objects construct nothing on the
+// device.
+var plainTypes = map[string]bool{
+	"int": true, "unsigned": true, "long": true, "short": true, "char": true, "float": true, "double": true, "bool": true,
+	"size_t": true, "auto": true, "dim3": true, "int64_t": true, "uint64_t": true, "int32_t": true, "uint32_t": true,
+	"unsigned int": true, "long long": true, "unsigned long": true, "unsigned long long": true, "const char": true,
 }
 
 // inert reports whether a statement of main before any timer does nothing
