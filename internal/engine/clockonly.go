@@ -18,9 +18,9 @@ import (
 // in the layers' .cu files). So may a file that defines its clock helpers
 // itself and calls another file's launcher between them (Rodinia's
 // `stopwatch_start(&sw); lud_cuda(m, n); stopwatch_stop(&sw);`): its text
-// spells a clock read, but no call between two of them. No prefilter admits such a file by its text,
-// and asking every file whether it calls both would scan the calls of the
-// whole tree. So they are looked for once the clock helpers are known:
+// spells a clock read, but no call between two of them. No prefilter
+// admits such a file by its text, and asking every file whether it calls
+// both would scan the calls of the whole tree. So they are looked for once the clock helpers are known:
 // files whose name filter may name one, read, and kept when they call a
 // helper twice with calls in between; those calls are what the link step
 // then follows, as for any file timing with another file's clock.
