@@ -303,6 +303,33 @@ func (f *File) collectScope() {
 	})
 }
 
+// AliasText returns what the file's first typedef or using alias of name,
+// at any scope (a class's, a template's too), makes it stand for, as
+// written without blanks (`using Gemm = cutlass::gemm::device::Gemm<...>;`
+// inside a kernel's spec struct); "" when the file has none.
+func (f *File) AliasText(name string) string {
+	f.aliasTextsOnce.Do(func() {
+		f.aliasTexts = map[string]string{}
+		note := func(name string, target Node) {
+			if _, seen := f.aliasTexts[name]; !seen && name != "" {
+				f.aliasTexts[name] = compactSpace(target.Text())
+			}
+		}
+		f.Root().Descendants(func(n Node) bool {
+			switch n.Kind() {
+			case "alias_declaration":
+				note(n.ChildByField("name").Text(), n.ChildByField("type"))
+			case "type_definition":
+				for _, d := range n.ChildrenByField("declarator") {
+					note(typedefName(d), n.ChildByField("type"))
+				}
+			}
+			return true
+		})
+	})
+	return f.aliasTexts[name]
+}
+
 func typedefName(d Node) string {
 	for d.Valid() && !d.Is("type_identifier") {
 		d = d.ChildByField("declarator")

@@ -283,6 +283,10 @@ type File struct {
 	templateKernels           map[string][]kernelTemplate
 	plainKernels              map[string]bool
 	aliases, records, globals map[string][]Node
+	// aliasTexts are what every alias of the file, a class's too, stands
+	// for as written (AliasText), built on first use.
+	aliasTextsOnce sync.Once
+	aliasTexts     map[string]string
 }
 
 // Root is the translation unit node.

@@ -136,62 +136,12 @@ func (a *analysis) isCUTLASSOperatorType(typ string) bool {
 	if v, ok := a.cutlassTypes[typ]; ok {
 		return v
 	}
-	v := knowledge.IsCUTLASSDeviceOperator(typ + " " + a.aliasOf(typ))
+	v := knowledge.IsCUTLASSDeviceOperator(typ + " " + a.file.AliasText(typ[strings.LastIndex(typ, ":")+1:]))
 	if a.cutlassTypes == nil {
 		a.cutlassTypes = map[string]bool{}
 	}
 	a.cutlassTypes[typ] = v
 	return v
-}
-
-// aliasOf returns what the file's `using name = ...;` or `typedef ...
-// name;` makes a type name stand for (its last component looked up), or "".
-func (a *analysis) aliasOf(typ string) string {
-	name := typ[strings.LastIndex(typ, ":")+1:]
-	if a.typeAliases == nil {
-		a.typeAliases = typeAliases(a.file.Src)
-	}
-	return a.typeAliases[name]
-}
-
-// identByte reports whether c may be part of an identifier.
-func identByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-// typeAliases returns the aliases a text defines, by name: `using name =
-// what;` and `typedef what name;`, read in one pass over the text.
-func typeAliases(src []byte) map[string]string {
-	out := map[string]string{}
-	for _, kw := range []string{"using", "typedef"} {
-		word := []byte(kw)
-		for i := 0; ; {
-			k := bytes.Index(src[i:], word)
-			if k < 0 {
-				break
-			}
-			at := i + k
-			i = at + len(word)
-			if at > 0 && identByte(src[at-1]) || i >= len(src) || identByte(src[i]) {
-				continue // part of a longer name
-			}
-			end := bytes.IndexByte(src[i:], ';')
-			if end < 0 {
-				break
-			}
-			stmt := strings.TrimSpace(string(src[i : i+end]))
-			if kw == "using" {
-				if name, what, ok := strings.Cut(stmt, "="); ok && identRE.MatchString(strings.TrimSpace(name)) && !strings.ContainsAny(strings.TrimSpace(name), " \t:") {
-					out[strings.TrimSpace(name)] = strings.TrimSpace(what)
-				}
-				continue
-			}
-			if j := strings.LastIndexAny(stmt, " \t\n*&>"); j > 0 && identRE.MatchString(stmt[j+1:]) {
-				out[stmt[j+1:]] = stmt[:j]
-			}
-		}
-	}
-	return out
 }
 
 // ginkgoOperation returns the key of a Ginkgo operation (an operator's

@@ -137,7 +137,6 @@ type analysis struct {
 	// types, cutlassTypes the verdict on each type asked (libraries.go).
 	cutlassNames map[string]bool
 	cutlassTypes map[string]bool
-	typeAliases  map[string]string
 }
 
 func run(p *rule.Pass) {
