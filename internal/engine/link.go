@@ -140,7 +140,7 @@ func (pr *projectRun) link(also []int) *link.Project {
 	// known once their files are summarized. A file that hands code to
 	// one times what that code calls, as a file between two clock calls
 	// does: its calls are what the launchers are looked for by.
-	pr.timingHelpers, pr.clockReaders = pr.timingHelperNames()
+	pr.timingHelpers, pr.clockReaders = pr.summarizedHelpers()
 	if len(pr.timingHelpers) > 0 {
 		more := map[string][]int{}
 		for i := range pr.facts {
@@ -180,10 +180,10 @@ func (pr *projectRun) link(also []int) *link.Project {
 	return pr.project()
 }
 
-// timingHelperNames returns the names of the summarized functions that
+// summarizedHelpers returns the names of the summarized functions that
 // time a parameter (FunctionSummary.TimesParam), and of the free ones
 // that read a host clock once (FunctionSummary.ReadsClock).
-func (pr *projectRun) timingHelperNames() (helpers, clocks map[string]bool) {
+func (pr *projectRun) summarizedHelpers() (helpers, clocks map[string]bool) {
 	add := func(set *map[string]bool, name string) {
 		if *set == nil {
 			*set = map[string]bool{}
