@@ -80,7 +80,9 @@ func (a *analysis) startsWithProgram(fn *cudaparse.Function, r cudaparse.TimedRe
 	for _, stmt := range fn.Body.NamedChildren() {
 		if stmt.Contains(r.Start) {
 			return stmt.Is("expression_statement", "declaration") &&
-				!a.mayTouchCUDA(fn, func(n cudaparse.Node) bool { return slices.ContainsFunc(busy, func(b cudaparse.Node) bool { return b.Contains(n) }) })
+				!a.mayTouchCUDA(fn, func(n cudaparse.Node) bool {
+					return slices.ContainsFunc(busy, func(b cudaparse.Node) bool { return b.Contains(n) })
+				})
 		}
 		if !inert(stmt) {
 			busy = append(busy, stmt)
