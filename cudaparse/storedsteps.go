@@ -116,7 +116,9 @@ func kindsOf(steps []SummaryStep) StepKinds {
 }
 
 // MoveSteps moves the steps of the summary's functions into store (nil:
-// they stay). The summary must not be read concurrently while they move.
+// they stay), then packs the functions (packedfunctions.go): read them
+// through FunctionCount, FunctionAt and EachFunction. The summary must
+// not be read concurrently while they move.
 func (s *FileSummary) MoveSteps(store *StepStore) {
 	if s == nil || store == nil {
 		return
@@ -140,6 +142,7 @@ func (s *FileSummary) MoveSteps(store *StepStore) {
 			fn.stored, fn.storedKinds, fn.Steps = storedSteps{store, ref}, kindsOf(fn.Steps), nil
 		}
 	}
+	s.packFunctions(store)
 }
 
 // stepNames appends the names of steps, in the order appendSteps writes

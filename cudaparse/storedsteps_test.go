@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,35 +36,56 @@ func TestStoredStepsRoundTrip(t *testing.T) {
 		t.Fatalf("%d fixtures found", len(files))
 	}
 	store := NewStepStore(spill.NewChunked(1<<10, 1<<10, t.TempDir()))
-	steps, moved := 0, 0
+	steps, moved, packed := 0, 0, 0
 	for _, path := range files {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sum := parse(t, string(src)).Summary()
-		want := make([][]SummaryStep, len(sum.Functions))
-		for k := range sum.Functions {
-			want[k] = sum.Functions[k].Steps
-			steps += len(want[k])
+		want := slices.Clone(sum.Functions)
+		for k := range want {
+			steps += len(want[k].Steps)
 		}
 		sum.MoveSteps(store)
-		for k := range sum.Functions {
-			fn := &sum.Functions[k]
-			if len(want[k]) > 0 && fn.Steps == nil {
+		if sum.FunctionCount() != len(want) {
+			t.Fatalf("%s: %d functions once moved, %d before", path, sum.FunctionCount(), len(want))
+		}
+		if sum.packed != nil {
+			packed++
+		}
+		for k, fn := range sum.EachFunction() {
+			if len(want[k].Steps) > 0 && fn.Steps == nil {
 				moved++ // a record longer than a chunk stays
 			}
-			if got := fn.StepList(); !reflect.DeepEqual(got, want[k]) {
-				t.Errorf("%s: %s's steps changed:\n got %#v\nwant %#v", path, fn.Name, got, want[k])
+			if got := fn.StepList(); !reflect.DeepEqual(got, want[k].Steps) {
+				t.Errorf("%s: %s's steps changed:\n got %#v\nwant %#v", path, fn.Name, got, want[k].Steps)
+			}
+			// Packed or not, the function reads back as it was.
+			if got := plainFunction(sum.FunctionAt(k)); !reflect.DeepEqual(got, want[k]) {
+				t.Errorf("%s: function %d changed once moved:\n got %#v\nwant %#v", path, k, got, want[k])
+			}
+			if got := sum.FunctionName(k); got != want[k].Name {
+				t.Errorf("%s: function %d's name %q once moved, %q before", path, k, got, want[k].Name)
 			}
 		}
 	}
 	if moved < 20 {
 		t.Errorf("%d functions' steps moved", moved)
 	}
+	if packed < 20 {
+		t.Errorf("%d summaries' functions packed", packed)
+	}
 	if steps < 100 {
 		t.Errorf("the fixtures' summaries hold %d steps: the test checks little", steps)
 	}
+}
+
+// plainFunction is fn with its steps in the heap, as a summary is made.
+func plainFunction(fn FunctionSummary) FunctionSummary {
+	fn.Steps = fn.StepList()
+	fn.stored, fn.storedKinds = storedSteps{}, 0
+	return fn
 }
 
 func randomStep(r *rand.Rand) SummaryStep {
@@ -107,7 +129,7 @@ func FuzzDecodeSteps(f *testing.F) {
 // the files that build summaries reads them through StepList, or it reads
 // nothing on the projects where the move happens (every project check).
 func TestStepsReadThroughStepList(t *testing.T) {
-	builders := map[string]bool{"summary.go": true, "lexsummary.go": true, "storedsteps.go": true}
+	builders := map[string]bool{"summary.go": true, "lexsummary.go": true, "storedsteps.go": true, "packedfunctions.go": true}
 	direct := regexp.MustCompile(`\.Steps\b(?:[^(]|$)`) // not Activity.Steps()
 	checked := 0
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {

@@ -156,6 +156,10 @@ type FileSummary struct {
 	// Timers are the timer classes the file defines (TimerClasses): a
 	// file of the project declaring objects of one times with them.
 	Timers []knowledge.TimerClass `json:"T,omitempty"`
+	// packed are Functions packed (packedfunctions.go), their names in
+	// packedIn's table; Functions is then nil.
+	packed   []packedFunction
+	packedIn *StepStore
 }
 
 // maxBefore is how many of the nearest earlier steps the Before mask

@@ -42,7 +42,7 @@ void scale_forward(float *out, const float *in, int n) { scale_kernel<<<1, 32>>>
 	gpu.Path = "kernels.cuh"
 	p := NewProject([]*cudaparse.FileSummary{cpu, gpu})
 	callee := p.ResolveCall("", "scale_forward", "", 3, false, "model.c")
-	if callee == nil || callee.File != "model.c" {
+	if callee == nil || callee.File() != "model.c" {
 		t.Fatalf("scale_forward called from model.c resolves to %+v, want model.c's own", callee)
 	}
 	forward := p.ResolveCall("", "model_forward", "", 2, false, "model.c")

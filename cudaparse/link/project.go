@@ -8,12 +8,14 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/lazylint/lazylint/cudaparse"
 	"github.com/lazylint/lazylint/knowledge"
@@ -50,7 +52,7 @@ type Project struct {
 	callerStart  []int32
 	callerSites  []callerSite
 	otherCallers map[*ProjectFunction][]callerSite
-	byID         []*ProjectFunction
+	byID         []ProjectFunction
 	linked       bool
 	files        int
 	// visible, when set, says whether a definition in file def can be
@@ -126,7 +128,7 @@ func (p *Project) resolveMethod(name, class string, arity int, fromFile string) 
 	seen := classLevels(class, p.bases, cudaparse.MaxBaseDepth, func(_ int, level []string) bool {
 		var found []*ProjectFunction
 		for _, c := range cands {
-			if slices.Contains(level, c.Summary.Class) && arityFits(c, arity) {
+			if slices.Contains(level, c.Summary().Class) && arityFits(c, arity) {
 				found = append(found, c)
 			}
 		}
@@ -147,7 +149,7 @@ func (p *Project) resolveMethod(name, class string, arity int, fromFile string) 
 // (a class and its bases, as resolveMethod walked them).
 func definedAlong(cands []*ProjectFunction, classes map[string]bool) bool {
 	for _, c := range cands {
-		if classes[c.Summary.Class] {
+		if classes[c.Summary().Class] {
 			return true
 		}
 	}
@@ -167,7 +169,7 @@ func (p *Project) overrideOf(class string, arity int, cands []*ProjectFunction) 
 	var found []*ProjectFunction
 	classLevels(class, p.derived, cudaparse.MaxBaseDepth+1, func(depth int, level []string) bool {
 		for _, c := range cands {
-			if depth > 0 && slices.Contains(level, c.Summary.Class) && arityFits(c, arity) {
+			if depth > 0 && slices.Contains(level, c.Summary().Class) && arityFits(c, arity) {
 				found = append(found, c)
 			}
 		}
@@ -198,7 +200,7 @@ func (p *Project) overrideOf(class string, arity int, cands []*ProjectFunction) 
 			}
 		}
 	}
-	return &ProjectFunction{File: found[0].File, Summary: found[0].Summary, stands: &overrides{count: len(found), base: class}, kernels: merged}
+	return &ProjectFunction{sum: found[0].sum, k: found[0].k, stands: &overrides{count: len(found), base: class}, kernels: merged}
 }
 
 // agreeing returns the first of several definitions when they all load
@@ -223,7 +225,7 @@ func (p *Project) agreeing(cands []*ProjectFunction) *ProjectFunction {
 	if !ok {
 		return nil
 	}
-	return &ProjectFunction{File: cands[0].File, Summary: cands[0].Summary, kernels: merged}
+	return &ProjectFunction{sum: cands[0].sum, k: cands[0].k, kernels: merged}
 }
 
 // mergeOverloadFacts merges the facts of overloads that launch and preload
@@ -296,8 +298,10 @@ func (p *Project) Files() int {
 
 // ProjectFunction is one function definition of the project.
 type ProjectFunction struct {
-	File    string
-	Summary *cudaparse.FunctionSummary
+	// sum holds the function, its k-th (Summary): a summary the project
+	// keeps packs its functions (cudaparse.FileSummary.MoveSteps). The
+	// file's path is the summary's (File).
+	sum *cudaparse.FileSummary
 	// stands, when set, says how many overrides of a base's virtual
 	// method this one stands for (Project.overrideOf), File and Summary
 	// being the first's: a pointer, as few functions are that and a
@@ -308,10 +312,38 @@ type ProjectFunction struct {
 	// function asked about was 5 MB of eight copies of the 38-project
 	// corpus; a field is 8 bytes a function.
 	kernels *KernelFacts
+	k       int32
 	// id numbers the project's definitions from 1 (0: a merged
 	// definition resolve made), for the callers' index.
 	id int32
 }
+
+// A project holds one ProjectFunction for each function of every
+// summary: 32 bytes, where a path and a pointer to an unpacked function
+// made 48 (and the function 120 more).
+var _ [32 - unsafe.Sizeof(ProjectFunction{})]struct{}
+
+// Summary returns what the function does (a copy where its summary's
+// functions are packed).
+func (pf *ProjectFunction) Summary() cudaparse.FunctionSummary { return pf.sum.FunctionAt(int(pf.k)) }
+
+// allSteps yields the function's steps (cudaparse.FunctionSummary.AllSteps).
+func (pf *ProjectFunction) allSteps() iter.Seq2[int, *cudaparse.SummaryStep] {
+	fn := pf.Summary()
+	return fn.AllSteps()
+}
+
+// kinds are the kinds of the function's steps.
+func (pf *ProjectFunction) kinds() cudaparse.StepKinds {
+	fn := pf.Summary()
+	return fn.Kinds()
+}
+
+// File is the path of the file that defines the function.
+func (pf *ProjectFunction) File() string { return pf.sum.Path }
+
+// Name is the function's plain name.
+func (pf *ProjectFunction) Name() string { return pf.sum.FunctionName(int(pf.k)) }
 
 // overrides are the overrides of base's virtual method a ProjectFunction
 // stands for.
@@ -322,9 +354,9 @@ type overrides struct {
 
 func (pf *ProjectFunction) String() string {
 	if pf.stands != nil && pf.stands.count > 1 {
-		return fmt.Sprintf("%s::%s (%d overrides, the first at %s:%d)", pf.stands.base, pf.Summary.Name, pf.stands.count, pf.File, pf.Summary.Line)
+		return fmt.Sprintf("%s::%s (%d overrides, the first at %s:%d)", pf.stands.base, pf.Summary().Name, pf.stands.count, pf.File(), pf.Summary().Line)
 	}
-	return fmt.Sprintf("%s (%s:%d)", pf.Summary.Name, pf.File, pf.Summary.Line)
+	return fmt.Sprintf("%s (%s:%d)", pf.Summary().Name, pf.File(), pf.Summary().Line)
 }
 
 // KernelFacts are kernels loaded by something: launched or preloaded, by
@@ -437,21 +469,32 @@ func NewProject(files []*cudaparse.FileSummary) *Project {
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
 	p := &Project{byName: map[string][]*ProjectFunction{}}
 	seen := map[string]bool{}
+	var kept []*cudaparse.FileSummary
+	total := 0
 	for _, fsum := range sorted {
 		if fsum == nil || seen[fsum.Path] {
 			continue
 		}
 		seen[fsum.Path] = true
+		kept = append(kept, fsum)
+		total += fsum.FunctionCount()
+	}
+	// The functions in one array, by id: an array a file had the
+	// allocator's rounding and scattered what lives to the end of the
+	// run among what does not (sixteen copies of the 38-project corpus
+	// checked as one project link 600,000 functions).
+	p.byID = make([]ProjectFunction, 0, total)
+	for _, fsum := range kept {
 		p.files++
 		p.addTimers(fsum)
-		// A file's functions in one array: one object, not one each.
-		pfs := make([]ProjectFunction, len(fsum.Functions))
-		for i := range fsum.Functions {
-			fn := &fsum.Functions[i]
-			pfs[i] = ProjectFunction{File: fsum.Path, Summary: fn, id: int32(len(p.byID) + 1)}
-			p.byName[fn.Name] = append(p.byName[fn.Name], &pfs[i])
-			p.byID = append(p.byID, &pfs[i])
+		for i := range fsum.FunctionCount() {
+			p.byID = append(p.byID, ProjectFunction{sum: fsum, k: int32(i), id: int32(len(p.byID) + 1)})
 		}
+	}
+	for k := range p.byID {
+		pf := &p.byID[k]
+		name := pf.Name()
+		p.byName[name] = append(p.byName[name], pf)
 	}
 	p.indexTimers()
 	return p
@@ -533,12 +576,12 @@ func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *P
 	}
 	if arity >= 0 {
 		filter(func(c *ProjectFunction) bool {
-			return int(c.Summary.Arity) == arity || c.Summary.Arity < 0 && int(c.Summary.Params) == arity
+			return int(c.Summary().Arity) == arity || c.Summary().Arity < 0 && int(c.Summary().Params) == arity
 		})
 	}
 	if qualifier != "" {
 		filter(func(c *ProjectFunction) bool {
-			q := c.Summary.QualifiedName
+			q := c.Summary().QualifiedName
 			return q == qualifier+"::"+name || strings.HasSuffix(q, "::"+qualifier+"::"+name)
 		})
 	}
@@ -557,7 +600,7 @@ func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *P
 func (p *Project) reachable(name, fromFile string) []*ProjectFunction {
 	var own, included []*ProjectFunction
 	for _, c := range p.byName[name] {
-		if c.File == fromFile {
+		if c.File() == fromFile {
 			own = append(own, c)
 		}
 	}
@@ -567,7 +610,7 @@ func (p *Project) reachable(name, fromFile string) []*ProjectFunction {
 	// None of fromFile's own: what it sees of the others.
 	visible := p.visibleDefinitions(name, fromFile)
 	for _, c := range visible {
-		if p.includes != nil && p.includes(fromFile, c.File) {
+		if p.includes != nil && p.includes(fromFile, c.File()) {
 			included = append(included, c)
 		}
 	}
@@ -580,7 +623,7 @@ func (p *Project) reachable(name, fromFile string) []*ProjectFunction {
 	if p.near != nil {
 		var near []*ProjectFunction
 		for _, c := range visible {
-			if p.near(fromFile, c.File) {
+			if p.near(fromFile, c.File()) {
 				near = append(near, c)
 			}
 		}
@@ -618,14 +661,14 @@ func (p *Project) visibleDefinitions(name, fromFile string) []*ProjectFunction {
 
 // isVisible reports whether a call from fromFile may see definition c.
 func (p *Project) isVisible(c *ProjectFunction, fromFile string) bool {
-	return c.File == fromFile || !p.hiddenFrom(c, fromFile) && (p.visible == nil || p.visible(fromFile, c.File))
+	return c.File() == fromFile || !p.hiddenFrom(c, fromFile) && (p.visible == nil || p.visible(fromFile, c.File()))
 }
 
 // hiddenFrom reports whether c is visible only in its own file (static,
 // or in an unnamed namespace) and that file is not part of path's: a
 // `static inline` helper of a header path includes is path's own copy.
 func (p *Project) hiddenFrom(c *ProjectFunction, path string) bool {
-	return c.Summary.Local && (p.includes == nil || !p.includes(path, c.File))
+	return c.Summary().Local && (p.includes == nil || !p.includes(path, c.File()))
 }
 
 // Reachable returns the definitions of name a call from fromFile may
@@ -657,10 +700,10 @@ func (p *Project) resolveStep(fn *ProjectFunction, st *cudaparse.SummaryStep) *P
 		return nil
 	}
 	class := ""
-	if fn.Summary.Member {
-		class = fn.Summary.Class
+	if fn.Summary().Member {
+		class = fn.Summary().Class
 	}
-	return p.resolveCallIn(class, st.Callee, st.Qualifier, st.Arity, st.Method, fn.File)
+	return p.resolveCallIn(class, st.Callee, st.Qualifier, st.Arity, st.Method, fn.File())
 }
 
 // resolveCallIn is resolveCall for a call made in a method of callerClass
@@ -693,7 +736,7 @@ func (p *Project) resolveCall(name, qualifier string, arity int, method bool, fr
 		return p.resolveMethod(name, qualifier, arity, fromFile)
 	}
 	pf := p.resolveMemo(name, qualifier, arity, fromFile)
-	if pf == nil || pf.Summary.Member && pf.File != fromFile {
+	if pf == nil || pf.Summary().Member && pf.File() != fromFile {
 		return nil
 	}
 	return pf
@@ -714,7 +757,7 @@ func (p *Project) kernelsOf(fn *ProjectFunction) *KernelFacts {
 	}
 	fn.kernels = kernelsUnderWay
 	out := &KernelFacts{}
-	for _, st := range fn.Summary.AllSteps() {
+	for _, st := range fn.allSteps() {
 		p.addLoads(out, fn, st)
 	}
 	if out.Empty() {
@@ -736,7 +779,8 @@ var noKernels = &KernelFacts{}
 // switch on the way do not count. entryHolds says whether what was loaded
 // when fn was entered still holds (no device switch on the way).
 func (p *Project) loadedBefore(fn *ProjectFunction, i int) (k *KernelFacts, entryHolds bool) {
-	steps := fn.Summary.StepList()
+	fnSum := fn.Summary()
+	steps := fnSum.StepList()
 	st := &steps[i]
 	from := 0
 	entryHolds = true
@@ -772,7 +816,7 @@ func (p *Project) link() {
 	count := make([]int32, len(p.byID)+1)
 	for _, name := range p.sortedNames() {
 		for _, fn := range p.byName[name] {
-			for i, st := range fn.Summary.AllSteps() {
+			for i, st := range fn.allSteps() {
 				callee := p.resolveStep(fn, st)
 				switch {
 				case callee == nil || callee == fn:
@@ -804,7 +848,7 @@ func (p *Project) link() {
 // callSites returns the known call sites of fn (once linked). A function
 // of another project (numbered there) has none here.
 func (p *Project) callSites(fn *ProjectFunction) []callerSite {
-	if fn.id == 0 || int(fn.id) > len(p.byID) || p.byID[fn.id-1] != fn {
+	if fn.id == 0 || int(fn.id) > len(p.byID) || &p.byID[fn.id-1] != fn {
 		return p.otherCallers[fn]
 	}
 	return p.callerSites[p.callerStart[fn.id-1]:p.callerStart[fn.id]]
@@ -844,13 +888,13 @@ func (p *Project) loadedOnEntry(fn *ProjectFunction, depth int) *KernelFacts {
 		return k
 	}
 	sites := p.callSites(fn)
-	if len(sites) == 0 || fn.Summary.Entry || depth > MaxCallerDepth {
+	if len(sites) == 0 || fn.Summary().Entry || depth > MaxCallerDepth {
 		return &KernelFacts{}
 	}
 	p.entry[fn] = nil
 	var out *KernelFacts
 	for _, s := range sites {
-		caller := p.byID[s.caller-1]
+		caller := &p.byID[s.caller-1]
 		here, entryHolds := p.loadedBefore(caller, int(s.step))
 		if entryHolds {
 			here.add(p.loadedOnEntry(caller, depth+1))
@@ -899,7 +943,7 @@ func (p *Project) Function(file, name string, line int) *ProjectFunction {
 		return nil
 	}
 	for _, c := range p.byName[name] {
-		if c.File == file && int(c.Summary.Line) == line {
+		if c.File() == file && int(c.Summary().Line) == line {
 			return c
 		}
 	}
@@ -921,9 +965,9 @@ func (p *Project) FileDigest(path string) [32]byte {
 	enc := json.NewEncoder(h)
 	for _, name := range p.sortedNames() {
 		for _, fn := range p.byName[name] {
-			fmt.Fprintf(h, "%s %s:%d\n", name, fn.File, fn.Summary.Line)
+			fmt.Fprintf(h, "%s %s:%d\n", name, fn.File(), fn.Summary().Line)
 			_ = enc.Encode(p.kernelsOf(fn))
-			if fn.File == path {
+			if fn.File() == path {
 				_ = enc.Encode(p.loadedOnEntryOf(fn))
 			}
 		}
@@ -962,7 +1006,7 @@ func (p *Project) HasEntryFacts(path string) bool {
 	defer p.mu.Unlock()
 	for _, fns := range p.byName {
 		for _, fn := range fns {
-			if fn.File == path && !p.loadedOnEntryOf(fn).Empty() {
+			if fn.File() == path && !p.loadedOnEntryOf(fn).Empty() {
 				return true
 			}
 		}
@@ -994,17 +1038,17 @@ func (p *Project) ReadsClock(name, path string) bool {
 			continue // another file's own (static): not what path calls
 		}
 		seen++
-		if d.File == path || d.Summary.Member {
+		if d.File() == path || d.Summary().Member {
 			return false
 		}
-		if !d.Summary.Variant {
-			if !d.Summary.ReadsClock {
+		if !d.Summary().Variant {
+			if !d.Summary().ReadsClock {
 				return false
 			}
 			continue
 		}
-		key := variants{d.File, d.Summary.Class}
-		reads[key] = reads[key] || d.Summary.ReadsClock
+		key := variants{d.File(), d.Summary().Class}
+		reads[key] = reads[key] || d.Summary().ReadsClock
 	}
 	for _, yes := range reads {
 		if !yes {
@@ -1035,9 +1079,9 @@ func (p *Project) TimingHelpers(names []string, path string) map[string]cudapars
 			}
 			if !seen {
 				seen = true
-				h = cudaparse.TimingHelper{Param: int(d.Summary.TimesParam) - 1, Clock: d.Summary.TimesClock, Kernel: d.Summary.TimesKernel}
+				h = cudaparse.TimingHelper{Param: int(d.Summary().TimesParam) - 1, Clock: d.Summary().TimesClock, Kernel: d.Summary().TimesKernel}
 			}
-			if d.File == path || d.Summary.Member || int(d.Summary.TimesParam)-1 != h.Param || d.Summary.TimesClock != h.Clock || d.Summary.TimesKernel != h.Kernel {
+			if d.File() == path || d.Summary().Member || int(d.Summary().TimesParam)-1 != h.Param || d.Summary().TimesClock != h.Clock || d.Summary().TimesKernel != h.Kernel {
 				h.Param = -1
 				break
 			}
@@ -1120,7 +1164,7 @@ func (p *Project) PreloadsEveryKernel(from string) bool {
 // reach preloads every kernel (a loop over a kernel table).
 func (p *Project) preloadsAllVisibleFrom(from string) bool {
 	for _, fn := range p.preloaders() {
-		if p.visible == nil || fn.File == from || p.visible(from, fn.File) {
+		if p.visible == nil || fn.File() == from || p.visible(from, fn.File()) {
 			return true
 		}
 	}
@@ -1133,14 +1177,14 @@ func (p *Project) preloaders() []*ProjectFunction {
 	p.preloadersOnce.Do(func() {
 		for _, fns := range p.byName {
 			for _, fn := range fns {
-				if fn.Summary.Kinds().Has(cudaparse.StepPreloadAll) {
+				if fn.kinds().Has(cudaparse.StepPreloadAll) {
 					p.preloadAll = append(p.preloadAll, fn)
 				}
 			}
 		}
 		sort.Slice(p.preloadAll, func(i, j int) bool {
 			a, b := p.preloadAll[i], p.preloadAll[j]
-			return a.File < b.File || a.File == b.File && a.Summary.Line < b.Summary.Line
+			return a.File() < b.File() || a.File() == b.File() && a.Summary().Line < b.Summary().Line
 		})
 	})
 	return p.preloadAll
@@ -1246,10 +1290,10 @@ func (p *Project) MethodLoads(name, fromFile string, spelled func(class string) 
 	// Only methods count, and visibility is the costly test: free
 	// functions of a common name (size, run) are left out first.
 	for _, c := range p.byName[name] {
-		if c.Summary.Class == "" || !p.isVisible(c, fromFile) {
+		if c.Summary().Class == "" || !p.isVisible(c, fromFile) {
 			continue
 		}
-		if p.classSpelled(c.Summary.Class, spelled) && !p.kernelsOf(c).Empty() {
+		if p.classSpelled(c.Summary().Class, spelled) && !p.kernelsOf(c).Empty() {
 			return true
 		}
 	}
@@ -1310,7 +1354,7 @@ func classLevels(class string, edges map[string][]string, levels int, visit func
 
 // arityFits reports whether c may take arity arguments (-1: not known).
 func arityFits(c *ProjectFunction, arity int) bool {
-	return arity < 0 || c.Summary.Arity < 0 || int(c.Summary.Arity) == arity
+	return arity < 0 || c.Summary().Arity < 0 || int(c.Summary().Arity) == arity
 }
 
 // ResolveStep resolves a call step of fn.

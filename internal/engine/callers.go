@@ -29,7 +29,7 @@ func (pr *projectRun) findCallers(results []sourceResult) bool {
 			if !f.Rule.RequiresFact(rule.CallerLoads) {
 				continue
 			}
-			for _, fn := range sum.Functions {
+			for _, fn := range sum.EachFunction() {
 				if int(fn.Line) <= f.Start.Line && f.Start.Line <= int(fn.EndLine) && !fn.Entry {
 					holders = append(holders, callerNode{i, fn.Name})
 				}
@@ -59,9 +59,9 @@ func (pr *projectRun) findCallers(results []sourceResult) bool {
 		callers := map[string]bool{}
 		for _, i := range todo {
 			if sum := pr.facts[i].summary; sum != nil {
-				for k := range sum.Functions {
-					if callsAny(&sum.Functions[k], targets) {
-						callers[sum.Functions[k].Name] = true
+				for _, fn := range sum.EachFunction() {
+					if callsAny(fn, targets) {
+						callers[fn.Name] = true
 					}
 				}
 			}
@@ -112,7 +112,7 @@ func (pr *projectRun) callerTargets(holders []callerNode) map[string]bool {
 		refs := callersOf[node.name]
 		generic := calledFromFiles(refs) > maxCallerFiles
 		for _, caller := range refs {
-			ref := callerNode{int(caller.file), pr.facts[caller.file].summary.Functions[caller.function].Name}
+			ref := callerNode{int(caller.file), pr.facts[caller.file].summary.FunctionName(int(caller.function))}
 			if _, ok := depth[ref]; ok || generic && ref.file != node.file {
 				continue
 			}
@@ -139,8 +139,7 @@ func (pr *projectRun) callingFunctions() map[string][]callingFunction {
 		if sum == nil {
 			continue
 		}
-		for k := range sum.Functions {
-			fn := &sum.Functions[k]
+		for k, fn := range sum.EachFunction() {
 			if fn.Entry {
 				continue
 			}
@@ -223,6 +222,9 @@ func (pr *projectRun) callerFiles(names []string) []int {
 	return out
 }
 
+// fileQuestion asks file whether it names names[name] (filesNaming).
+type fileQuestion struct{ file, name int32 }
+
 // filesNaming returns, by name, the files not yet summarized whose text
 // calls (def false) or defines (def true) each name, at most limit files
 // a name (a name more files spell is not looked for): those the name
@@ -253,11 +255,11 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 	}
 	byName := map[string][]int{}
 	// One pass over the files, in order (each filter read once, near
-	// the one before it: storedFilter.scan), asking each about the names
+	// the one before it: fileFacts.scanFilter), asking each about the names
 	// it is among the files of.
 	ask := func(i int, ks []int32) {
 		if ff := &pr.facts[i]; ff.summary == nil {
-			if nf := ff.filter.scan(pr.spill); nf != nil {
+			if nf := ff.scanFilter(pr.spill); nf != nil {
 				for _, k := range ks {
 					if files := byName[names[k]]; len(files) <= admitLimit && nf.MayContainProbe(probes[k]) {
 						byName[names[k]] = append(files, i)
@@ -275,12 +277,24 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 			ask(i, every)
 		}
 	} else {
-		asked := map[int][]int32{}
+		// The questions as (file, name) pairs, sorted by file: a map of
+		// each file's list was 12 MB of sixteen copies of the corpus
+		// checked as one project, the most live heap's moment; pairs are
+		// eight bytes a question (definersOf asks at most 2^18 at once).
+		var asked []fileQuestion
 		for k, name := range names {
-			among[name].each(func(i int) { asked[i] = append(asked[i], int32(k)) })
+			among[name].each(func(i int) { asked = append(asked, fileQuestion{int32(i), int32(k)}) })
 		}
-		for _, i := range slices.Sorted(maps.Keys(asked)) {
-			ask(i, asked[i])
+		slices.SortStableFunc(asked, func(a, b fileQuestion) int { return cmp.Compare(a.file, b.file) })
+		var ks []int32
+		for start := 0; start < len(asked); {
+			end := start
+			ks = ks[:0]
+			for ; end < len(asked) && asked[end].file == asked[start].file; end++ {
+				ks = append(ks, asked[end].name)
+			}
+			ask(int(asked[start].file), ks)
+			start = end
 		}
 	}
 	for _, name := range names {

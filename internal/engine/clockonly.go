@@ -56,10 +56,10 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		// A load candidate (it spells a clock read, or what looks like
 		// one: `solver_timer_()` has a timer function's spelling) may
 		// time with a helper too.
-		if ff.clockCandidate || ff.summary != nil || !ff.filter.has() {
+		if ff.clockCandidate || ff.summary != nil || !ff.hasFilter() {
 			continue
 		}
-		nf := ff.filter.scan(pr.spill)
+		nf := ff.scanFilter(pr.spill)
 		var clocks []string
 		for k, name := range names {
 			if nf.MayContainProbe(probes[k]) {
@@ -181,7 +181,7 @@ func clockHelperVerdicts(sum *cudaparse.FileSummary) map[string]bool {
 	type variants struct{ name, class string }
 	verdict := map[string]bool{}
 	reads := map[variants]bool{}
-	for _, fn := range sum.Functions {
+	for _, fn := range sum.EachFunction() {
 		ok := !fn.Timed && !fn.Member && !fn.Local && fn.EndLine-fn.Line <= maxClockHelperLines
 		if fn.Variant {
 			key := variants{fn.Name, fn.Class}

@@ -225,12 +225,20 @@ func (pr *projectRun) headerDirs(i int) []int32 {
 	for _, d := range dirs {
 		pr.dirSeen[d] = false
 	}
-	if pr.includedDirs == nil {
+	// Each file asked about keeps its list (13 MB of sixteen copies of the
+	// corpus checked as one project): past a budget the memo starts again.
+	pr.includedDirsHeld += len(dirs) + 8
+	if pr.includedDirs == nil || pr.includedDirsHeld > maxIncludedDirs {
 		pr.includedDirs = map[int][]int32{}
+		pr.includedDirsHeld = len(dirs) + 8
 	}
 	pr.includedDirs[i] = slices.Clip(dirs)
 	return dirs
 }
+
+// maxIncludedDirs bounds the folder numbers headerDirs keeps, each list
+// counted 8 more for its slice and map entry (about 2 MB).
+const maxIncludedDirs = 1 << 19
 
 // indexShown lists each folder's files, parent and children (by the
 // path table's folder numbers) and indexes the files by shown path, once

@@ -81,10 +81,10 @@ func (pr *projectRun) addMacroLoaders() {
 	var files []int
 	for i := range pr.facts {
 		ff := &pr.facts[i]
-		if ff.summary != nil || !ff.filter.has() {
+		if ff.summary != nil || !ff.hasFilter() {
 			continue
 		}
-		nf := ff.filter.scan(pr.spill)
+		nf := ff.scanFilter(pr.spill)
 		for _, p := range probes {
 			if nf.MayContain(p) {
 				files = append(files, i)

@@ -192,8 +192,7 @@ func (pr *projectRun) summarizedHelpers() (helpers, clocks map[string]bool) {
 	}
 	for i := range pr.facts {
 		if sum := pr.facts[i].summary; sum != nil {
-			for k := range sum.Functions {
-				fn := &sum.Functions[k]
+			for _, fn := range sum.EachFunction() {
 				if fn.TimesParam > 0 {
 					add(&helpers, fn.Name)
 				}
@@ -346,8 +345,8 @@ func (pr *projectRun) timedByProjectClock(i int) (timed, before []string) {
 
 // definesFunction reports whether the summary has a function of the name.
 func definesFunction(sum *cudaparse.FileSummary, name string) bool {
-	for k := range sum.Functions {
-		if sum.Functions[k].Name == name {
+	for k := range sum.FunctionCount() {
+		if sum.FunctionName(k) == name {
 			return true
 		}
 	}

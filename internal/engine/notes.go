@@ -14,22 +14,18 @@ import (
 	"github.com/lazylint/lazylint/internal/varint"
 )
 
-// fileFacts is what step 1 notes about a source file for the project.
+// fileFacts is what step 1 notes about a source file for the project. A
+// large tree's files are counted in hundreds of thousands: what most files
+// lack sits behind one pointer (rareFacts), 40 bytes a file where the
+// pointers each in place made 64.
 type fileFacts struct {
 	summary *cudaparse.FileSummary
-	// waiting is what a memoized run keeps of the per-file check until
-	// noteAll (nil otherwise).
-	waiting *waitingFacts
-	// names are the names a scan found (set when scanned is; read them
-	// through found): most files of a large tree are never scanned.
-	names *scannedNames
-	// scan holds what the text's directives and declarations say (nil:
-	// nothing; read it through scanResult): most files have none of it, and
-	// a large tree's files are counted in hundreds of thousands.
-	scan *fileScan
-	// filter answers whether the file may contain a name (for finding
-	// the callers of a function).
-	filter storedFilter
+	// more holds what few files have (nil: none of it).
+	more *rareFacts
+	// filterRef is the file's name filter in the run's store (0: none
+	// there; rareFacts.heapFilter may hold it): it answers whether the
+	// file may contain a name (for finding the callers of a function).
+	filterRef spill.Ref
 	// lexical: summary was made from the text alone (LexicalSummary).
 	lexical bool
 	// timersKnown: scan's timers are the file's timer classes (none for a
@@ -52,6 +48,50 @@ type fileFacts struct {
 	// call a launcher of another file; clockCandidate: a timer helper.
 	candidate, loadCandidate, clockCandidate bool
 	parsed                                   bool // phase 1 parsed it or took it from the cache
+}
+
+// rareFacts are the facts of a file that most files of a tree lack.
+type rareFacts struct {
+	// waiting is what a memoized run keeps of the per-file check until
+	// noteAll (nil otherwise).
+	waiting *waitingFacts
+	// names are the names a scan found (set when scanned is; read them
+	// through found): most files of a large tree are never scanned.
+	names *scannedNames
+	// scan holds what the text's directives and declarations say (nil:
+	// nothing; read it through scanResult).
+	scan *fileScan
+	// heapFilter is the file's name filter where the run's store could
+	// not take it (no store, or a filter larger than its chunks).
+	heapFilter *rule.NameFilter
+}
+
+// rare returns the file's rare facts for writing.
+func (ff *fileFacts) rare() *rareFacts {
+	if ff.more == nil {
+		ff.more = &rareFacts{}
+	}
+	return ff.more
+}
+
+// waitingFacts returns what a memoized run keeps of the file's check
+// (nil: nothing).
+func (ff *fileFacts) waitingFacts() *waitingFacts {
+	if ff.more == nil {
+		return nil
+	}
+	return ff.more.waiting
+}
+
+// setWaiting sets what a memoized run keeps of the file's check.
+func (ff *fileFacts) setWaiting(w *waitingFacts) {
+	if w == nil && ff.more == nil {
+		return
+	}
+	ff.rare().waiting = w
+	if w == nil && *ff.more == (rareFacts{}) {
+		ff.more = nil
+	}
 }
 
 // waitingFacts are what a memoized run's per-file check found, kept
@@ -116,20 +156,22 @@ var noScan fileScan
 
 // scanResult returns what the file's scan found, for reading.
 func (ff *fileFacts) scanResult() *fileScan {
-	if ff.scan == nil {
+	if ff.more == nil || ff.more.scan == nil {
 		return &noScan
 	}
-	return ff.scan
+	return ff.more.scan
 }
 
 // setScan records what the file's scan found, nothing kept when it found
 // nothing.
 func (ff *fileFacts) setScan(sc fileScan) {
 	if len(sc.timers)+len(sc.macros)+len(sc.classes) == 0 {
-		ff.scan = nil
+		if ff.more != nil {
+			ff.more.scan = nil
+		}
 		return
 	}
-	ff.scan = &sc
+	ff.rare().scan = &sc
 }
 
 // scannedNames are the names a scan of a file found, interned: the
@@ -146,56 +188,60 @@ var noNames scannedNames
 
 // found returns the names the file's scan found, for reading.
 func (ff *fileFacts) found() *scannedNames {
-	if ff.names == nil {
+	if ff.more == nil || ff.more.names == nil {
 		return &noNames
 	}
-	return ff.names
+	return ff.more.names
 }
 
 // foundNow returns the file's names for its scan to fill.
 func (ff *fileFacts) foundNow() *scannedNames {
-	if ff.names == nil {
-		ff.names = &scannedNames{}
+	if m := ff.rare(); m.names == nil {
+		m.names = &scannedNames{}
 	}
-	return ff.names
+	return ff.more.names
 }
 
-// storedFilter is a file's name filter, its bytes in the run's store
+// setFilter keeps the file's name filter, its bytes in the run's store
 // (a large tree's filters were an eighth of its check's live heap), or in
-// the heap where the run has no store.
-type storedFilter struct {
-	// ref is the filter in the run's store (0: none there); the store is
-	// the run's, not kept a file.
-	ref  spill.Ref
-	heap *rule.NameFilter
-}
-
-func storeFilter(nf *rule.NameFilter, store *spill.Store) storedFilter {
+// the heap where the run has no store or the store cannot take it.
+func (ff *fileFacts) setFilter(nf *rule.NameFilter, store *spill.Store) {
 	// A filter's bytes are never empty: its ref is not 0.
 	if ref, ok := store.Put(nf.Bytes()); ok && ref != 0 {
-		return storedFilter{ref: ref}
+		ff.filterRef = ref
+		return
 	}
-	return storedFilter{heap: nf}
+	ff.rare().heapFilter = nf
 }
 
-// has reports whether the file has a filter.
-func (f *storedFilter) has() bool { return f.ref != 0 || f.heap != nil }
-
-// get returns the filter, from store where it was put there (nil: none,
-// or its bytes could not be read back).
-func (f *storedFilter) get(store *spill.Store) *rule.NameFilter {
-	if f.ref == 0 {
-		return f.heap
-	}
-	return rule.NameFilterOf(store.Get(f.ref))
+// hasFilter reports whether the file has a name filter.
+func (ff *fileFacts) hasFilter() bool {
+	return ff.filterRef != 0 || ff.more != nil && ff.more.heapFilter != nil
 }
 
-// scan is get for a pass over the files in order (spill.Store.GetNear).
-func (f *storedFilter) scan(store *spill.Store) *rule.NameFilter {
-	if f.ref == 0 {
-		return f.heap
+// filter returns the file's name filter, from store where it was put
+// there (nil: none, or its bytes could not be read back).
+func (ff *fileFacts) filter(store *spill.Store) *rule.NameFilter {
+	if ff.filterRef == 0 {
+		return ff.heapFilter()
 	}
-	return rule.NameFilterOf(store.GetNear(f.ref))
+	return rule.NameFilterOf(store.Get(ff.filterRef))
+}
+
+// scanFilter is filter for a pass over the files in order
+// (spill.Store.GetNear).
+func (ff *fileFacts) scanFilter(store *spill.Store) *rule.NameFilter {
+	if ff.filterRef == 0 {
+		return ff.heapFilter()
+	}
+	return rule.NameFilterOf(store.GetNear(ff.filterRef))
+}
+
+func (ff *fileFacts) heapFilter() *rule.NameFilter {
+	if ff.more == nil {
+		return nil
+	}
+	return ff.more.heapFilter
 }
 
 // kernelLoadSpellings are literals every launch or preload contains;
@@ -326,7 +372,7 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		}
 		ff.timersKnown = true
 	}
-	ff.filter = storeFilter(text.NameFilter(), store)
+	ff.setFilter(text.NameFilter(), store)
 	if text.ContainsAny("class", "struct") { // the text's index answers most files without a scan
 		sc.classes = cudaparse.ScanClassBases(text.Src)
 	}
@@ -490,10 +536,10 @@ func timedCallsOut(sum *cudaparse.FileSummary) bool {
 		return false
 	}
 	defined := map[string]bool{}
-	for _, fn := range sum.Functions {
-		defined[fn.Name] = true
+	for k := range sum.FunctionCount() {
+		defined[sum.FunctionName(k)] = true
 	}
-	for _, fn := range sum.Functions {
+	for _, fn := range sum.EachFunction() {
 		if !fn.Timed {
 			continue
 		}
@@ -518,12 +564,12 @@ func (pr *projectRun) noteAll(checked int) {
 		w.text.Reset(src)
 		ff := &pr.facts[i]
 		var answers *prefilterAnswers
-		if ff.waiting != nil {
+		if w := ff.waitingFacts(); w != nil {
 			if ff.summary == nil {
-				ff.summary = ff.waiting.summary.get()
+				ff.summary = w.summary.get()
 			}
-			answers = ff.waiting.answers
-			ff.waiting = nil
+			answers = w.answers
+			ff.setWaiting(nil)
 		}
 		how := skipped
 		if ff.parsed {

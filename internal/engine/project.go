@@ -96,9 +96,11 @@ type projectRun struct {
 	// includedHdr and besideHdr memoize includedHeaders and
 	// sourcesBesideHeaders.
 	includedHdr, besideHdr map[int]fileSet
-	// includedDirs memoizes headerDirs.
-	includedDirs map[int][]int32
-	near         map[int]fileSet
+	// includedDirs memoizes headerDirs; includedDirsHeld counts its
+	// numbers (maxIncludedDirs).
+	includedDirs     map[int][]int32
+	includedDirsHeld int
+	near             map[int]fileSet
 	// memoWords counts the words of the sets memoSet keeps (maxMemoWords).
 	memoWords int
 	// dirFiles, dirParent and dirChildren are each folder's files,
@@ -184,19 +186,21 @@ func ProjectAffects(p *link.Project, path string, src []byte) bool {
 // false to stop.
 func eachOutCall(sum *cudaparse.FileSummary, start func(fn *cudaparse.FunctionSummary) bool, visit func(fn *cudaparse.FunctionSummary, st *cudaparse.SummaryStep) bool) {
 	byName := map[string][]int{}
-	for k, fn := range sum.Functions {
-		byName[fn.Name] = append(byName[fn.Name], k)
+	for k := range sum.FunctionCount() {
+		name := sum.FunctionName(k)
+		byName[name] = append(byName[name], k)
 	}
 	seen := map[int]bool{}
 	var queue []int
-	for k := range sum.Functions {
-		if start(&sum.Functions[k]) {
+	for k, fn := range sum.EachFunction() {
+		if start(fn) {
 			seen[k] = true
 			queue = append(queue, k)
 		}
 	}
 	for len(queue) > 0 {
-		fn := &sum.Functions[queue[0]]
+		fn := new(cudaparse.FunctionSummary)
+		*fn = sum.FunctionAt(queue[0])
 		queue = queue[1:]
 		for _, st := range fn.AllSteps() {
 			if st.Kind != cudaparse.StepCall {

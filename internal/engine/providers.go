@@ -58,7 +58,7 @@ var providers = []provider{
 		affects: func(pr *projectRun, p *link.Project, i int) bool { return pr.timedCallsLoader(p, i) },
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
 			eachCallee(pr, p, i, func(name string, pf *link.ProjectFunction) {
-				fmt.Fprintf(h, "%s %s:%d %v\n", name, pf.File, pf.Summary.Line, *p.Kernels(pf))
+				fmt.Fprintf(h, "%s %s:%d %v\n", name, pf.File(), pf.Summary().Line, *p.Kernels(pf))
 			})
 		},
 		give: func(pr *projectRun, p *link.Project, i int, text *rule.Text, _ *projectInput) {
@@ -75,7 +75,7 @@ var providers = []provider{
 		pass:    func(p *link.Project) any { return p },
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
 			if sum := pr.facts[i].summary; sum != nil {
-				for _, fn := range sum.Functions {
+				for _, fn := range sum.EachFunction() {
 					if pf := p.Function(sum.Path, fn.Name, int(fn.Line)); pf != nil {
 						fmt.Fprintf(h, "entry %s:%d %v\n", fn.Name, fn.Line, *p.LoadedOnEntry(pf))
 					}
@@ -146,7 +146,8 @@ var providers = []provider{
 		},
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
 			eachCallee(pr, p, i, func(name string, pf *link.ProjectFunction) {
-				fmt.Fprintf(h, "clock %s %s:%d %v %d %d\n", name, pf.File, pf.Summary.Line, pf.Summary.ReadsClock, pf.Summary.TimesParam, pf.Summary.TimesClock)
+				fn := pf.Summary()
+				fmt.Fprintf(h, "clock %s %s:%d %v %d %d\n", name, pf.File(), fn.Line, fn.ReadsClock, fn.TimesParam, fn.TimesClock)
 			})
 		},
 		give: func(pr *projectRun, p *link.Project, i int, text *rule.Text, in *projectInput) {

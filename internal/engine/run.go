@@ -243,7 +243,7 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 		case r.memoize:
 			// The text's facts, and the summary, wait until the project's
 			// memo is known to miss.
-			r.facts[i].waiting = &waitingFacts{summary: ref, answers: answers}
+			r.facts[i].setWaiting(&waitingFacts{summary: ref, answers: answers})
 			r.facts[i].parsed = r.results[i].how != skipped && ref != nil
 		case !opts.NoProject:
 			r.directives[i] = noteProjectFacts(&r.facts[i], text, s, ref.get(), r.results[i].how, answers, r.names, r.spill, r.steps)

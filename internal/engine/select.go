@@ -85,7 +85,7 @@ func (pr *projectRun) timerDefiners() []int {
 			for _, name := range append([]string{t.Class}, t.Members...) {
 				probe := rule.NewNameProbe(name)
 				for j := range pr.facts {
-					if j != i && pr.facts[j].candidate && pr.facts[j].filter.has() && pr.facts[j].filter.scan(pr.spill).MayContainProbe(probe) {
+					if j != i && pr.facts[j].candidate && pr.facts[j].hasFilter() && pr.facts[j].scanFilter(pr.spill).MayContainProbe(probe) {
 						if !pr.requested(i) {
 							out = append(out, i)
 						}
@@ -102,7 +102,7 @@ func (pr *projectRun) timerDefiners() []int {
 // (its text src, read when nil) declares objects of.
 func (pr *projectRun) declaredTimers(p *link.Project, i int, src []byte) []knowledge.TimerClass {
 	names, members := p.TimerClassNames(), p.TimerMemberNames()
-	if len(names) == 0 || !pr.facts[i].filter.has() {
+	if len(names) == 0 || !pr.facts[i].hasFilter() {
 		return nil
 	}
 	// The same question is asked in the recheck's selection and again in
@@ -132,7 +132,7 @@ func (pr *projectRun) declaredTimers(p *link.Project, i int, src []byte) []knowl
 // them declares no timer of the project).
 func (pr *projectRun) declaredTimersIn(p *link.Project, i int, names []string, src []byte) []knowledge.TimerClass {
 	may := false
-	nf := pr.facts[i].filter.get(pr.spill)
+	nf := pr.facts[i].filter(pr.spill)
 	for _, name := range names {
 		may = may || nf.MayContain(name)
 	}
@@ -170,7 +170,7 @@ func (pr *projectRun) calledNames(i int) []string {
 		return out
 	}
 	seen := map[string]bool{}
-	for _, fn := range ff.summary.Functions {
+	for _, fn := range ff.summary.EachFunction() {
 		for _, st := range fn.AllSteps() {
 			if st.Kind == cudaparse.StepCall && !seen[st.Callee] {
 				seen[st.Callee] = true
@@ -238,7 +238,7 @@ func spelledIn(src []byte) func(string) bool {
 // name filter may hold the class's name, and its text (from source, read
 // when first needed) declares one (cudaparse.DeclaresVariableOf).
 func (pr *projectRun) spells(i int, source func() []byte) func(string) bool {
-	filter := pr.facts[i].filter.get(pr.spill)
+	filter := pr.facts[i].filter(pr.spill)
 	return func(class string) bool {
 		if filter != nil && !filter.MayContain(class) {
 			return false
@@ -267,7 +267,7 @@ func callsProjectLoader(p *link.Project, path string, names []string, spelled fu
 // loadsElsewhere reports whether pf is a function of another file than
 // path that launches or preloads kernels.
 func loadsElsewhere(p *link.Project, pf *link.ProjectFunction, path string) bool {
-	return pf != nil && pf.File != path && !p.Kernels(pf).Empty()
+	return pf != nil && pf.File() != path && !p.Kernels(pf).Empty()
 }
 
 // hasLoadingCallers reports whether a function of file i has callers that
@@ -277,7 +277,7 @@ func (pr *projectRun) hasLoadingCallers(p *link.Project, i int) bool {
 	if sum == nil {
 		return false
 	}
-	for _, fn := range sum.Functions {
+	for _, fn := range sum.EachFunction() {
 		if pf := p.Function(sum.Path, fn.Name, int(fn.Line)); pf != nil && !p.LoadedOnEntry(pf).Empty() {
 			return true
 		}
@@ -302,7 +302,7 @@ func (pr *projectRun) callsHeaderMacro(i int) bool {
 	}
 	// Device code is not summarized: a READ_ONCE of a header in a kernel
 	// shows only in the file's names.
-	if nf := pr.facts[i].filter.get(pr.spill); nf != nil {
+	if nf := pr.facts[i].filter(pr.spill); nf != nil {
 		for name := range t {
 			if _, ok := t.VolatileAccess(name); ok && nf.MayContain(name) {
 				return true
@@ -336,7 +336,7 @@ func (pr *projectRun) mayCallHeaderMacro(i int) bool {
 			return true
 		}
 	}
-	if nf := pr.facts[i].filter.get(pr.spill); nf != nil {
+	if nf := pr.facts[i].filter(pr.spill); nf != nil {
 		for _, name := range pr.volatileMacros {
 			if nf.MayContain(name) {
 				return true
@@ -372,7 +372,7 @@ func (pr *projectRun) timedCallsLoader(p *link.Project, i int) bool {
 			return true
 		}
 		callee := p.ResolveStep(own, st)
-		found = callee != nil && callee.File != sum.Path && !p.Kernels(callee).Empty() ||
+		found = callee != nil && callee.File() != sum.Path && !p.Kernels(callee).Empty() ||
 			// obj.f() read from the text, its object's class unknown
 			// until a parse: a method f of some class that loads.
 			st.Method && st.Qualifier == "" && p.MethodLoads(st.Callee, sum.Path, spelled)

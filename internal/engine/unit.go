@@ -79,7 +79,7 @@ func (pr *projectRun) unitFiles(i int) []int {
 	// other device code (the kernels and stages between).
 	var first, then []int
 	set.each(func(j int) {
-		nf := pr.facts[j].filter.get(pr.spill)
+		nf := pr.facts[j].filter(pr.spill)
 		switch {
 		case j == i:
 		case nf == nil || mayContainAny(nf, releaseWords) && mayContainAny(nf, names):

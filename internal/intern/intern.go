@@ -3,7 +3,10 @@
 // its scans found) holds small ids and each string once.
 package intern
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Table is a string table, safe for concurrent use. Ids are never
 // reused and a string's id never changes.
@@ -11,11 +14,17 @@ type Table struct {
 	mu    sync.RWMutex
 	ids   map[string]uint32
 	names []string
+	// view is names as of the last addition, for Name without the lock
+	// (a project's packed functions read their names in the link's
+	// innermost loops).
+	view atomic.Pointer[[]string]
 }
 
 // New returns a table holding first, with ids 0, 1, ... in order.
 func New(first ...string) *Table {
 	t := &Table{ids: map[string]uint32{}}
+	none := t.names
+	t.view.Store(&none)
 	t.IDs(nil, first)
 	return t
 }
@@ -47,14 +56,16 @@ func (t *Table) IDs(dst []uint32, names []string) []uint32 {
 		}
 		dst = append(dst, id)
 	}
+	view := t.names
+	t.view.Store(&view)
 	return dst
 }
 
 // Name returns the string of id.
 func (t *Table) Name(id uint32) string {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.names[id]
+	// An id handed out is in the view stored before IDs returned it; the
+	// elements of a view never change.
+	return (*t.view.Load())[id]
 }
 
 // Names returns the strings so far, by id. The slice is a snapshot: its

@@ -55,3 +55,28 @@ func TestShareTakesTheTablesStringsAndAddsNone(t *testing.T) {
 		t.Errorf("a name the table lacks changed it: %q, %d names", b, len(tab.Names()))
 	}
 }
+
+// Name reads without the table's lock: names read back while other
+// goroutines add more are the names given (go test -race checks the
+// reads against the additions).
+func TestNameWhileOthersAdd(t *testing.T) {
+	tab := New()
+	const workers, names = 4, 2000
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for k := range names {
+				name := fmt.Sprintf("w%d-%d", w, k)
+				id := tab.IDs(nil, []string{name})[0]
+				if got := tab.Name(id); got != name {
+					t.Errorf("id %d reads %q, want %q", id, got, name)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(tab.Names()); n != workers*names {
+		t.Errorf("%d names in the table, want %d", n, workers*names)
+	}
+}

@@ -277,7 +277,7 @@ func (p *Pass) ResolveCall(c *cudaparse.Call) *link.ProjectFunction {
 		qualifier = p.File.ReceiverClass(c) // the object's class
 	}
 	pf := p.Loaders().ResolveCall(cudaparse.CallerClass(c), c.Name, qualifier, len(c.Args), method, p.File.Path)
-	if pf == nil || pf.File == p.File.Path {
+	if pf == nil || pf.File() == p.File.Path {
 		return nil
 	}
 	return pf

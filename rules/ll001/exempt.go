@@ -185,11 +185,11 @@ func (a *analysis) callLoads(c *cudaparse.Call, seen map[*cudaparse.Function]boo
 	}
 	p := a.pass
 	if pf := p.ResolveCall(c); pf != nil {
-		return !p.Loaders().Kernels(pf).Empty() || a.fileLoads(pf.File)
+		return !p.Loaders().Kernels(pf).Empty() || a.fileLoads(pf.File())
 	}
 	for _, pf := range p.Loaders().Definitions(c.Name) {
 		// Defined more than once: any definition that may load counts.
-		if !p.Loaders().Kernels(pf).Empty() || a.fileLoads(pf.File) {
+		if !p.Loaders().Kernels(pf).Empty() || a.fileLoads(pf.File()) {
 			return true
 		}
 	}
@@ -206,8 +206,8 @@ func (a *analysis) fileLoads(path string) bool {
 		a.loadingFiles = map[string]bool{}
 		for _, name := range p.Loaders().Names() {
 			for _, pf := range p.Loaders().Definitions(name) {
-				if pf.Summary.Kinds().Without(cudaparse.StepCall, cudaparse.StepDeviceSwitch) != 0 {
-					a.loadingFiles[pf.File] = true
+				if fn := pf.Summary(); fn.Kinds().Without(cudaparse.StepCall, cudaparse.StepDeviceSwitch) != 0 {
+					a.loadingFiles[pf.File()] = true
 				}
 			}
 		}

@@ -172,7 +172,7 @@ func (a *analysis) handedLaunches(arg cudaparse.Node) []string {
 		return nil // a variable (a function pointer): what it holds is not known
 	}
 	pf := a.pass.Loaders().ResolveCall("", name, "", -1, false, a.file.Path)
-	if pf == nil || pf.File == a.file.Path {
+	if pf == nil || pf.File() == a.file.Path {
 		return nil
 	}
 	return a.pass.Loaders().Kernels(pf).Launched

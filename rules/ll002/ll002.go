@@ -434,7 +434,8 @@ func (a *analysis) callUse(fn *cudaparse.Function, c *cudaparse.Call) (kernelUse
 		launched = append(launched, a.instantiated(c, k)...)
 		preloaded := append(slices.Clone(k.Preloaded), a.argumentKernels(c, k.PreloadedParams)...)
 		switches := false
-		for _, st := range pf.Summary.AllSteps() {
+		definition := pf.Summary()
+		for _, st := range definition.AllSteps() {
 			switches = switches || st.Kind == cudaparse.StepCall && knowledge.SwitchingTimers[st.Callee]
 		}
 		return kernelUse{node: c.Node, launched: launched, preloaded: preloaded, all: k.All, via: pf.String(), switchesTimer: switches}, true
