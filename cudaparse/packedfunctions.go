@@ -124,6 +124,25 @@ func (s *FileSummary) FunctionName(k int) string {
 	return s.packedIn.names.Name(s.packed[k].name)
 }
 
+// FunctionLocal reports whether the summary's function k is visible only
+// in its file (FunctionSummary.Local), without unpacking the rest of it:
+// the link asks it of every candidate of a call.
+func (s *FileSummary) FunctionLocal(k int) bool {
+	if s.packed == nil {
+		return s.Functions[k].Local
+	}
+	return s.packed[k].flags&packedLocal != 0
+}
+
+// FunctionKinds returns the kinds of the steps of the summary's function
+// k (FunctionSummary.Kinds), without unpacking the rest of it.
+func (s *FileSummary) FunctionKinds(k int) StepKinds {
+	if s.packed == nil {
+		return s.Functions[k].Kinds()
+	}
+	return s.packed[k].kinds
+}
+
 // EachFunction yields the summary's functions in order, with their
 // indices. Where they are packed the function is a copy, valid until the
 // loop's next iteration.

@@ -68,6 +68,9 @@ func TestStoredStepsRoundTrip(t *testing.T) {
 			if got := sum.FunctionName(k); got != want[k].Name {
 				t.Errorf("%s: function %d's name %q once moved, %q before", path, k, got, want[k].Name)
 			}
+			if sum.FunctionLocal(k) != want[k].Local || sum.FunctionKinds(k) != kindsOf(want[k].Steps) {
+				t.Errorf("%s: function %d's scope or kinds changed once moved", path, k)
+			}
 		}
 	}
 	if moved < 20 {

@@ -333,11 +333,8 @@ func (pf *ProjectFunction) allSteps() iter.Seq2[int, *cudaparse.SummaryStep] {
 	return fn.AllSteps()
 }
 
-// kinds are the kinds of the function's steps.
-func (pf *ProjectFunction) kinds() cudaparse.StepKinds {
-	fn := pf.Summary()
-	return fn.Kinds()
-}
+// Kinds are the kinds of the function's steps.
+func (pf *ProjectFunction) Kinds() cudaparse.StepKinds { return pf.sum.FunctionKinds(int(pf.k)) }
 
 // File is the path of the file that defines the function.
 func (pf *ProjectFunction) File() string { return pf.sum.Path }
@@ -668,7 +665,7 @@ func (p *Project) isVisible(c *ProjectFunction, fromFile string) bool {
 // or in an unnamed namespace) and that file is not part of path's: a
 // `static inline` helper of a header path includes is path's own copy.
 func (p *Project) hiddenFrom(c *ProjectFunction, path string) bool {
-	return c.Summary().Local && (p.includes == nil || !p.includes(path, c.File()))
+	return c.sum.FunctionLocal(int(c.k)) && (p.includes == nil || !p.includes(path, c.File()))
 }
 
 // Reachable returns the definitions of name a call from fromFile may
@@ -1077,11 +1074,12 @@ func (p *Project) TimingHelpers(names []string, path string) map[string]cudapars
 			if p.hiddenFrom(d, path) {
 				continue
 			}
+			fn := d.Summary()
 			if !seen {
 				seen = true
-				h = cudaparse.TimingHelper{Param: int(d.Summary().TimesParam) - 1, Clock: d.Summary().TimesClock, Kernel: d.Summary().TimesKernel}
+				h = cudaparse.TimingHelper{Param: int(fn.TimesParam) - 1, Clock: fn.TimesClock, Kernel: fn.TimesKernel}
 			}
-			if d.File() == path || d.Summary().Member || int(d.Summary().TimesParam)-1 != h.Param || d.Summary().TimesClock != h.Clock || d.Summary().TimesKernel != h.Kernel {
+			if d.File() == path || fn.Member || int(fn.TimesParam)-1 != h.Param || fn.TimesClock != h.Clock || fn.TimesKernel != h.Kernel {
 				h.Param = -1
 				break
 			}
@@ -1177,7 +1175,7 @@ func (p *Project) preloaders() []*ProjectFunction {
 	p.preloadersOnce.Do(func() {
 		for _, fns := range p.byName {
 			for _, fn := range fns {
-				if fn.kinds().Has(cudaparse.StepPreloadAll) {
+				if fn.Kinds().Has(cudaparse.StepPreloadAll) {
 					p.preloadAll = append(p.preloadAll, fn)
 				}
 			}
@@ -1290,10 +1288,11 @@ func (p *Project) MethodLoads(name, fromFile string, spelled func(class string) 
 	// Only methods count, and visibility is the costly test: free
 	// functions of a common name (size, run) are left out first.
 	for _, c := range p.byName[name] {
-		if c.Summary().Class == "" || !p.isVisible(c, fromFile) {
+		class := c.Summary().Class
+		if class == "" || !p.isVisible(c, fromFile) {
 			continue
 		}
-		if p.classSpelled(c.Summary().Class, spelled) && !p.kernelsOf(c).Empty() {
+		if p.classSpelled(class, spelled) && !p.kernelsOf(c).Empty() {
 			return true
 		}
 	}

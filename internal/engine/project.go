@@ -91,6 +91,7 @@ type projectRun struct {
 	// their names; includedSrc and near memoize includedSources and
 	// nearSources.
 	byShown     pathIndex
+	shownAt     map[shownKey]int32 // memoizes fileByShown (-1: no file)
 	header      []bool
 	includedSrc map[int]fileSet
 	// includedHdr and besideHdr memoize includedHeaders and

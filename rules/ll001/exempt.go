@@ -206,7 +206,7 @@ func (a *analysis) fileLoads(path string) bool {
 		a.loadingFiles = map[string]bool{}
 		for _, name := range p.Loaders().Names() {
 			for _, pf := range p.Loaders().Definitions(name) {
-				if fn := pf.Summary(); fn.Kinds().Without(cudaparse.StepCall, cudaparse.StepDeviceSwitch) != 0 {
+				if pf.Kinds().Without(cudaparse.StepCall, cudaparse.StepDeviceSwitch) != 0 {
 					a.loadingFiles[pf.File()] = true
 				}
 			}
