@@ -257,9 +257,10 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 	// One pass over the files, in order (each filter read once, near
 	// the one before it: fileFacts.scanFilter), asking each about the names
 	// it is among the files of.
+	var filterBuf []byte // the filters read from disk, one at a time
 	ask := func(i int, ks []int32) {
 		if ff := &pr.facts[i]; ff.summary == nil {
-			if nf := ff.scanFilter(pr.spill); nf != nil {
+			if nf := ff.scanFilter(pr.spill, &filterBuf); nf != nil {
 				for _, k := range ks {
 					if files := byName[names[k]]; len(files) <= admitLimit && nf.MayContainProbe(probes[k]) {
 						byName[names[k]] = append(files, i)

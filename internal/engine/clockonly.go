@@ -51,6 +51,7 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		clocks []string
 	}
 	var cands []candidate
+	var filterBuf []byte // the filters read from disk, one at a time
 	for i := 0; i < pr.checked && i < len(pr.facts); i++ {
 		ff := &pr.facts[i]
 		// A load candidate (it spells a clock read, or what looks like
@@ -59,7 +60,7 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		if ff.clockCandidate || ff.summary != nil || !ff.hasFilter() {
 			continue
 		}
-		nf := ff.scanFilter(pr.spill)
+		nf := ff.scanFilter(pr.spill, &filterBuf)
 		var clocks []string
 		for k, name := range names {
 			if nf.MayContainProbe(probes[k]) {
@@ -100,7 +101,8 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		ff := &pr.facts[c.i] // this worker's alone
 		// The helpers' names too: the link finds the timed calls again
 		// between two calls of them (timedByProjectClock).
-		ff.foundNow().calls, ff.scanned = unionIDs(ff.found().calls, pr.names.intern(append(timed, c.clocks...))), true
+		ff.foundNow().set(callsList, unionIDs(ff.found().calls(), pr.names.intern(append(timed, c.clocks...))))
+		ff.scanned = true
 		ff.clockCandidate, ff.candidate = true, true
 		marked.Add(1)
 	})

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -120,5 +122,81 @@ func TestNearDirs(t *testing.T) {
 	pr.nearSources(0).each(func(j int) { got = append(got, j) })
 	if want := []int{0, 1, 2, 3}; !slices.Equal(got, want) {
 		t.Errorf("nearSources(%s) = %v, want %v", abs[0], got, want)
+	}
+}
+
+// nearestBySuffix picks what the plain reading picks (every candidate's
+// path built: ends with the include, longest shared folder prefix with the
+// includer, then the first path), for folders at the root and below,
+// names the include's suffix only partly matches, and ties.
+func TestNearestBySuffixAsPlainPaths(t *testing.T) {
+	plain := func(abs func(int) string, cands []int, inc, dir string) int {
+		best, bestShared, bestPath := -1, -1, ""
+		suffix := string(filepath.Separator) + filepath.FromSlash(inc)
+		for _, j := range cands {
+			path := abs(j)
+			if !strings.HasSuffix(path, suffix) {
+				continue
+			}
+			shared := sharedPrefix(filepath.Dir(path), dir)
+			if shared > bestShared || shared == bestShared && path < bestPath {
+				best, bestShared, bestPath = j, shared, path
+			}
+		}
+		return best
+	}
+	var absolute []string
+	for _, root := range []string{"/", "/w/", "/w/a/", "/w/b/", "/w/a/include/", "/w/b/include/", "/w/ab/include/", "/x/include/sub/"} {
+		for _, name := range []string{"util.h", "autil.h", "include", "sub.h"} {
+			absolute = append(absolute, root+name)
+		}
+	}
+	paths := newFilePaths(absolute, func(_ int, abs string) string { return abs })
+	r := rand.New(rand.NewPCG(3, 3))
+	checked := 0
+	for range 2000 {
+		var cands []int
+		for j := range absolute {
+			if r.IntN(3) > 0 {
+				cands = append(cands, j)
+			}
+		}
+		inc := []string{"util.h", "include/util.h", "a/include/util.h", "sub.h", "include/sub/sub.h", "til.h"}[r.IntN(6)]
+		dir := filepath.Dir(absolute[r.IntN(len(absolute))])
+		want := plain(paths.abs, cands, inc, dir)
+		if got := nearestBySuffix(paths, cands, inc, dir); got != want {
+			t.Fatalf("include %q from %s among %v: got %d, want %d", inc, dir, cands, got, want)
+		}
+		if want >= 0 {
+			checked++
+		}
+	}
+	if checked < 500 {
+		t.Fatalf("only %d of the cases found a file: the test checks little", checked)
+	}
+}
+
+// A scan's four lists of names, kept in one array, read back as set, in
+// any order of setting and setting again.
+func TestScannedNamesLists(t *testing.T) {
+	var n scannedNames
+	want := [4][]nameID{}
+	r := rand.New(rand.NewPCG(5, 5))
+	for range 200 {
+		k := r.IntN(4)
+		ids := make([]nameID, r.IntN(4))
+		for i := range ids {
+			ids[i] = nameID(r.IntN(100))
+		}
+		n.set(k, ids)
+		want[k] = ids
+		for l := range 4 {
+			if got := n.list(l); !slices.Equal(got, want[l]) {
+				t.Fatalf("list %d: got %v, want %v", l, got, want[l])
+			}
+		}
+	}
+	if !slices.Equal(n.calls(), want[callsList]) || !slices.Equal(n.timingDefines(), want[timingDefinesList]) {
+		t.Fatal("the named lists are not the numbered ones")
 	}
 }

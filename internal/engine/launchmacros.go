@@ -79,12 +79,13 @@ func (pr *projectRun) addMacroLoaders() {
 		probes = append(probes, h.Name)
 	}
 	var files []int
+	var filterBuf []byte // the filters read from disk, one at a time
 	for i := range pr.facts {
 		ff := &pr.facts[i]
 		if ff.summary != nil || !ff.hasFilter() {
 			continue
 		}
-		nf := ff.scanFilter(pr.spill)
+		nf := ff.scanFilter(pr.spill, &filterBuf)
 		for _, p := range probes {
 			if nf.MayContain(p) {
 				files = append(files, i)

@@ -27,15 +27,15 @@ func (pr *projectRun) link(also []int) *link.Project {
 		if ff.summary != nil || !ff.scanned {
 			continue
 		}
-		for _, id := range ff.found().defines {
+		for _, id := range ff.found().defines() {
 			name := pr.names.name(id)
 			pr.definedBy[name] = append(pr.definedBy[name], i)
 		}
-		for _, id := range ff.found().clockDefines {
+		for _, id := range ff.found().clockDefines() {
 			name := pr.names.name(id)
 			pr.clockDefinedBy[name] = append(pr.clockDefinedBy[name], i)
 		}
-		for _, id := range ff.found().timingDefines {
+		for _, id := range ff.found().timingDefines() {
 			name := pr.names.name(id)
 			timingDefinedBy[name] = append(timingDefinedBy[name], i)
 		}
@@ -93,7 +93,7 @@ func (pr *projectRun) link(also []int) *link.Project {
 				warmWanted[name] = append(warmWanted[name], i)
 			}
 		}
-		for _, id := range ff.found().calls {
+		for _, id := range ff.found().calls() {
 			if ff.loadCandidate {
 				name := pr.names.name(id)
 				loadWanted[name] = append(loadWanted[name], i)
@@ -146,10 +146,10 @@ func (pr *projectRun) link(also []int) *link.Project {
 		for i := range pr.facts {
 			ff := &pr.facts[i]
 			if ff.summary != nil || !ff.scanned || !ff.clockCandidate || ff.loadCandidate ||
-				!slices.ContainsFunc(ff.found().calls, func(id nameID) bool { return pr.timingHelpers[pr.names.name(id)] }) {
+				!slices.ContainsFunc(ff.found().calls(), func(id nameID) bool { return pr.timingHelpers[pr.names.name(id)] }) {
 				continue
 			}
-			for _, id := range ff.found().calls {
+			for _, id := range ff.found().calls() {
 				name := pr.names.name(id)
 				more[name] = append(more[name], i)
 				loadWanted[name] = append(loadWanted[name], i)
@@ -328,7 +328,7 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 // (a warm-up: cudaparse.TimedCallsAndWarmups).
 func (pr *projectRun) timedByProjectClock(i int) (timed, before []string) {
 	var clocks [][]byte
-	for _, id := range pr.facts[i].found().calls {
+	for _, id := range pr.facts[i].found().calls() {
 		if name := pr.names.name(id); len(pr.clockDefinedBy[name]) > 0 {
 			clocks = append(clocks, []byte(name+"("))
 		}

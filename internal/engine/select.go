@@ -73,6 +73,7 @@ func (pr *projectRun) mayTimeLoads(p *link.Project, i int) bool {
 // summaries lend the class to the project.
 func (pr *projectRun) timerDefiners() []int {
 	var out []int
+	var filterBuf []byte // the filters read from disk, one at a time
 	for i := range pr.facts {
 		ff := &pr.facts[i]
 		if len(ff.scanResult().timers) == 0 || ff.summary != nil {
@@ -85,7 +86,7 @@ func (pr *projectRun) timerDefiners() []int {
 			for _, name := range append([]string{t.Class}, t.Members...) {
 				probe := rule.NewNameProbe(name)
 				for j := range pr.facts {
-					if j != i && pr.facts[j].candidate && pr.facts[j].hasFilter() && pr.facts[j].scanFilter(pr.spill).MayContainProbe(probe) {
+					if j != i && pr.facts[j].candidate && pr.facts[j].hasFilter() && pr.facts[j].scanFilter(pr.spill, &filterBuf).MayContainProbe(probe) {
 						if !pr.requested(i) {
 							out = append(out, i)
 						}
@@ -153,8 +154,8 @@ func (pr *projectRun) calledNames(i int) []string {
 	ff := &pr.facts[i]
 	if ff.summary == nil {
 		if ff.scanned {
-			out := make([]string, len(ff.found().calls))
-			for k, id := range ff.found().calls {
+			out := make([]string, len(ff.found().calls()))
+			for k, id := range ff.found().calls() {
 				out[k] = pr.names.name(id)
 			}
 			return out

@@ -123,14 +123,21 @@ func (s *Store) retire(k int) {
 // Get returns the record ref names. The bytes are the caller's to read,
 // not to change; nil when ref names nothing stored (or the file cannot be
 // read back). A record on disk is read alone, unless the page around it
-// was read for GetNear and is still kept.
-func (s *Store) Get(ref Ref) []byte { return s.get(ref, false) }
+// was read for GetNear and is still kept (then it is copied from it).
+func (s *Store) Get(ref Ref) []byte { return s.get(ref, false, nil) }
 
 // GetNear is Get for a caller going through many records in the order
 // they were put (a pass over every file's filter): a record on disk is
 // read with the page of the chunk around it (nearPage bytes), which the
 // next records are then read from (the last keptPages pages are kept).
-func (s *Store) GetNear(ref Ref) []byte { return s.get(ref, true) }
+// A record not in memory is copied into *buf (grown as needed), which the
+// caller keeps for the next record (a record in memory is not copied:
+// never pass a returned record as buf). The kept pages' arrays are
+// then the store's alone, and a page read replaces the oldest one in its
+// array: a page each read was 7 GB of allocation for sixteen copies of
+// the corpus checked as one project, and 10-17 MB of the most live heap
+// (pages allocated while the collector marked).
+func (s *Store) GetNear(ref Ref, buf *[]byte) []byte { return s.get(ref, true, buf) }
 
 // nearPage and keptPages size GetNear's reads and what it keeps of them:
 // a page holds about 25 name filters; 64 of them 1 MB.
@@ -145,7 +152,7 @@ type keptPage struct {
 	data         []byte
 }
 
-func (s *Store) get(ref Ref, near bool) []byte {
+func (s *Store) get(ref Ref, near bool, buf *[]byte) []byte {
 	if s == nil {
 		return nil
 	}
@@ -157,42 +164,64 @@ func (s *Store) get(ref Ref, near bool) []byte {
 		s.mu.Unlock()
 		return nil
 	}
-	c := s.chunks[k]
-	if c == nil {
-		for _, p := range s.kept {
-			if p.chunk == k && p.data != nil && at >= p.start && at+n <= p.start+len(p.data) {
-				c, at = p.data, at-p.start
-				break
-			}
-		}
-	}
-	f, size := s.file, s.written[k]
-	s.mu.Unlock()
-	if c == nil && f != nil && near {
-		start := at &^ (nearPage - 1)
-		page := make([]byte, min(size, max(start+nearPage, at+n))-start)
-		if _, err := f.ReadAt(page, int64(k)*int64(s.chunkSize)+int64(start)); err == nil {
-			c, at = page, at-start
-			s.mu.Lock()
-			s.kept[s.nextKept] = keptPage{k, start, page}
-			s.nextKept = (s.nextKept + 1) % keptPages
-			s.mu.Unlock()
-		}
-	}
-	if c != nil {
+	if c := s.chunks[k]; c != nil {
+		// A chunk's array is never reused: its records stay valid.
+		s.mu.Unlock()
 		if at+n > len(c) {
 			return nil
 		}
 		return c[at : at+n : at+n]
 	}
+	for _, p := range s.kept {
+		if p.chunk == k && p.data != nil && at >= p.start && at+n <= p.start+len(p.data) {
+			out := copyInto(buf, p.data[at-p.start:at-p.start+n])
+			s.mu.Unlock()
+			return out
+		}
+	}
+	f, size := s.file, s.written[k]
 	if f == nil {
+		s.mu.Unlock()
 		return nil
 	}
-	out := make([]byte, n)
-	if _, err := f.ReadAt(out, off); err != nil {
+	if !near {
+		s.mu.Unlock()
+		out := make([]byte, n)
+		if _, err := f.ReadAt(out, off); err != nil {
+			return nil
+		}
+		return out
+	}
+	// The oldest kept page's array is taken out of the ring while the new
+	// page is read into it: no other reader sees it meanwhile.
+	slot := s.nextKept
+	s.nextKept = (slot + 1) % keptPages
+	page := s.kept[slot].data
+	s.kept[slot] = keptPage{}
+	s.mu.Unlock()
+	start := at &^ (nearPage - 1)
+	need := min(size, max(start+nearPage, at+n)) - start
+	if cap(page) < need {
+		page = make([]byte, need)
+	}
+	page = page[:need]
+	if _, err := f.ReadAt(page, int64(k)*int64(s.chunkSize)+int64(start)); err != nil || at+n > start+need {
 		return nil
 	}
+	out := copyInto(buf, page[at-start:at-start+n])
+	s.mu.Lock()
+	s.kept[slot] = keptPage{k, start, page}
+	s.mu.Unlock()
 	return out
+}
+
+// copyInto copies rec into *buf, grown as needed (nil: into a new array).
+func copyInto(buf *[]byte, rec []byte) []byte {
+	if buf == nil {
+		return append([]byte(nil), rec...)
+	}
+	*buf = append((*buf)[:0], rec...)
+	return *buf
 }
 
 // Size returns the bytes of the records' chunks held in memory and

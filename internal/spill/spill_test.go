@@ -32,6 +32,7 @@ func TestStoreRoundTrip(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	var scratch []byte // GetNear's copies, reused
 	for w := range workers {
 		r := rand.New(rand.NewPCG(uint64(w), 1))
 		for k, ref := range refs[w] {
@@ -39,7 +40,7 @@ func TestStoreRoundTrip(t *testing.T) {
 			if got := s.Get(ref); !bytes.Equal(got, want) {
 				t.Fatalf("record %d/%d: got %d bytes, want %d", w, k, len(got), len(want))
 			}
-			if got := s.GetNear(ref); !bytes.Equal(got, want) {
+			if got := s.GetNear(ref, &scratch); !bytes.Equal(got, want) {
 				t.Fatalf("record %d/%d read with its chunk: got %d bytes, want %d", w, k, len(got), len(want))
 			}
 		}
@@ -88,5 +89,52 @@ func TestStoreLimits(t *testing.T) {
 	var nilStore *Store
 	if _, ok := nilStore.Put([]byte("x")); ok || nilStore.Get(0) != nil || nilStore.Close() != nil {
 		t.Error("a nil store stores")
+	}
+}
+
+// GetNear reads pages into the arrays of the pages it keeps, and copies a
+// record out of them: a record read before, by Get or GetNear, stays as it
+// was while later passes replace every kept page, and passes from several
+// goroutines read what was put (go test -race checks the pages' arrays).
+func TestKeptPagesAreTheStores(t *testing.T) {
+	s := NewChunked(1<<12, 1<<12, t.TempDir())
+	var refs []Ref
+	var want [][]byte
+	for k := range 3000 {
+		rec := record(0, k, 40+k%200)
+		ref, ok := s.Put(rec)
+		if !ok {
+			t.Fatalf("put %d refused", k)
+		}
+		refs, want = append(refs, ref), append(want, rec)
+	}
+	mid := len(refs) / 2 // in a chunk on disk (the first chunk stays in memory)
+	var buf []byte
+	first := s.GetNear(refs[mid], &buf)
+	if len(first) == 0 || &first[0] != &buf[0] {
+		t.Fatal("a record on disk was not copied into the caller's buffer")
+	}
+	held := s.Get(refs[mid+1]) // from the page the GetNear before kept
+	if !bytes.Equal(held, want[mid+1]) {
+		t.Fatalf("a record read from a kept page: got %d bytes, want %d", len(held), len(want[mid+1]))
+	}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			var buf []byte
+			for k := w; k < len(refs); k += 2 {
+				if got := s.GetNear(refs[k], &buf); !bytes.Equal(got, want[k]) {
+					t.Errorf("record %d: got %d bytes, want %d", k, len(got), len(want[k]))
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if !bytes.Equal(held, want[mid+1]) || !bytes.Equal(s.Get(refs[mid]), want[mid]) {
+		t.Error("a record read before changed when its page's array was reused")
+	}
+	if s.file == nil {
+		t.Fatal("no chunk written to file: the test does not reach the kept pages")
 	}
 }
