@@ -93,9 +93,27 @@ func (s *fileSet) add(i int) {
 	s.words[n] = newWord(k, bit)
 }
 
+// holds reports whether every file of o is in s.
+func (s *fileSet) holds(o fileSet) bool {
+	a := s.words
+	for _, w := range o.words {
+		for len(a) > 0 && a[0].k < w.k {
+			a = a[1:]
+		}
+		if len(a) == 0 || a[0].k != w.k || w.bits()&^a[0].bits() != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // union adds the files of o to s.
 func (s *fileSet) union(o fileSet) {
-	if len(o.words) == 0 {
+	if len(o.words) == 0 || s.holds(o) {
+		// Most often the sets of files a name's callers reach are the
+		// same project's: the union of the first is the union of all.
+		// Merging into a new array each time was 8.6 GB of allocation
+		// for sixteen copies of the corpus checked as one project.
 		return
 	}
 	out := make([]setWord, 0, len(s.words)+len(o.words))

@@ -50,6 +50,26 @@ func TestFileSetAgreesWithAMap(t *testing.T) {
 		}
 		a.shrink()
 		check("a with b", a, am)
+		// A set holds its subsets and no set with a file more; a union
+		// with a subset changes nothing.
+		sub := newFileSet()
+		for i := range am {
+			if rng.IntN(2) == 0 {
+				sub.add(i)
+			}
+		}
+		if !a.holds(sub) {
+			t.Fatal("a set does not hold a subset of it")
+		}
+		a.union(sub)
+		check("a with a subset", a, am)
+		more := newFileSet()
+		sub.each(more.add)
+		extra := rng.IntN(3000)
+		more.add(extra)
+		if a.holds(more) != am[extra] {
+			t.Fatalf("holds a subset and %d: %v, the set has it: %v", extra, a.holds(more), am[extra])
+		}
 		if round == 0 {
 			var empty fileSet
 			a.union(empty)

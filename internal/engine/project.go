@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/lazylint/lazylint/cudaparse/link"
+	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/internal/spill"
 	"github.com/lazylint/lazylint/knowledge"
 
@@ -81,11 +82,11 @@ type projectRun struct {
 	visibleCount int
 	macroMu      sync.Mutex
 	// macroNames are the names of every file's renaming macros, and
-	// volatileMacros those that read or write through a volatile pointer
-	// (built once, under macroMu): a file that names none of them calls
-	// no header macro, whatever its includes.
+	// volatileMacros the probes of those that read or write through a
+	// volatile pointer (built once, under macroMu): a file that names
+	// none of them calls no header macro, whatever its includes.
 	macroNames     map[string]bool
-	volatileMacros []string
+	volatileMacros []rule.NameProbe
 	// byShown, closures (under visMu): files by name (fileByShown) and
 	// their include closures, for visibleFrom; header tells headers by
 	// their names; includedSrc and near memoize includedSources and

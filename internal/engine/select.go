@@ -329,7 +329,9 @@ func (pr *projectRun) mayCallHeaderMacro(i int) bool {
 		for name := range all {
 			pr.macroNames[name] = true
 		}
-		pr.volatileMacros = slices.Sorted(maps.Keys(all.VolatileAccessNames()))
+		for _, name := range slices.Sorted(maps.Keys(all.VolatileAccessNames())) {
+			pr.volatileMacros = append(pr.volatileMacros, rule.NewNameProbe(name))
+		}
 	}
 	pr.macroMu.Unlock()
 	for _, name := range pr.calledNames(i) {
@@ -338,8 +340,8 @@ func (pr *projectRun) mayCallHeaderMacro(i int) bool {
 		}
 	}
 	if nf := pr.facts[i].filter(pr.spill); nf != nil {
-		for _, name := range pr.volatileMacros {
-			if nf.MayContain(name) {
+		for _, probe := range pr.volatileMacros {
+			if nf.MayContainProbe(probe) {
 				return true
 			}
 		}
