@@ -351,9 +351,9 @@ type overrides struct {
 
 func (pf *ProjectFunction) String() string {
 	if pf.stands != nil && pf.stands.count > 1 {
-		return fmt.Sprintf("%s::%s (%d overrides, the first at %s:%d)", pf.stands.base, pf.Summary().Name, pf.stands.count, pf.File(), pf.Summary().Line)
+		return fmt.Sprintf("%s::%s (%d overrides, the first at %s:%d)", pf.stands.base, pf.Name(), pf.stands.count, pf.File(), pf.Summary().Line)
 	}
-	return fmt.Sprintf("%s (%s:%d)", pf.Summary().Name, pf.File(), pf.Summary().Line)
+	return fmt.Sprintf("%s (%s:%d)", pf.Name(), pf.File(), pf.Summary().Line)
 }
 
 // KernelFacts are kernels loaded by something: launched or preloaded, by
@@ -479,7 +479,7 @@ func NewProject(files []*cudaparse.FileSummary) *Project {
 	// The functions in one array, by id: an array a file had the
 	// allocator's rounding and scattered what lives to the end of the
 	// run among what does not (sixteen copies of the 38-project corpus
-	// checked as one project link 600,000 functions).
+	// checked as one project link about 575,000 functions).
 	p.byID = make([]ProjectFunction, 0, total)
 	for _, fsum := range kept {
 		p.files++
@@ -573,7 +573,8 @@ func (p *Project) resolve(name, qualifier string, arity int, fromFile string) *P
 	}
 	if arity >= 0 {
 		filter(func(c *ProjectFunction) bool {
-			return int(c.Summary().Arity) == arity || c.Summary().Arity < 0 && int(c.Summary().Params) == arity
+			fn := c.Summary()
+			return int(fn.Arity) == arity || fn.Arity < 0 && int(fn.Params) == arity
 		})
 	}
 	if qualifier != "" {
@@ -697,8 +698,8 @@ func (p *Project) resolveStep(fn *ProjectFunction, st *cudaparse.SummaryStep) *P
 		return nil
 	}
 	class := ""
-	if fn.Summary().Member {
-		class = fn.Summary().Class
+	if s := fn.Summary(); s.Member {
+		class = s.Class
 	}
 	return p.resolveCallIn(class, st.Callee, st.Qualifier, st.Arity, st.Method, fn.File())
 }
@@ -1035,17 +1036,18 @@ func (p *Project) ReadsClock(name, path string) bool {
 			continue // another file's own (static): not what path calls
 		}
 		seen++
-		if d.File() == path || d.Summary().Member {
+		fn := d.Summary()
+		if d.File() == path || fn.Member {
 			return false
 		}
-		if !d.Summary().Variant {
-			if !d.Summary().ReadsClock {
+		if !fn.Variant {
+			if !fn.ReadsClock {
 				return false
 			}
 			continue
 		}
-		key := variants{d.File(), d.Summary().Class}
-		reads[key] = reads[key] || d.Summary().ReadsClock
+		key := variants{d.File(), fn.Class}
+		reads[key] = reads[key] || fn.ReadsClock
 	}
 	for _, yes := range reads {
 		if !yes {
@@ -1353,7 +1355,11 @@ func classLevels(class string, edges map[string][]string, levels int, visit func
 
 // arityFits reports whether c may take arity arguments (-1: not known).
 func arityFits(c *ProjectFunction, arity int) bool {
-	return arity < 0 || c.Summary().Arity < 0 || int(c.Summary().Arity) == arity
+	if arity < 0 {
+		return true
+	}
+	fn := c.Summary()
+	return fn.Arity < 0 || int(fn.Arity) == arity
 }
 
 // ResolveStep resolves a call step of fn.
