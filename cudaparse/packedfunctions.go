@@ -2,6 +2,7 @@ package cudaparse
 
 import (
 	"iter"
+	"unsafe"
 
 	"github.com/lazylint/lazylint/internal/spill"
 )
@@ -26,6 +27,9 @@ type packedFunction struct {
 	timesClock                   ClockKind
 	flags                        packedFlags
 }
+
+// A packed function is at most 48 bytes: this fails to compile past that.
+var _ [48 - unsafe.Sizeof(packedFunction{})]struct{}
 
 // packedFlags are a packed function's booleans.
 type packedFlags uint8
