@@ -122,10 +122,10 @@ type projectRun struct {
 	includedBy edges
 	visMu      sync.Mutex
 	// timersOf memoizes declaredTimers while the project's timer classes
-	// are those of timersKey (under timersMu).
-	timersMu  sync.Mutex
-	timersKey string
-	timersOf  map[int][]knowledge.TimerClass
+	// and their members are timerNames and timerMembers (under timersMu).
+	timersMu                 sync.Mutex
+	timerNames, timerMembers []string
+	timersOf                 map[int][]knowledge.TimerClass
 	// device holds the device summaries of files parsed for translation
 	// units; unitDevice, by file, those of its units' other files.
 	device, unitDevice map[int][]cudaparse.DeviceSummary

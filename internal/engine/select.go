@@ -3,7 +3,6 @@ package engine
 import (
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/lazylint/lazylint/cudaparse/link"
 	"github.com/lazylint/lazylint/knowledge"
@@ -109,10 +108,14 @@ func (pr *projectRun) declaredTimers(p *link.Project, i int, src []byte) []knowl
 	// The same question is asked in the recheck's selection and again in
 	// the check, round after round, and each answer read the file: the
 	// answers are kept while the project's timer classes stay the same.
-	key := strings.Join(names, "\x00") + "\x01" + strings.Join(members, "\x00")
+	// The classes are compared, not joined into a key: a key a question
+	// was all the classes' names each time. Past a budget the answers
+	// start again (an answer a file asked about was 6 MB of sixteen
+	// copies of the corpus checked as one project).
 	pr.timersMu.Lock()
-	if pr.timersKey != key {
-		pr.timersKey, pr.timersOf = key, map[int][]knowledge.TimerClass{}
+	same := func() bool { return slices.Equal(pr.timerNames, names) && slices.Equal(pr.timerMembers, members) }
+	if !same() || len(pr.timersOf) >= maxTimersMemo {
+		pr.timerNames, pr.timerMembers, pr.timersOf = names, members, map[int][]knowledge.TimerClass{}
 	}
 	got, ok := pr.timersOf[i]
 	pr.timersMu.Unlock()
@@ -121,12 +124,15 @@ func (pr *projectRun) declaredTimers(p *link.Project, i int, src []byte) []knowl
 	}
 	got = pr.declaredTimersIn(p, i, slices.Concat(names, members), src)
 	pr.timersMu.Lock()
-	if pr.timersKey == key {
+	if same() {
 		pr.timersOf[i] = got
 	}
 	pr.timersMu.Unlock()
 	return got
 }
+
+// maxTimersMemo bounds the answers declaredTimers keeps.
+const maxTimersMemo = 1 << 14
 
 // declaredTimersIn is declaredTimers without the memo; names are the
 // timer classes' names and their members' (a file that spells none of
