@@ -923,12 +923,16 @@ func callsBuilder(text []byte, method string) bool {
 
 // clockHelpers returns the file's own timestamp helpers, found once: host
 // functions that read a host clock exactly once, by a call the tables
-// know, and launch nothing (`static double wall() { clock_gettime(...);
-// return ...; }`, `double now_seconds()` over std::chrono). A call of one
-// is a clock read, as a helper of another file is (Project.ClockFunctions).
-// A function reading twice measures something itself and is not one.
+// know, and launch nothing, and either return the read (`static double
+// wall() { clock_gettime(...); return ...; }`, `double now_seconds()`
+// over std::chrono) or keep it in a variable of the file (`void tic() {
+// gettimeofday(&t0, 0); }`, the start of a stopwatch whose stop reads
+// t0). A call of one is a clock read, as a helper of another file is
+// (Project.ClockFunctions, which asks no more than the one read). A
+// function reading twice measures something itself and is not one.
 func (f *File) clockHelpers() map[string]bool {
 	f.clockHelpersOnce.Do(func() {
+		var globals map[string]bool // the file's variables, once asked
 		for _, fn := range f.Functions {
 			if fn.Space&SpaceHost == 0 || fn.Name == "" || fn.Name == "main" || len(f.LaunchesIn(fn)) > 0 {
 				continue
@@ -942,7 +946,13 @@ func (f *File) clockHelpers() map[string]bool {
 			reads = readsOfOneBuild(reads)
 			// A helper named as a clock (start_timer) is a clock read
 			// already; its parameter says where the read goes.
-			if len(reads) == 1 && !knowledge.IsClockName(fn.Name) && returnsTime(fn) && returnsRead(fn, reads[0]) {
+			keeps := func() bool {
+				if globals == nil {
+					globals = f.fileVariables()
+				}
+				return storesInto(fn, reads[0], globals)
+			}
+			if len(reads) == 1 && !knowledge.IsClockName(fn.Name) && (returnsTime(fn) && returnsRead(fn, reads[0]) || keeps()) {
 				if f.ownClockHelpers == nil {
 					f.ownClockHelpers = map[string]bool{}
 				}
@@ -954,6 +964,43 @@ func (f *File) clockHelpers() map[string]bool {
 		}
 	})
 	return f.ownClockHelpers
+}
+
+// storesInto reports whether fn stores its clock read into one of the
+// variables of the file (globals), not a parameter or local of its own.
+func storesInto(fn *Function, read *Call, globals map[string]bool) bool {
+	v := root(strings.TrimPrefix(storedDirectly(read), "*"))
+	if v == "" || !globals[v] || declaredLocal(fn, v) {
+		return false
+	}
+	return !slices.ContainsFunc(fn.Params, func(p Param) bool { return p.Name == v })
+}
+
+// fileVariables returns the names of the variables the file declares
+// outside functions and classes: at file scope, in namespaces, extern "C"
+// blocks and preprocessor branches.
+func (f *File) fileVariables() map[string]bool {
+	out := map[string]bool{}
+	var walk func(n Node)
+	walk = func(n Node) {
+		for _, c := range n.NamedChildren() {
+			switch {
+			case c.Is("declaration"):
+				for _, d := range c.NamedChildren() {
+					if d.Field() == "declarator" && !d.Is("function_declarator") {
+						if name := declaredVariable(d); name != "" {
+							out[name] = true
+						}
+					}
+				}
+			case c.Is("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
+				"namespace_definition", "declaration_list", "linkage_specification"):
+				walk(c)
+			}
+		}
+	}
+	walk(f.Root())
+	return out
 }
 
 // derivedThroughCalls adds to vars what fn's calls fill from them:
