@@ -934,16 +934,10 @@ func (f *File) clockHelpers() map[string]bool {
 	f.clockHelpersOnce.Do(func() {
 		var globals map[string]bool // the file's variables, once asked
 		for _, fn := range f.Functions {
-			if fn.Space&SpaceHost == 0 || fn.Name == "" || fn.Name == "main" || len(f.LaunchesIn(fn)) > 0 {
+			reads := f.helperReads(fn)
+			if len(reads) != 1 {
 				continue
 			}
-			var reads []*Call
-			for _, c := range f.CallsIn(fn) {
-				if f.readsClockDirectly(c) || f.projectClocks[c.Name] && f.FunctionNamed(c.Name) == nil {
-					reads = append(reads, c)
-				}
-			}
-			reads = readsOfOneBuild(reads)
 			// A helper named as a clock (start_timer) is a clock read
 			// already; its parameter says where the read goes.
 			keeps := func() bool {
@@ -952,18 +946,31 @@ func (f *File) clockHelpers() map[string]bool {
 				}
 				return storesInto(fn, reads[0], globals)
 			}
-			if len(reads) == 1 && !knowledge.IsClockName(fn.Name) && (returnsTime(fn) && returnsRead(fn, reads[0]) || keeps()) {
+			if !knowledge.IsClockName(fn.Name) && (returnsTime(fn) && returnsRead(fn, reads[0]) || keeps()) {
 				if f.ownClockHelpers == nil {
 					f.ownClockHelpers = map[string]bool{}
 				}
 				f.ownClockHelpers[fn.Name] = true
 			}
-			if len(reads) == 1 {
-				f.noteParameterClock(fn, reads[0])
-			}
+			f.noteParameterClock(fn, reads[0])
 		}
 	})
 	return f.ownClockHelpers
+}
+
+// helperReads returns the clock reads of fn that one build compiles (nil
+// for a function no helper can be: device code, main, one that launches).
+func (f *File) helperReads(fn *Function) []*Call {
+	if fn.Space&SpaceHost == 0 || fn.Name == "" || fn.Name == "main" || len(f.LaunchesIn(fn)) > 0 {
+		return nil
+	}
+	var reads []*Call
+	for _, c := range f.CallsIn(fn) {
+		if f.readsClockDirectly(c) || f.projectClocks[c.Name] && f.FunctionNamed(c.Name) == nil {
+			reads = append(reads, c)
+		}
+	}
+	return readsOfOneBuild(reads)
 }
 
 // storesInto reports whether fn stores its clock read into one of the
