@@ -172,8 +172,15 @@ func (a *analysis) mayTouchCUDA(fn *cudaparse.Function, where func(cudaparse.Nod
 // memory): not of the standard library, nor of plain or CUDA value types.
 // The file's own classes are the Activity's to judge.
 func (a *analysis) constructsUnknown(decl cudaparse.Node) bool {
-	typ := strings.TrimSpace(strings.TrimPrefix(decl.ChildByField("type").Text(), "::"))
-	if typ == "" || strings.HasPrefix(typ, "std::") || plainTypes[typ] || strings.HasPrefix(typ, "struct ") {
+	typeNode := decl.ChildByField("type")
+	// Builtin and sized types (int, unsigned long long, size_t), auto and
+	// a struct spelled as one construct nothing on the device; nor does
+	// CUDA's dim3.
+	if !typeNode.Valid() || typeNode.Is("primitive_type", "sized_type_specifier", "placeholder_type_specifier", "struct_specifier") {
+		return false
+	}
+	typ := strings.TrimSpace(strings.TrimPrefix(typeNode.Text(), "::"))
+	if typ == "" || typ == "dim3" || strings.HasPrefix(typ, "std::") {
 		return false
 	}
 	if a.file.Defines(typ[strings.LastIndex(typ, ":")+1:]) {
@@ -184,14 +191,6 @@ func (a *analysis) constructsUnknown(decl cudaparse.Node) bool {
 		withArgs = withArgs || d.Is("init_declarator") && d.ChildByField("value").Is("argument_list", "initializer_list") || d.Is("function_declarator")
 	}
 	return withArgs || strings.Contains(typ, "<")
-}
-
-// plainTypes are value types whose objects construct nothing on the
-// device.
-var plainTypes = map[string]bool{
-	"int": true, "unsigned": true, "long": true, "short": true, "char": true, "float": true, "double": true, "bool": true,
-	"size_t": true, "auto": true, "dim3": true, "int64_t": true, "uint64_t": true, "int32_t": true, "uint32_t": true,
-	"unsigned int": true, "long long": true, "unsigned long": true, "unsigned long long": true, "const char": true,
 }
 
 // inert reports whether a statement of main before any timer does nothing
