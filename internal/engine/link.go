@@ -527,13 +527,13 @@ func (pr *projectRun) project() *link.Project {
 func (pr *projectRun) classBases() map[string][]string {
 	bases := map[string][]string{}
 	for i := range pr.facts {
-		for _, c := range pr.facts[i].scanResult().classes {
-			for _, b := range c.Bases {
-				if b != c.Class && !slices.Contains(bases[c.Class], b) {
-					bases[c.Class] = append(bases[c.Class], b)
+		eachClass(pr.names, pr.facts[i].scanResult().classes, func(class string, ids []nameID) {
+			for _, id := range ids {
+				if b := pr.names.name(id); b != class && !slices.Contains(bases[class], b) {
+					bases[class] = append(bases[class], b)
 				}
 			}
-		}
+		})
 	}
 	return bases
 }
