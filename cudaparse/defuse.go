@@ -3,6 +3,7 @@ package cudaparse
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -113,34 +114,39 @@ func (f *File) reachingIn(fn *Function, key string, use Node) []Def {
 		return nil
 	}
 	useStart := use.Start()
-	var before, later []Def
-	loop := use.Ancestor("while_statement", "for_statement", "do_statement", "for_range_loop")
-	for _, d := range defs {
-		switch {
-		case d.Node.Contains(use) || d.Op == DefParam && d.Node.End() > useStart:
-			// The use is part of its own definition (x = x - 1): the
-			// definition does not reach it.
-		case d.Node.End() <= useStart:
-			if !exclusiveTo(d.Node, use) {
-				before = append(before, d)
-			}
-		case loop.Valid() && loop.Contains(d.Node):
-			later = append(later, d) // reaches the use through the loop's back edge
-		}
-	}
+	// Of the definitions ending before the use, from the last one back to
+	// the first sure to run before it (each one on the way may be the
+	// value the use reads), walked in place: a list of them all was a
+	// thirtieth of what sixteen copies of the 38-project corpus allocated.
 	var out []Def
-	for k := len(before) - 1; k >= 0; k-- {
-		d := before[k]
+	for k := len(defs) - 1; k >= 0; k-- {
+		d := defs[k]
+		if ownUse(d, use, useStart) || d.Node.End() > useStart || exclusiveTo(d.Node, use) {
+			continue
+		}
 		out = append(out, d)
 		if d.Op != DefUpdate && runsBefore(d.Node, use) {
 			break
 		}
 	}
 	// Source order.
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
+	slices.Reverse(out)
+	// Those after the use in a loop that holds it reach it through the
+	// loop's back edge.
+	if loop := use.Ancestor("while_statement", "for_statement", "do_statement", "for_range_loop"); loop.Valid() {
+		for _, d := range defs {
+			if !ownUse(d, use, useStart) && d.Node.End() > useStart && loop.Contains(d.Node) {
+				out = append(out, d)
+			}
+		}
 	}
-	return append(out, later...)
+	return out
+}
+
+// ownUse reports whether use is part of d, its own definition (x = x - 1),
+// or d is a parameter declared after it: d does not reach it.
+func ownUse(d Def, use Node, useStart int) bool {
+	return d.Node.Contains(use) || d.Op == DefParam && d.Node.End() > useStart
 }
 
 // runsBefore reports whether d is sure to run before use: nothing between

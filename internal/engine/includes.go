@@ -574,20 +574,23 @@ func (pr *projectRun) visibleMacros(i int) cudaparse.MacroTable {
 	pr.resolveIncludes()
 	t := cudaparse.MacroTable{}
 	t.Add(pr.opts.GlobalMacros...)
-	seen := map[int32]bool{int32(i): true}
-	frontier := pr.includes.of(i)
+	w := &pr.macroWalks
+	w.start(len(pr.facts))
+	w.see(int32(i))
+	w.frontier = append(w.frontier[:0], pr.includes.of(i)...)
+	frontier, next := w.frontier, w.next[:0]
 	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
-		var next []int32
+		next = next[:0]
 		for _, j := range frontier {
-			if seen[j] {
+			if !w.see(j) {
 				continue
 			}
-			seen[j] = true
 			t.Add(pr.facts[j].scanResult().macros...)
 			next = append(next, pr.includes.of(int(j))...)
 		}
-		frontier = next
+		frontier, next = next, frontier
 	}
+	w.frontier, w.next = frontier, next
 	// As memoSet's: the tables grow with the tree, and start again past
 	// a budget.
 	pr.visibleCount += len(t) + 1
@@ -597,6 +600,39 @@ func (pr *projectRun) visibleMacros(i int) cudaparse.MacroTable {
 	}
 	pr.visible[i] = t
 	return t
+}
+
+// closureWalks are what walks of the include graph, one at a time,
+// reuse: which files the current walk has seen, and the frontiers. A map
+// and two lists of each walk were 1.4 of the 35 GB sixteen copies of the
+// 38-project corpus checked as one project allocated.
+type closureWalks struct {
+	// seen holds, by file, the number of the last walk that saw it.
+	seen     []uint16
+	walk     uint16
+	frontier []int32
+	next     []int32
+}
+
+// start begins a walk of a graph of n files.
+func (w *closureWalks) start(n int) {
+	if len(w.seen) != n {
+		w.seen, w.walk = make([]uint16, n), 0
+	}
+	w.walk++
+	if w.walk == 0 { // numbers wrapped: forget every walk
+		clear(w.seen)
+		w.walk = 1
+	}
+}
+
+// see marks file j seen by this walk, and reports whether it was not yet.
+func (w *closureWalks) see(j int32) bool {
+	if w.seen[j] == w.walk {
+		return false
+	}
+	w.seen[j] = w.walk
+	return true
 }
 
 // edges is a graph on the files as two flat lists (compressed rows):

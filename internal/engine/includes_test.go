@@ -200,3 +200,29 @@ func TestScannedNamesLists(t *testing.T) {
 		t.Fatal("the named lists are not the numbered ones")
 	}
 }
+
+// A walk sees each file once, and a file seen by a walk long ago is
+// unseen by the current one, also once the walks' numbers wrap.
+func TestClosureWalksSeeEachFileOnce(t *testing.T) {
+	var w closureWalks
+	w.start(3)
+	if !w.see(1) || w.see(1) {
+		t.Fatal("a walk sees file 1 once")
+	}
+	w.start(3)
+	if !w.see(1) {
+		t.Fatal("the next walk has not seen file 1")
+	}
+	// Walk 2 saw file 1; 65,535 walks later the numbers have wrapped to 2
+	// again.
+	for range 1<<16 - 1 {
+		w.start(3)
+	}
+	if !w.see(1) || !w.see(2) || w.see(2) {
+		t.Error("after the walks' numbers wrapped, a file another walk saw counts as seen")
+	}
+	w.start(5) // another graph
+	if !w.see(4) {
+		t.Error("a walk of a larger graph does not see its last file")
+	}
+}

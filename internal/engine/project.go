@@ -80,7 +80,10 @@ type projectRun struct {
 	visible  map[int]cudaparse.MacroTable
 	// visibleCount counts the macros of visible's tables (maxVisibleMacros).
 	visibleCount int
-	macroMu      sync.Mutex
+	// macroWalks are what visibleMacros' walks of the include graph reuse
+	// (under macroMu).
+	macroWalks closureWalks
+	macroMu    sync.Mutex
 	// macroNames are the names of every file's renaming macros, and
 	// volatileMacros the probes of those that read or write through a
 	// volatile pointer (built once, under macroMu): a file that names

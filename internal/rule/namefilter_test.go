@@ -38,6 +38,9 @@ func TestNameFilter(t *testing.T) {
 			if nf.MayContain(w) != view.MayContain(w) {
 				t.Errorf("size %d: the filter's bytes answer %q otherwise", size, w)
 			}
+			if got, probed := nf.MayContain(w), nf.MayContainProbe(NewNameProbe(w)); got != probed {
+				t.Errorf("size %d: %q may be there: %v; its probe says %v", size, w, got, probed)
+			}
 		}
 	}
 	if misses > 8 {
