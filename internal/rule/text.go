@@ -238,7 +238,7 @@ func NameFilterOf(data []byte) *NameFilter {
 
 // MayContain reports whether the file may contain s: false means it does not.
 // It is MayContainProbe(NewNameProbe(s)) without the probe: most questions
-// are asked once of a file, and their probes were a gigabyte of what
+// are asked once of a file, and their probes were 0.4 GB of what
 // sixteen copies of the 38-project corpus allocated.
 func (nf *NameFilter) MayContain(s string) bool {
 	if nf == nil {
