@@ -302,3 +302,37 @@ func TestProjectUnderTightBounds(t *testing.T) {
 		}
 	}
 }
+
+// A file not parsed that launches only through a project's launch macro
+// of two letters defines a loader: the name filters are asked about the
+// macro's name with its parenthesis, which a name that short alone gives
+// them nothing to ask about.
+func TestShortLaunchMacroLoaders(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"gpu.h":     "#define LC(k, g, b, ...) k<<<g, b>>>(__VA_ARGS__)\n#define LC_BLOCK 64\n",
+		"relax.cpp": "#include \"gpu.h\"\nvoid sweep(float *x);\nvoid relax(float *x) { LC(sweep, 1, LC_BLOCK, x); }\n",
+		"pad.cpp":   "#include \"gpu.h\"\nint pad(int n) { return n / LC_BLOCK * LC_BLOCK; }\n",
+	})
+	names := []string{"gpu.h", "relax.cpp", "pad.cpp"}
+	var sources []string
+	for _, n := range names {
+		sources = append(sources, filepath.Join(dir, n))
+	}
+	pr := &projectRun{opts: Options{}, sources: pathsOf(sources, names), facts: make([]fileFacts, 3), directives: make([]packedIncludes, 3), settings: func(string) Settings { return Settings{Rules: []*rule.Rule{ll002.Rule}} }, workers: 1, names: newInterner()}
+	for i, p := range sources {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr.directives[i] = noteProjectFacts(&pr.facts[i], rule.NewText(src), pr.settings(p), nil, skipped, nil, pr.names, nil, nil)
+	}
+	pr.definedBy = map[string][]int{}
+	pr.addMacroLoaders()
+	if got := pr.definedBy["relax"]; len(got) != 1 || got[0] != 1 || !pr.facts[1].loader {
+		t.Errorf("relax is defined by %v (loader: %v), want relax.cpp", got, pr.facts[1].loader)
+	}
+	if got := pr.definedBy["pad"]; len(got) != 0 || pr.facts[2].loader {
+		t.Errorf("pad, which launches nothing, is a loader of %v", got)
+	}
+}
