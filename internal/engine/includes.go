@@ -408,25 +408,7 @@ func (pr *projectRun) includeClosure(i int) fileSet {
 	// and builds the sparse set once, in order: growing it file by file
 	// allocated 160 MB over the 13-project tree.
 	w := &pr.closureWalk
-	if len(w.seen) == 0 {
-		w.seen = make([]uint64, (pr.includes.len()+63)/64)
-	}
-	frontier := w.frontier[:0]
-	frontier = append(frontier, pr.includes.of(i)...)
-	next := w.next[:0]
-	lo, hi := len(w.seen), -1 // the words marked
-	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
-		next = next[:0]
-		for _, j := range frontier {
-			if w.seen[j/64]&(1<<(j%64)) == 0 {
-				w.seen[j/64] |= 1 << (j % 64)
-				lo, hi = min(lo, int(j/64)), max(hi, int(j/64))
-				next = append(next, pr.includes.of(int(j))...)
-			}
-		}
-		frontier, next = next, frontier
-	}
-	w.frontier, w.next = frontier[:0], next[:0]
+	lo, hi := w.walk(pr.includes, i, nil)
 	// The marks, read in order and cleared: the set is built sorted
 	// without sorting.
 	c := newFileSet()
@@ -449,10 +431,41 @@ func (pr *projectRun) includeClosure(i int) fileSet {
 	return c
 }
 
-// closureWalk is includeClosure's scratch memory (under visMu).
+// closureWalk is the scratch memory of walks of the include graph, one
+// at a time (includeClosure's under visMu, visibleMacros' under macroMu).
 type closureWalk struct {
 	seen           []uint64
 	frontier, next []int32
+}
+
+// walk marks the files from reaches through includes, breadth first to
+// maxIncludeDepth, and calls visit (when not nil) with each as it is
+// first marked (from itself only where a cycle leads back to it). It
+// returns the range of words of seen that holds the marks, which the
+// caller clears (lo > hi: none).
+func (w *closureWalk) walk(includes edges, from int, visit func(j int32)) (lo, hi int) {
+	if len(w.seen) == 0 {
+		w.seen = make([]uint64, (includes.len()+63)/64)
+	}
+	w.frontier = append(w.frontier[:0], includes.of(from)...)
+	frontier, next := w.frontier, w.next[:0]
+	lo, hi = len(w.seen), -1
+	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
+		next = next[:0]
+		for _, j := range frontier {
+			if w.seen[j/64]&(1<<(j%64)) == 0 {
+				w.seen[j/64] |= 1 << (j % 64)
+				lo, hi = min(lo, int(j/64)), max(hi, int(j/64))
+				if visit != nil {
+					visit(j)
+				}
+				next = append(next, includes.of(int(j))...)
+			}
+		}
+		frontier, next = next, frontier
+	}
+	w.frontier, w.next = frontier[:0], next[:0]
+	return lo, hi
 }
 
 // resolveIncludes fills includes: the indices each file includes.
@@ -574,23 +587,18 @@ func (pr *projectRun) visibleMacros(i int) cudaparse.MacroTable {
 	pr.resolveIncludes()
 	t := cudaparse.MacroTable{}
 	t.Add(pr.opts.GlobalMacros...)
-	w := &pr.macroWalks
-	w.start(len(pr.facts))
-	w.see(int32(i))
-	w.frontier = append(w.frontier[:0], pr.includes.of(i)...)
-	frontier, next := w.frontier, w.next[:0]
-	for depth := 0; depth < maxIncludeDepth && len(frontier) > 0; depth++ {
-		next = next[:0]
-		for _, j := range frontier {
-			if !w.see(j) {
-				continue
-			}
+	// A walk with the memory kept between calls: a map and two lists a
+	// walk were 1.4 of the 35 GB sixteen copies of the 38-project corpus
+	// checked as one project allocated.
+	w := &pr.macroWalk
+	lo, hi := w.walk(pr.includes, i, func(j int32) {
+		if int(j) != i { // its own are the parser's business
 			t.Add(pr.facts[j].scanResult().macros...)
-			next = append(next, pr.includes.of(int(j))...)
 		}
-		frontier, next = next, frontier
+	})
+	if lo <= hi {
+		clear(w.seen[lo : hi+1])
 	}
-	w.frontier, w.next = frontier, next
 	// As memoSet's: the tables grow with the tree, and start again past
 	// a budget.
 	pr.visibleCount += len(t) + 1
@@ -600,39 +608,6 @@ func (pr *projectRun) visibleMacros(i int) cudaparse.MacroTable {
 	}
 	pr.visible[i] = t
 	return t
-}
-
-// closureWalks are what walks of the include graph, one at a time,
-// reuse: which files the current walk has seen, and the frontiers. A map
-// and two lists of each walk were 1.4 of the 35 GB sixteen copies of the
-// 38-project corpus checked as one project allocated.
-type closureWalks struct {
-	// seen holds, by file, the number of the last walk that saw it.
-	seen     []uint16
-	walk     uint16
-	frontier []int32
-	next     []int32
-}
-
-// start begins a walk of a graph of n files.
-func (w *closureWalks) start(n int) {
-	if len(w.seen) != n {
-		w.seen, w.walk = make([]uint16, n), 0
-	}
-	w.walk++
-	if w.walk == 0 { // numbers wrapped: forget every walk
-		clear(w.seen)
-		w.walk = 1
-	}
-}
-
-// see marks file j seen by this walk, and reports whether it was not yet.
-func (w *closureWalks) see(j int32) bool {
-	if w.seen[j] == w.walk {
-		return false
-	}
-	w.seen[j] = w.walk
-	return true
 }
 
 // edges is a graph on the files as two flat lists (compressed rows):

@@ -201,28 +201,32 @@ func TestScannedNamesLists(t *testing.T) {
 	}
 }
 
-// A walk sees each file once, and a file seen by a walk long ago is
-// unseen by the current one, also once the walks' numbers wrap.
-func TestClosureWalksSeeEachFileOnce(t *testing.T) {
-	var w closureWalks
-	w.start(3)
-	if !w.see(1) || w.see(1) {
-		t.Fatal("a walk sees file 1 once")
+// A walk of the include graph visits each file it reaches once, the
+// file it starts from only through a cycle, and a walk after its marks
+// are cleared starts afresh.
+func TestClosureWalkVisitsEachFileOnce(t *testing.T) {
+	// 0 -> 1 -> 2 -> {0, 1}; 3 -> 1; 4 alone.
+	g := newEdges([][]int32{{1}, {2}, {0, 1}, {1}, nil})
+	var w closureWalk
+	walk := func(from int) []int32 {
+		var got []int32
+		lo, hi := w.walk(g, from, func(j int32) { got = append(got, j) })
+		if lo <= hi {
+			clear(w.seen[lo : hi+1])
+		}
+		return got
 	}
-	w.start(3)
-	if !w.see(1) {
-		t.Fatal("the next walk has not seen file 1")
+	for _, c := range []struct {
+		from int
+		want []int32
+	}{{0, []int32{1, 2, 0}}, {3, []int32{1, 2, 0}}, {1, []int32{2, 0, 1}}, {4, nil}} {
+		if got := walk(c.from); !slices.Equal(got, c.want) {
+			t.Errorf("walk from %d visits %v, want %v", c.from, got, c.want)
+		}
 	}
-	// Walk 2 saw file 1; 65,535 walks later the numbers have wrapped to 2
-	// again.
-	for range 1<<16 - 1 {
-		w.start(3)
-	}
-	if !w.see(1) || !w.see(2) || w.see(2) {
-		t.Error("after the walks' numbers wrapped, a file another walk saw counts as seen")
-	}
-	w.start(5) // another graph
-	if !w.see(4) {
-		t.Error("a walk of a larger graph does not see its last file")
+	for k, word := range w.seen {
+		if word != 0 {
+			t.Errorf("word %d still marked after the walks: %b", k, word)
+		}
 	}
 }

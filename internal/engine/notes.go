@@ -638,11 +638,11 @@ func (pr *projectRun) noteAll(checked int) {
 		w.text.Reset(src)
 		ff := &pr.facts[i]
 		var answers *prefilterAnswers
-		if w := ff.waitingFacts(); w != nil {
+		if waiting := ff.waitingFacts(); waiting != nil {
 			if ff.summary == nil {
-				ff.summary = w.summary.get()
+				ff.summary = waiting.summary.get()
 			}
-			answers = w.answers
+			answers = waiting.answers
 			ff.setWaiting(nil)
 		}
 		how := skipped

@@ -80,10 +80,9 @@ type projectRun struct {
 	visible  map[int]cudaparse.MacroTable
 	// visibleCount counts the macros of visible's tables (maxVisibleMacros).
 	visibleCount int
-	// macroWalks are what visibleMacros' walks of the include graph reuse
-	// (under macroMu).
-	macroWalks closureWalks
-	macroMu    sync.Mutex
+	// macroWalk is visibleMacros' scratch memory (under macroMu).
+	macroWalk closureWalk
+	macroMu   sync.Mutex
 	// macroNames are the names of every file's renaming macros, and
 	// volatileMacros the probes of those that read or write through a
 	// volatile pointer (built once, under macroMu): a file that names

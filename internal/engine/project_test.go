@@ -104,16 +104,7 @@ func TestProjectFileVanishes(t *testing.T) {
 		"k.cu":      "__global__ void k() {}\nvoid launch_k() { k<<<1, 1>>>(); }\n",
 		"bench.cpp": "#include <ctime>\nvoid launch_k();\ndouble b() { timespec x, y; clock_gettime(0, &x); launch_k(); clock_gettime(0, &y); return 0; }\n",
 	})
-	sources := []string{filepath.Join(dir, "bench.cpp"), filepath.Join(dir, "k.cu")}
-	pr := &projectRun{opts: Options{}, sources: pathsOf(sources, []string{"bench.cpp", "k.cu"}), facts: make([]fileFacts, 2), directives: make([]packedIncludes, 2), settings: func(string) Settings { return Settings{Rules: []*rule.Rule{ll002.Rule}} }, workers: 2, names: newInterner()}
-	for i, p := range sources {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := rule.NewText(src)
-		pr.directives[i] = noteProjectFacts(&pr.facts[i], text, pr.settings(p), nil, skipped, nil, pr.names, nil, nil)
-	}
+	pr, sources := notedProject(t, dir, []string{"bench.cpp", "k.cu"}, 2)
 	if err := os.Remove(sources[1]); err != nil {
 		t.Fatal(err)
 	}
@@ -314,19 +305,7 @@ func TestShortLaunchMacroLoaders(t *testing.T) {
 		"relax.cpp": "#include \"gpu.h\"\nvoid sweep(float *x);\nvoid relax(float *x) { LC(sweep, 1, LC_BLOCK, x); }\n",
 		"pad.cpp":   "#include \"gpu.h\"\nint pad(int n) { return n / LC_BLOCK * LC_BLOCK; }\n",
 	})
-	names := []string{"gpu.h", "relax.cpp", "pad.cpp"}
-	var sources []string
-	for _, n := range names {
-		sources = append(sources, filepath.Join(dir, n))
-	}
-	pr := &projectRun{opts: Options{}, sources: pathsOf(sources, names), facts: make([]fileFacts, 3), directives: make([]packedIncludes, 3), settings: func(string) Settings { return Settings{Rules: []*rule.Rule{ll002.Rule}} }, workers: 1, names: newInterner()}
-	for i, p := range sources {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pr.directives[i] = noteProjectFacts(&pr.facts[i], rule.NewText(src), pr.settings(p), nil, skipped, nil, pr.names, nil, nil)
-	}
+	pr, _ := notedProject(t, dir, []string{"gpu.h", "relax.cpp", "pad.cpp"}, 1)
 	pr.definedBy = map[string][]int{}
 	pr.addMacroLoaders()
 	if got := pr.definedBy["relax"]; len(got) != 1 || got[0] != 1 || !pr.facts[1].loader {
@@ -335,4 +314,24 @@ func TestShortLaunchMacroLoaders(t *testing.T) {
 	if got := pr.definedBy["pad"]; len(got) != 0 || pr.facts[2].loader {
 		t.Errorf("pad, which launches nothing, is a loader of %v", got)
 	}
+}
+
+// notedProject returns a project step over the files names of dir (LL002
+// only), each noted as the per-file check notes a file it did not parse,
+// and the files' absolute paths.
+func notedProject(t *testing.T, dir string, names []string, workers int) (*projectRun, []string) {
+	t.Helper()
+	var sources []string
+	for _, n := range names {
+		sources = append(sources, filepath.Join(dir, n))
+	}
+	pr := &projectRun{opts: Options{}, sources: pathsOf(sources, names), facts: make([]fileFacts, len(names)), directives: make([]packedIncludes, len(names)), settings: func(string) Settings { return Settings{Rules: []*rule.Rule{ll002.Rule}} }, workers: workers, names: newInterner()}
+	for i, p := range sources {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr.directives[i] = noteProjectFacts(&pr.facts[i], rule.NewText(src), pr.settings(p), nil, skipped, nil, pr.names, nil, nil)
+	}
+	return pr, sources
 }
