@@ -18,14 +18,14 @@ import (
 // their name filters, then by their text) are summarized, with the files
 // that define what those callers call; then the callers of those callers,
 // up to maxLinkRounds. It reports whether it summarized any file.
-func (pr *projectRun) findCallers(results []sourceResult) bool {
+func (pr *projectRun) findCallers(results sourceResults) bool {
 	var holders []callerNode
-	for i := range results {
+	for i := range results.len() {
 		sum := pr.facts[i].summary
 		if sum == nil {
 			continue
 		}
-		for _, f := range results[i].findings() {
+		for _, f := range results.findings(i) {
 			if !f.Rule.RequiresFact(rule.CallerLoads) {
 				continue
 			}
@@ -93,32 +93,40 @@ type callingFunction struct {
 // of the others most likely reach another function of that name, and
 // following them pulls in most of a large project.
 func (pr *projectRun) callerTargets(holders []callerNode) map[string]bool {
-	callersOf := pr.callingFunctions()
 	depth := map[callerNode]int{}
-	queue := make([]callerNode, 0, len(holders))
+	var level []callerNode
 	for _, h := range holders {
 		if _, ok := depth[h]; !ok {
 			depth[h] = 0
-			queue = append(queue, h)
+			level = append(level, h)
 		}
 	}
-	// Breadth first: every node gets its least depth, whatever the order.
-	for len(queue) > 0 {
-		node := queue[0]
-		queue = queue[1:]
-		if depth[node] >= link.MaxCallerDepth {
-			continue
+	// Breadth first, a level at a time: every node gets its least depth,
+	// whatever the order. Each level asks for the callers of its names
+	// alone: the whole call graph of the summaries, kept for the search,
+	// was 14-20 MB of the most live heap of sixteen copies of the
+	// 38-project corpus checked as one project, for the few names a
+	// search climbs through.
+	for d := 0; len(level) > 0 && d < link.MaxCallerDepth; d++ {
+		names := map[string]bool{}
+		for _, node := range level {
+			names[node.name] = true
 		}
-		refs := callersOf[node.name]
-		generic := calledFromFiles(refs) > maxCallerFiles
-		for _, caller := range refs {
-			ref := callerNode{int(caller.file), pr.facts[caller.file].summary.FunctionName(int(caller.function))}
-			if _, ok := depth[ref]; ok || generic && ref.file != node.file {
-				continue
+		callersOf := pr.callingFunctions(names)
+		var next []callerNode
+		for _, node := range level {
+			refs := callersOf[node.name]
+			generic := calledFromFiles(refs) > maxCallerFiles
+			for _, caller := range refs {
+				ref := callerNode{int(caller.file), pr.facts[caller.file].summary.FunctionName(int(caller.function))}
+				if _, ok := depth[ref]; ok || generic && ref.file != node.file {
+					continue
+				}
+				depth[ref] = d + 1
+				next = append(next, ref)
 			}
-			depth[ref] = depth[node] + 1
-			queue = append(queue, ref)
 		}
+		level = next
 	}
 	targets := map[string]bool{}
 	for node := range depth {
@@ -127,12 +135,10 @@ func (pr *projectRun) callerTargets(holders []callerNode) map[string]bool {
 	return targets
 }
 
-// callingFunctions returns, by called name, the functions of the
+// callingFunctions returns, for each of the names, the functions of the
 // summaries that call it (not entry functions, not calls of their own
-// name), each once. A node (file and name) a call, as this kept them
-// before, was 24 MB of eight copies of the 38-project corpus for a
-// moment: the most live heap of that run.
-func (pr *projectRun) callingFunctions() map[string][]callingFunction {
+// name), each once, in the order of their files and functions.
+func (pr *projectRun) callingFunctions(names map[string]bool) map[string][]callingFunction {
 	callersOf := map[string][]callingFunction{}
 	for i := range pr.facts {
 		sum := pr.facts[i].summary
@@ -145,7 +151,7 @@ func (pr *projectRun) callingFunctions() map[string][]callingFunction {
 			}
 			caller := callingFunction{int32(i), int32(k)}
 			for _, st := range fn.AllSteps() {
-				if st.Kind != cudaparse.StepCall || st.Callee == fn.Name {
+				if st.Kind != cudaparse.StepCall || st.Callee == fn.Name || !names[st.Callee] {
 					continue
 				}
 				// A function calling the same name again adds nothing.

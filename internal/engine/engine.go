@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lazylint/lazylint/cudaparse"
@@ -203,17 +204,16 @@ const ParseMemoryFactor = 150
 const binaryProbe = 8000
 
 // finish adds the checked files' results to the run's, in a stable order.
-func (res Result) finish(results []sourceResult, base string, start time.Time) Result {
-	for i := range results {
-		r := &results[i]
-		out := r.result()
+func (res Result) finish(results sourceResults, base string, start time.Time) Result {
+	for i, how := range results.how {
+		out := results.result(i)
 		res.Findings = append(res.Findings, out.Findings...)
 		res.Suppressed = append(res.Suppressed, out.Suppressed...)
 		if out.Err != nil {
 			res.Errors = append(res.Errors, *out.Err)
 			res.Stats.Files-- // read, binary, too large, or over the parse limit: skipped, not checked
 		}
-		switch r.how {
+		switch how {
 		case parsedIt:
 			res.Stats.Parsed++
 		case fromCache:
@@ -230,39 +230,66 @@ func (res Result) finish(results []sourceResult, base string, start time.Time) R
 	return res
 }
 
-// sourceResult is a C/C++/CUDA file's result in a run, with how it was
-// had. Most files have no finding: their outcome is no pointer, where a
-// FileResult in place was 56 bytes of every file of the tree to the end
-// of the run. The bytes read are counted by the run (run.bytesRead), not
-// here.
-type sourceResult struct {
-	out *FileResult // nil: no finding, nothing suppressed, no error
-	how checked
+// sourceResults are the C/C++/CUDA files' results in a run, by file, with
+// how each was had. Most files have no finding, nothing suppressed and no
+// error: their outcome is kept by none, so a file costs the byte of how
+// (a FileResult in place was 56 bytes of every file of the tree to the end
+// of the run, and a pointer beside how 16: 5.7 MB of sixteen copies of
+// the 38-project corpus checked as one project, where 2,000 of 356,640
+// files had an outcome). The bytes read are counted by the run
+// (run.bytesRead), not here. Files' outcomes may be set at once.
+type sourceResults struct {
+	how  []checked
+	outs *fileOutcomes
 }
 
-// result returns the file's outcome.
-func (s *sourceResult) result() FileResult {
-	if s.out == nil {
-		return FileResult{}
+// fileOutcomes are the outcomes of the files that have one.
+type fileOutcomes struct {
+	mu sync.Mutex
+	of map[int]*FileResult
+}
+
+func newSourceResults(n int) sourceResults {
+	return sourceResults{how: make([]checked, n), outs: &fileOutcomes{of: map[int]*FileResult{}}}
+}
+
+// len returns the number of files.
+func (s sourceResults) len() int { return len(s.how) }
+
+// upTo returns the results of the first n files (sharing their outcomes).
+func (s sourceResults) upTo(n int) sourceResults { return sourceResults{s.how[:n], s.outs} }
+
+func (s sourceResults) outcome(i int) *FileResult {
+	s.outs.mu.Lock()
+	defer s.outs.mu.Unlock()
+	return s.outs.of[i]
+}
+
+// result returns file i's outcome.
+func (s sourceResults) result(i int) FileResult {
+	if out := s.outcome(i); out != nil {
+		return *out
 	}
-	return *s.out
+	return FileResult{}
 }
 
-// findings returns the file's findings.
-func (s *sourceResult) findings() []Finding {
-	if s.out == nil {
-		return nil
+// findings returns file i's findings.
+func (s sourceResults) findings(i int) []Finding {
+	if out := s.outcome(i); out != nil {
+		return out.Findings
 	}
-	return s.out.Findings
+	return nil
 }
 
-// set makes out the file's outcome.
-func (s *sourceResult) set(out FileResult) {
+// set makes out file i's outcome.
+func (s sourceResults) set(i int, out FileResult) {
+	s.outs.mu.Lock()
+	defer s.outs.mu.Unlock()
 	if len(out.Findings) == 0 && len(out.Suppressed) == 0 && out.Err == nil {
-		s.out = nil
+		delete(s.outs.of, i)
 		return
 	}
-	s.out = &out
+	s.outs.of[i] = &out
 }
 
 // FileResult is the outcome for one file.
@@ -345,7 +372,7 @@ func CheckSource(opts Options, path string, src []byte) FileResult {
 }
 
 // checked says how checkText got a file's result.
-type checked int
+type checked uint8
 
 const (
 	skipped   checked = iota // no rule could fire: not parsed
@@ -741,10 +768,10 @@ func (o *Options) trace(start time.Time, phase, format string, args ...any) {
 	}
 }
 
-func countParsed(results []sourceResult) int {
+func countParsed(results sourceResults) int {
 	n := 0
-	for i := range results {
-		if results[i].how == parsedIt {
+	for _, how := range results.how {
+		if how == parsedIt {
 			n++
 		}
 	}

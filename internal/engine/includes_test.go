@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -45,21 +46,52 @@ func TestEdgesReversed(t *testing.T) {
 		t.Fatalf("len %d, want 4", e.len())
 	}
 	for i, l := range lists {
-		if !slices.Equal(e.of(i), l) {
-			t.Errorf("of(%d) = %v, want %v", i, e.of(i), l)
+		if got := e.appendOf(nil, i); !slices.Equal(got, l) {
+			t.Errorf("appendOf(%d) = %v, want %v", i, got, l)
 		}
 	}
 	r := e.reversed()
 	want := [][]int32{{3}, {0}, {0, 1, 3, 3}, nil}
 	for i, l := range want {
-		if !slices.Equal(r.of(i), l) {
-			t.Errorf("reversed of(%d) = %v, want %v", i, r.of(i), l)
+		if got := r.appendOf(nil, i); !slices.Equal(got, l) {
+			t.Errorf("reversed appendOf(%d) = %v, want %v", i, got, l)
 		}
 	}
-	// Appending to a file's edges does not write its neighbour's.
-	_ = append(e.of(0), 9)
-	if e.of(1)[0] != 2 {
-		t.Error("of returned a slice that appends over the next file's edges")
+	if got := e.appendOf([]int32{7}, 0); !slices.Equal(got, []int32{7, 1, 2}) {
+		t.Errorf("appendOf([7], 0) = %v: not appended", got)
+	}
+}
+
+// Edges far apart in either direction, and many of them, read back as
+// they were given (differences of several varint bytes, both signs).
+func TestEdgesFarApart(t *testing.T) {
+	const n = 1 << 20
+	lists := make([][]int32, n)
+	lists[5] = []int32{n - 1, 0, 70000, 70001, 69999, 5 + 64, 3}
+	lists[n-1] = []int32{0, n - 2, 1 << 14}
+	for i := 100; i < 200; i++ {
+		lists[i] = []int32{int32(i + 1), int32(i - 1)}
+	}
+	e := newEdges(lists)
+	rev := make([][]int32, n)
+	for i, l := range lists {
+		if got := e.appendOf(nil, i); !slices.Equal(got, l) {
+			t.Fatalf("appendOf(%d) = %v, want %v", i, got, l)
+		}
+		for _, j := range l {
+			rev[j] = append(rev[j], int32(i))
+		}
+	}
+	r := e.reversed()
+	for j, l := range rev {
+		if got := r.appendOf(nil, j); !slices.Equal(got, l) {
+			t.Fatalf("reversed appendOf(%d) = %v, want %v", j, got, l)
+		}
+	}
+	for _, v := range []int64{0, 1, -1, 63, -64, 64, -65, 8191, -8192, 8192, 1 << 40, -1 << 40} {
+		if got, want := varintLen(v), len(binary.AppendVarint(nil, v)); got != want {
+			t.Errorf("varintLen(%d) = %d, want %d", v, got, want)
+		}
 	}
 }
 

@@ -98,14 +98,13 @@ type memoEntry struct {
 	LinkParsed, Rechecked, ProjectFunctions int
 }
 
-func encodeMemo(results []sourceResult, rechecked map[int]bool, sources *filePaths, stats *Stats) ([]byte, error) {
+func encodeMemo(results sourceResults, rechecked map[int]bool, sources *filePaths, stats *Stats) ([]byte, error) {
 	e := memoEntry{Version: projectMemoVersion, Complete: true, LinkParsed: stats.LinkParsed, Rechecked: stats.Rechecked, ProjectFunctions: stats.ProjectFunctions}
-	for i := range results {
-		r := &results[i]
-		if r.how != skipped {
+	for i, how := range results.how {
+		if how != skipped {
 			e.Checked++
 		}
-		out := r.result()
+		out := results.result(i)
 		if out.Err != nil {
 			e.Complete = false
 			continue
@@ -133,8 +132,8 @@ func decodeMemo(data []byte) *memoEntry {
 
 // applyMemo puts a memo's results in place; false (and nothing changed)
 // when one cannot be read or names a file the run does not check.
-func applyMemo(e *memoEntry, results []sourceResult, sources *filePaths, settings func(string) Settings, stats *Stats) bool {
-	at := newPathIndex(len(results), sources.shown, sources.isShown)
+func applyMemo(e *memoEntry, results sourceResults, sources *filePaths, settings func(string) Settings, stats *Stats) bool {
+	at := newPathIndex(results.len(), sources.shown, sources.isShown)
 	decoded := map[int]FileResult{}
 	for _, f := range e.Files {
 		i, ok := at.find(f.Path)
@@ -149,7 +148,7 @@ func applyMemo(e *memoEntry, results []sourceResult, sources *filePaths, setting
 		decoded[i] = r
 	}
 	for i, r := range decoded {
-		results[i].set(r)
+		results.set(i, r)
 	}
 	stats.LinkParsed, stats.Rechecked, stats.ProjectFunctions = e.LinkParsed, e.Rechecked, e.ProjectFunctions
 	return true

@@ -30,6 +30,9 @@ func TestFilePaths(t *testing.T) {
 	if len(p.folders) != 6 {
 		t.Errorf("%d folders (%q), want 6: one for each folder, however many files it holds", len(p.folders), p.folders)
 	}
+	if want := "x.cuy.hr.cuz.cuhout.cun"; p.names != want {
+		t.Errorf("names %q, want %q: each base name once, however many folders hold it", p.names, want)
+	}
 	for i := range abs {
 		if got := p.abs(i); got != abs[i] {
 			t.Errorf("abs(%d) = %q, want %q", i, got, abs[i])

@@ -122,7 +122,9 @@ type projectRun struct {
 	// includedBy: the files including each file directly.
 	includers  map[int32][]int32
 	includedBy edges
-	visMu      sync.Mutex
+	// includersBuf is isVisible's scratch for directIncluders.
+	includersBuf []int32
+	visMu        sync.Mutex
 	// timersOf memoizes declaredTimers while the project's timer classes
 	// and their members are timerNames and timerMembers (under timersMu).
 	timersMu                 sync.Mutex

@@ -112,7 +112,7 @@ func TestProjectFileVanishes(t *testing.T) {
 	if project.Defines("launch_k") {
 		t.Error("the vanished file's function was linked")
 	}
-	if again := pr.recheck(project, make([]sourceResult, 2)); len(again) != 0 {
+	if again := pr.recheck(project, newSourceResults(2)); len(again) != 0 {
 		t.Errorf("files checked again: %v", again)
 	}
 	if err := os.Remove(sources[0]); err != nil {

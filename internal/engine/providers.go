@@ -39,14 +39,14 @@ type provider struct {
 	pass func(p *link.Project) any
 	// prepare runs once the files to check again are chosen (indices),
 	// before they are checked.
-	prepare func(pr *projectRun, indices []int, results []sourceResult)
+	prepare func(pr *projectRun, indices []int, results sourceResults)
 	// linkAlso lists more files the link summarizes when a finding of
 	// the first check comes from a rule that requires the fact.
 	linkAlso func(pr *projectRun) []int
 	// extend adds to the project, once the files checked again are
 	// linked, what the fact needs beyond them, and reports whether it
 	// summarized a file.
-	extend func(pr *projectRun, results []sourceResult) bool
+	extend func(pr *projectRun, results sourceResults) bool
 }
 
 // providers run in this order: the cheaper questions of affects first
@@ -190,15 +190,15 @@ func eachCallee(pr *projectRun, p *link.Project, i int, visit func(name string, 
 
 // linkAlso gathers the files the providers ask the link to summarize too,
 // each provider's only when a finding of results requires its fact.
-func linkAlso(pr *projectRun, results []sourceResult) []int {
+func linkAlso(pr *projectRun, results sourceResults) []int {
 	var out []int
 	for k := range providers {
 		pv := &providers[k]
 		if pv.linkAlso == nil {
 			continue
 		}
-		for i := range results {
-			if requiresFact(results[i].findings(), pv.fact) {
+		for i := range results.len() {
+			if requiresFact(results.findings(i), pv.fact) {
 				out = append(out, pv.linkAlso(pr)...)
 				break
 			}
@@ -209,7 +209,7 @@ func linkAlso(pr *projectRun, results []sourceResult) []int {
 
 // extend runs the providers' extend steps (all of them: each looks at the
 // findings of its own rules), and reports whether one summarized a file.
-func extend(pr *projectRun, results []sourceResult) bool {
+func extend(pr *projectRun, results sourceResults) bool {
 	added := false
 	for k := range providers {
 		if pv := &providers[k]; pv.extend != nil && pv.extend(pr, results) {

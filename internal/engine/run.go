@@ -53,7 +53,7 @@ type run struct {
 	sources        *filePaths
 	checkedSources int
 	total          int
-	results        []sourceResult
+	results        sourceResults
 	done           atomic.Int64
 	// bytesRead counts the bytes of the checked files read (Stats.Bytes).
 	bytesRead atomic.Int64
@@ -124,7 +124,7 @@ func (r *run) walk() {
 		sources = append(sources, contextFiles(opts.ProjectRoot, sources, opts.Exclude, opts.Extensions...)...)
 	}
 	r.res.Stats.Files = r.total
-	r.results = make([]sourceResult, len(sources))
+	r.results = newSourceResults(len(sources))
 	// Absolute paths once: filepath.Abs asks for the working directory
 	// each time (two stats a call; 90,000 of them in a run of 15,000
 	// files). Each file is read by its absolute path, and the shown one
@@ -191,7 +191,7 @@ func (r *run) fromMemo() bool {
 		r.memo = decodeMemo(data)
 	}
 	if r.memo == nil || !r.memo.Complete || !complete ||
-		!applyMemo(r.memo, r.results[:r.checkedSources], r.sources, r.settingsFor, &r.res.Stats) {
+		!applyMemo(r.memo, r.results.upTo(r.checkedSources), r.sources, r.settingsFor, &r.res.Stats) {
 		return false
 	}
 	r.res.Stats.Bytes, r.res.Stats.Cached = bytesRead, r.memo.Checked
@@ -225,7 +225,7 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 		return
 	}
 	if err != nil {
-		r.results[i].set(FileResult{Err: &FileError{Path: shown, Message: cleanErr(err).Error()}})
+		r.results.set(i, FileResult{Err: &FileError{Path: shown, Message: cleanErr(err).Error()}})
 	} else {
 		r.bytesRead.Add(int64(len(src)))
 		s := r.settingsFor(abs)
@@ -237,16 +237,16 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 		var ref *summaryRef
 		var answers *prefilterAnswers
 		var out FileResult
-		out, r.results[i].how, ref, answers = checkText(parser, text, s, opts, shown, &in)
-		r.results[i].set(out)
+		out, r.results.how[i], ref, answers = checkText(parser, text, s, opts, shown, &in)
+		r.results.set(i, out)
 		switch {
 		case r.memoize:
 			// The text's facts, and the summary, wait until the project's
 			// memo is known to miss.
 			r.facts[i].setWaiting(&waitingFacts{summary: ref, answers: answers})
-			r.facts[i].parsed = r.results[i].how != skipped && ref != nil
+			r.facts[i].parsed = r.results.how[i] != skipped && ref != nil
 		case !opts.NoProject:
-			r.directives[i] = noteProjectFacts(&r.facts[i], text, s, ref.get(), r.results[i].how, answers, r.names, r.spill, r.steps)
+			r.directives[i] = noteProjectFacts(&r.facts[i], text, s, ref.get(), r.results.how[i], answers, r.names, r.spill, r.steps)
 		}
 	}
 	if opts.Progress != nil {
@@ -262,7 +262,7 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 func (r *run) projectStep() {
 	opts := &r.opts
 	memoHit := r.memo != nil && !r.changed.Load() &&
-		applyMemo(r.memo, r.results[:r.checkedSources], r.sources, r.settingsFor, &r.res.Stats)
+		applyMemo(r.memo, r.results.upTo(r.checkedSources), r.sources, r.settingsFor, &r.res.Stats)
 	if opts.NoProject || r.sources.len() == 0 || memoHit {
 		return
 	}
@@ -300,10 +300,10 @@ func (r *run) projectStep() {
 		}
 		opts.trace(r.start, "select", "%d files to check again", len(again))
 		ran := pr.rerunAll(project, again, checkedWith, round == 0, func(i int, out FileResult, how checked) {
-			if how == parsedIt && r.results[i].how == skipped {
-				r.results[i].how = parsedIt
+			if how == parsedIt && r.results.how[i] == skipped {
+				r.results.how[i] = parsedIt
 			}
-			r.results[i].set(out)
+			r.results.set(i, out)
 		})
 		opts.trace(r.start, "recheck", "%d with new facts", ran)
 	}
@@ -316,7 +316,7 @@ func (r *run) projectStep() {
 	r.res.Stats.Rechecked = len(rechecked)
 	r.res.Project = project
 	if r.memoize && !r.changed.Load() {
-		if data, err := encodeMemo(r.results[:r.checkedSources], rechecked, r.sources, &r.res.Stats); err == nil {
+		if data, err := encodeMemo(r.results.upTo(r.checkedSources), rechecked, r.sources, &r.res.Stats); err == nil {
 			opts.Cache.Put(r.memoKey, data)
 		}
 	}
@@ -325,5 +325,5 @@ func (r *run) projectStep() {
 // report gathers the results of the checked files, sorted.
 func (r *run) report() Result {
 	r.res.Stats.Bytes += r.bytesRead.Load()
-	return r.res.finish(r.results[:r.checkedSources], r.base, r.start)
+	return r.res.finish(r.results.upTo(r.checkedSources), r.base, r.start)
 }

@@ -13,7 +13,7 @@ import (
 
 // recheck lists the files whose result can change with the project's
 // facts, and sets on each text what its prefilters should know.
-func (pr *projectRun) recheck(p *link.Project, results []sourceResult) []int {
+func (pr *projectRun) recheck(p *link.Project, results sourceResults) []int {
 	var candidates []int
 	for i := range pr.facts {
 		if pr.facts[i].candidate {
@@ -36,9 +36,9 @@ func (pr *projectRun) recheck(p *link.Project, results []sourceResult) []int {
 // needsRecheck reports whether candidate file i may get other findings
 // with the project's facts: a provider of a fact the file's rules see says
 // so.
-func (pr *projectRun) needsRecheck(p *link.Project, results []sourceResult, i int) bool {
+func (pr *projectRun) needsRecheck(p *link.Project, results sourceResults, i int) bool {
 	for k := range providers {
-		if pv := &providers[k]; pv.asks(results[i].findings()) && pv.affects(pr, p, i) {
+		if pv := &providers[k]; pv.asks(results.findings(i)) && pv.affects(pr, p, i) {
 			return true
 		}
 	}

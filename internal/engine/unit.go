@@ -138,14 +138,14 @@ func mayContainAny(nf *rule.NameFilter, words []string) bool {
 // hold findings of a rule that uses them, parses the unit files not parsed
 // for this yet (on the workers), and keeps each file's unit summaries for
 // its next check.
-func (pr *projectRun) prepareUnits(indices []int, results []sourceResult) {
+func (pr *projectRun) prepareUnits(indices []int, results sourceResults) {
 	if pr.device == nil {
 		pr.device, pr.unitDevice = map[int][]cudaparse.DeviceSummary{}, map[int][]cudaparse.DeviceSummary{}
 	}
 	var want []int
 	units := map[int][]int{}
 	for _, i := range indices {
-		if _, done := pr.unitDevice[i]; done || !usesUnitDevice(results[i].findings()) {
+		if _, done := pr.unitDevice[i]; done || !usesUnitDevice(results.findings(i)) {
 			continue
 		}
 		units[i] = pr.unitFiles(i)
