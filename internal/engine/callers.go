@@ -21,7 +21,7 @@ import (
 func (pr *projectRun) findCallers(results sourceResults) bool {
 	var holders []callerNode
 	for i := range results.len() {
-		sum := pr.facts[i].summary
+		sum := pr.facts[i].summary()
 		if sum == nil {
 			continue
 		}
@@ -58,7 +58,7 @@ func (pr *projectRun) findCallers(results sourceResults) bool {
 		pr.summarize(todo)
 		callers := map[string]bool{}
 		for _, i := range todo {
-			if sum := pr.facts[i].summary; sum != nil {
+			if sum := pr.facts[i].summary(); sum != nil {
 				for _, fn := range sum.EachFunction() {
 					if callsAny(fn, targets) {
 						callers[fn.Name] = true
@@ -118,7 +118,7 @@ func (pr *projectRun) callerTargets(holders []callerNode) map[string]bool {
 			refs := callersOf[node.name]
 			generic := calledFromFiles(refs) > maxCallerFiles
 			for _, caller := range refs {
-				ref := callerNode{int(caller.file), pr.facts[caller.file].summary.FunctionName(int(caller.function))}
+				ref := callerNode{int(caller.file), pr.facts[caller.file].summary().FunctionName(int(caller.function))}
 				if _, ok := depth[ref]; ok || generic && ref.file != node.file {
 					continue
 				}
@@ -141,7 +141,7 @@ func (pr *projectRun) callerTargets(holders []callerNode) map[string]bool {
 func (pr *projectRun) callingFunctions(names map[string]bool) map[string][]callingFunction {
 	callersOf := map[string][]callingFunction{}
 	for i := range pr.facts {
-		sum := pr.facts[i].summary
+		sum := pr.facts[i].summary()
 		if sum == nil {
 			continue
 		}
@@ -265,7 +265,7 @@ func (pr *projectRun) filesNaming(names []string, def bool, limit int, among map
 	// it is among the files of.
 	var filterBuf []byte // the filters read from disk, one at a time
 	ask := func(i int, ks []int32) {
-		if ff := &pr.facts[i]; ff.summary == nil {
+		if ff := &pr.facts[i]; ff.summary() == nil {
 			if nf := ff.scanFilter(pr.spill, &filterBuf); nf != nil {
 				for _, k := range ks {
 					if files := byName[names[k]]; len(files) <= admitLimit && nf.MayContainProbe(probes[k]) {

@@ -57,7 +57,7 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		// A load candidate (it spells a clock read, or what looks like
 		// one: `solver_timer_()` has a timer function's spelling) may
 		// time with a helper too.
-		if ff.clockCandidate || ff.summary != nil || !ff.hasFilter() {
+		if ff.is(factClockCandidate) || ff.summary() != nil || !ff.hasFilter() {
 			continue
 		}
 		nf := ff.scanFilter(pr.spill, &filterBuf)
@@ -102,8 +102,7 @@ func (pr *projectRun) addClockOnlyCandidates() {
 		// The helpers' names too: the link finds the timed calls again
 		// between two calls of them (timedByProjectClock).
 		ff.foundNow().set(callsList, unionIDs(ff.found().calls(), pr.names.intern(append(timed, c.clocks...))))
-		ff.scanned = true
-		ff.clockCandidate, ff.candidate = true, true
+		ff.set(factScanned|factClockCandidate|factCandidate, true)
 		marked.Add(1)
 	})
 }

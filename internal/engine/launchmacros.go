@@ -89,7 +89,7 @@ func (pr *projectRun) addMacroLoaders() {
 	var filterBuf []byte // the filters read from disk, one at a time
 	for i := range pr.facts {
 		ff := &pr.facts[i]
-		if ff.summary != nil || !ff.hasFilter() {
+		if ff.summary() != nil || !ff.hasFilter() {
 			continue
 		}
 		nf := ff.scanFilter(pr.spill, &filterBuf)
@@ -110,7 +110,7 @@ func (pr *projectRun) addMacroLoaders() {
 	})
 	for k, i := range files {
 		if len(defined[k]) > 0 {
-			pr.facts[i].loader = true // it launches, as one spelling <<< does
+			pr.facts[i].set(factLoader, true) // it launches, as one spelling <<< does
 		}
 		for _, name := range defined[k] {
 			if !slices.Contains(pr.definedBy[name], i) {

@@ -24,7 +24,7 @@ func (pr *projectRun) link(also []int) *link.Project {
 	timingDefinedBy := map[string][]int{}
 	for i := range pr.facts {
 		ff := &pr.facts[i]
-		if ff.summary != nil || !ff.scanned {
+		if ff.summary() != nil || !ff.is(factScanned) {
 			continue
 		}
 		for _, id := range ff.found().defines() {
@@ -52,14 +52,14 @@ func (pr *projectRun) link(also []int) *link.Project {
 	// on the workers, then gathered in file order.
 	var asked []int
 	for i := range pr.facts {
-		if ff := &pr.facts[i]; ff.summary != nil || ff.scanned && ff.clockCandidate && !ff.loadCandidate {
+		if ff := &pr.facts[i]; ff.summary() != nil || ff.is(factScanned) && ff.is(factClockCandidate) && !ff.is(factLoadCandidate) {
 			asked = append(asked, i)
 		}
 	}
 	calls := make([][]string, len(pr.facts))
 	warmups := make([][]string, len(pr.facts))
 	onPool(len(asked), pr.workers, func(_ *worker, k int) {
-		if i := asked[k]; pr.facts[i].summary != nil {
+		if i := asked[k]; pr.facts[i].summary() != nil {
 			calls[i] = pr.calledNames(i)
 		} else {
 			calls[i], warmups[i] = pr.timedByProjectClock(i)
@@ -71,7 +71,7 @@ func (pr *projectRun) link(also []int) *link.Project {
 	warmWanted := map[string][]int{}
 	for i := range pr.facts {
 		ff := &pr.facts[i]
-		if ff.summary != nil {
+		if ff.summary() != nil {
 			// A parsed file may time with a helper of another file: then
 			// none of its functions looks like it measures yet.
 			for _, name := range calls[i] {
@@ -79,10 +79,10 @@ func (pr *projectRun) link(also []int) *link.Project {
 			}
 			continue
 		}
-		if !ff.scanned {
+		if !ff.is(factScanned) {
 			continue
 		}
-		if ff.clockCandidate && !ff.loadCandidate {
+		if ff.is(factClockCandidate) && !ff.is(factLoadCandidate) {
 			// A file that measures with another file's clock may also
 			// time another file's launcher: what it calls between two
 			// calls of such a clock.
@@ -94,11 +94,11 @@ func (pr *projectRun) link(also []int) *link.Project {
 			}
 		}
 		for _, id := range ff.found().calls() {
-			if ff.loadCandidate {
+			if ff.is(factLoadCandidate) {
 				name := pr.names.name(id)
 				loadWanted[name] = append(loadWanted[name], i)
 			}
-			if ff.clockCandidate {
+			if ff.is(factClockCandidate) {
 				clockWanted[pr.names.name(id)] = true
 			}
 		}
@@ -145,7 +145,7 @@ func (pr *projectRun) link(also []int) *link.Project {
 		more := map[string][]int{}
 		for i := range pr.facts {
 			ff := &pr.facts[i]
-			if ff.summary != nil || !ff.scanned || !ff.clockCandidate || ff.loadCandidate ||
+			if ff.summary() != nil || !ff.is(factScanned) || !ff.is(factClockCandidate) || ff.is(factLoadCandidate) ||
 				!slices.ContainsFunc(ff.found().calls(), func(id nameID) bool { return pr.timingHelpers[pr.names.name(id)] }) {
 				continue
 			}
@@ -169,7 +169,7 @@ func (pr *projectRun) link(also []int) *link.Project {
 	}
 	var from []int
 	for i := range pr.facts {
-		if pr.facts[i].summary != nil {
+		if pr.facts[i].summary() != nil {
 			from = append(from, i)
 		}
 	}
@@ -191,7 +191,7 @@ func (pr *projectRun) summarizedHelpers() (helpers, clocks map[string]bool) {
 		(*set)[name] = true
 	}
 	for i := range pr.facts {
-		if sum := pr.facts[i].summary; sum != nil {
+		if sum := pr.facts[i].summary(); sum != nil {
 			for _, fn := range sum.EachFunction() {
 				if fn.TimesParam > 0 {
 					add(&helpers, fn.Name)
@@ -237,7 +237,7 @@ func (pr *projectRun) requested(i int) bool {
 	if pr.asked == nil {
 		pr.asked = map[int]bool{}
 	}
-	if pr.asked[i] || pr.facts[i].summary != nil {
+	if pr.asked[i] || pr.facts[i].summary() != nil {
 		return true
 	}
 	pr.asked[i] = true
@@ -254,7 +254,7 @@ func (pr *projectRun) linkFrom(from []int, only map[string]bool) {
 	// those are looked for in headers (a method calling an inline wrapper).
 	byMethods := map[string]bool{}
 	want := func(i int, fns map[string]bool) {
-		sum := pr.facts[i].summary
+		sum := pr.facts[i].summary()
 		if sum == nil {
 			return
 		}
@@ -422,7 +422,7 @@ func (pr *projectRun) definersAmong(names []string, wanted map[string][]int, amo
 	// their summaries say what they define.
 	for _, name := range names {
 		among[name].each(func(j int) {
-			if sum := pr.facts[j].summary; sum != nil && definesFunction(sum, name) {
+			if sum := pr.facts[j].summary(); sum != nil && definesFunction(sum, name) {
 				found[name] = append(found[name], j)
 			}
 		})
@@ -507,7 +507,7 @@ func (pr *projectRun) headerDefiners(wanted map[string][]int, inHeaders map[stri
 func (pr *projectRun) project() *link.Project {
 	var sums []*cudaparse.FileSummary
 	for i := range pr.facts {
-		if s := pr.facts[i].summary; s != nil {
+		if s := pr.facts[i].summary(); s != nil {
 			sums = append(sums, s)
 		}
 	}

@@ -44,8 +44,8 @@ func (pr *projectRun) summarizeWith(indices []int, parse bool) {
 		sum, parsed := pr.summarizeOne(parser, binary, i, parse)
 		sum.MoveSteps(pr.steps)
 		mu.Lock()
-		pr.facts[i].summary = sum
-		pr.facts[i].lexical = sum != nil && !parse
+		pr.facts[i].setSummary(sum)
+		pr.facts[i].set(factLexical, sum != nil && !parse)
 		if parsed {
 			pr.parsed++
 		}
@@ -80,7 +80,7 @@ func (pr *projectRun) summarizeOne(parser **cudaparse.Parser, binary []byte, i i
 // classes its scan found when it was scanned.
 func (pr *projectRun) lexicalSummary(i int, src []byte, additions *knowledge.Additions) *cudaparse.FileSummary {
 	additions = pr.withMacroLaunchers(additions)
-	if ff := &pr.facts[i]; ff.timersKnown {
+	if ff := &pr.facts[i]; ff.is(factTimersKnown) {
 		return cudaparse.LexicalSummaryWithTimers(pr.sources.shown(i), src, nil, additions, ff.scanResult().timers)
 	}
 	return cudaparse.LexicalSummary(pr.sources.shown(i), src, nil, additions)
@@ -118,7 +118,7 @@ func parsedSummary(parser **cudaparse.Parser, opts *Options, binary []byte, show
 func (pr *projectRun) summaries() int {
 	n := 0
 	for i := range pr.facts {
-		if pr.facts[i].summary != nil {
+		if pr.facts[i].summary() != nil {
 			n++
 		}
 	}

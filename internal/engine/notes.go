@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/lazylint/lazylint/knowledge"
 
@@ -16,42 +17,91 @@ import (
 
 // fileFacts is what step 1 notes about a source file for the project. A
 // large tree's files are counted in hundreds of thousands: what most files
-// lack sits behind one pointer (rareFacts), 40 bytes a file where the
-// pointers each in place made 64.
+// lack sits behind one pointer (rareFacts), the summary too (a tenth of
+// sixteen copies of the 38-project corpus had one), and the yes-or-no
+// facts are bits: 24 bytes a file, where a pointer and a bool each in
+// place made 40 (and before that 64).
 type fileFacts struct {
-	summary *cudaparse.FileSummary
 	// more holds what few files have (nil: none of it).
 	more *rareFacts
 	// filterRef is the file's name filter in the run's store (0: none
 	// there; rareFacts.heapFilter may hold it): it answers whether the
 	// file may contain a name (for finding the callers of a function).
 	filterRef spill.Ref
-	// lexical: summary was made from the text alone (LexicalSummary).
-	lexical bool
-	// timersKnown: scan's timers are the file's timer classes (none for a
-	// file that spells no clock), so that a summary of the text need not
-	// look for them again.
-	timersKnown bool
-	scanned     bool
-	// loader: the file spells a launch or a preload: it may define a
-	// function that loads kernels; clockDefiner: it spells a host clock
-	// read: it may define a timer helper.
-	loader, clockDefiner bool
-	// lambdas: the text may hold a lambda; definesKernels: it spells
-	// __global__ (what a file may hand a timing helper, handsCodeTo).
-	lambdas, definesKernels bool
-	// preloader: the file spells a preload API (cudaFuncGetAttributes):
-	// it may run a preload loop over the project's kernel table.
-	preloader bool
-	// candidate: a rule may fire on it with project facts that does not
-	// without them (or it was parsed); loadCandidate: once it is taken to
-	// call a launcher of another file; clockCandidate: a timer helper.
-	candidate, loadCandidate, clockCandidate bool
-	parsed                                   bool // phase 1 parsed it or took it from the cache
+	flags     factFlags
+}
+
+// A file's facts stay 24 bytes (fileFacts).
+var _ [24 - unsafe.Sizeof(fileFacts{})]struct{}
+
+// factFlags are a file's yes-or-no facts (fileFacts.is).
+type factFlags uint16
+
+const (
+	// factLexical: the summary was made from the text alone
+	// (LexicalSummary).
+	factLexical factFlags = 1 << iota
+	// factTimersKnown: the scan's timers are the file's timer classes
+	// (none for a file that spells no clock), so that a summary of the
+	// text need not look for them again.
+	factTimersKnown
+	factScanned
+	// factLoader: the file spells a launch or a preload: it may define a
+	// function that loads kernels; factClockDefiner: it spells a host
+	// clock read: it may define a timer helper.
+	factLoader
+	factClockDefiner
+	// factLambdas: the text may hold a lambda; factDefinesKernels: it
+	// spells __global__ (what a file may hand a timing helper,
+	// handsCodeTo).
+	factLambdas
+	factDefinesKernels
+	// factPreloader: the file spells a preload API
+	// (cudaFuncGetAttributes): it may run a preload loop over the
+	// project's kernel table.
+	factPreloader
+	// factCandidate: a rule may fire on it with project facts that does
+	// not without them (or it was parsed); factLoadCandidate: once it is
+	// taken to call a launcher of another file; factClockCandidate: a
+	// timer helper.
+	factCandidate
+	factLoadCandidate
+	factClockCandidate
+	// factParsed: phase 1 parsed it or took it from the cache.
+	factParsed
+)
+
+// is reports whether the file has every fact of f.
+func (ff *fileFacts) is(f factFlags) bool { return ff.flags&f == f }
+
+// set gives the file the facts of f (on) or takes them away.
+func (ff *fileFacts) set(f factFlags, on bool) {
+	if on {
+		ff.flags |= f
+	} else {
+		ff.flags &^= f
+	}
+}
+
+// summary returns the file's summary (nil: none).
+func (ff *fileFacts) summary() *cudaparse.FileSummary {
+	if ff.more == nil {
+		return nil
+	}
+	return ff.more.summary
+}
+
+// setSummary makes sum the file's summary.
+func (ff *fileFacts) setSummary(sum *cudaparse.FileSummary) {
+	if sum == nil && ff.more == nil {
+		return
+	}
+	ff.rare().summary = sum
 }
 
 // rareFacts are the facts of a file that most files of a tree lack.
 type rareFacts struct {
+	summary *cudaparse.FileSummary
 	// waiting is what a memoized run keeps of the per-file check until
 	// noteAll (nil otherwise).
 	waiting *waitingFacts
@@ -387,16 +437,16 @@ var timerFunctions = knowledge.TimerFunctionSpellings()
 // until they are resolved (projectRun.directives).
 func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, answers *prefilterAnswers, names *interner, store *spill.Store, steps *cudaparse.StepStore) (directives packedIncludes) {
 	sum.MoveSteps(steps)
-	ff.summary = sum
-	ff.parsed = how != skipped && sum != nil
+	ff.setSummary(sum)
+	ff.set(factParsed, how != skipped && sum != nil)
 	// The team's own helpers and clocks (the configuration's) count as
 	// the tables' do.
 	ownLoads, ownClocks := s.Additions.LoadSpellings(), s.Additions.ClockSpellings()
-	ff.loader = text.ContainsAny(kernelLoadSpellings...) || text.ContainsAny(ownLoads...)
-	ff.preloader = ff.loader && text.ContainsAny(preloadSpellings...)
-	ff.clockDefiner = text.ContainsAny(hostClockSpellings...) || text.ContainsAny(ownClocks...)
-	ff.lambdas = text.ContainsAny("](", "] (", "]{", "] {")
-	ff.definesKernels = text.Contains("__global__")
+	ff.set(factLoader, text.ContainsAny(kernelLoadSpellings...) || text.ContainsAny(ownLoads...))
+	ff.set(factPreloader, ff.is(factLoader) && text.ContainsAny(preloadSpellings...))
+	ff.set(factClockDefiner, text.ContainsAny(hostClockSpellings...) || text.ContainsAny(ownClocks...))
+	ff.set(factLambdas, text.ContainsAny("](", "] (", "]{", "] {"))
+	ff.set(factDefinesKernels, text.Contains("__global__"))
 	text.SetAdditions(ownLoads, ownClocks) // what the answers were given (a memoized run reset the text)
 	if answers == nil {
 		answers = askPrefilters(s.Rules, text)
@@ -404,33 +454,33 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 	// Whether a rule would fire with the project's help: asked only of the
 	// prefilters that asked for a fact, which alone can answer otherwise.
 	if answers.askedLoader && (readsClock(text) || text.ContainsAny(ownClocks...)) {
-		ff.loadCandidate = answers.firesWith(text, true, false)
+		ff.set(factLoadCandidate, answers.firesWith(text, true, false))
 	}
 	if answers.askedClock {
-		ff.clockCandidate = answers.firesWith(text, false, true)
+		ff.set(factClockCandidate, answers.firesWith(text, false, true))
 	}
-	ff.candidate = ff.loadCandidate || ff.clockCandidate || ff.parsed
+	ff.set(factCandidate, ff.is(factLoadCandidate) || ff.is(factClockCandidate) || ff.is(factParsed))
 	// A timer class of CUDA events is a clock too, for the files that
 	// declare its objects.
-	eventTimer := !ff.clockDefiner && !slices.ContainsFunc(knowledge.EventTimerSpellings, func(lit string) bool { return !text.Contains(lit) })
-	if !ff.parsed && (ff.loader || ff.clockDefiner || eventTimer || ff.loadCandidate || ff.clockCandidate) {
-		ff.scanned = true
+	eventTimer := !ff.is(factClockDefiner) && !slices.ContainsFunc(knowledge.EventTimerSpellings, func(lit string) bool { return !text.Contains(lit) })
+	if !ff.is(factParsed) && (ff.is(factLoader) || ff.is(factClockDefiner) || eventTimer || ff.is(factLoadCandidate) || ff.is(factClockCandidate)) {
+		ff.set(factScanned, true)
 		switch {
-		case ff.clockCandidate:
+		case ff.is(factClockCandidate):
 			_, calls := names.scan(text.Src)
 			ff.foundNow().set(callsList, calls)
-		case ff.loadCandidate:
+		case ff.is(factLoadCandidate):
 			// Only what the file's functions call between two clock
 			// reads can be a timed launch of another file.
 			ff.foundNow().set(callsList, names.intern(cudaparse.TimedCalls(text.Src, presentLiterals(text, withSpellings(clockReadLiterals, ownClocks)))))
 		}
-		if ff.loader {
+		if ff.is(factLoader) {
 			ff.foundNow().set(definesList, names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(kernelLoadLiterals, ownLoads)))))
 		}
-		if ff.clockDefiner {
+		if ff.is(factClockDefiner) {
 			ff.foundNow().set(clockDefinesList, names.intern(cudaparse.LoaderDefinitions(text.Src, presentLiterals(text, withSpellings(hostClockLiterals, ownClocks)))))
 		}
-		if eventTimer || ff.clockDefiner {
+		if eventTimer || ff.is(factClockDefiner) {
 			// Timing helpers (`timeGpu(f)`: f() between two event
 			// records or clock reads), which the clock helpers above
 			// need not hold (they read a host clock once).
@@ -438,13 +488,13 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		}
 	}
 	sc := fileScan{timers: ff.scanResult().timers}
-	if !ff.parsed {
+	if !ff.is(factParsed) {
 		sc.timers = nil
-		if ff.clockDefiner || eventTimer {
+		if ff.is(factClockDefiner) || eventTimer {
 			// Without either, the file can define no timer class.
 			sc.timers = cudaparse.TimerClasses(text.Src, s.Additions)
 		}
-		ff.timersKnown = true
+		ff.set(factTimersKnown, true)
 	}
 	ff.setFilter(text.NameFilter(), store)
 	if text.ContainsAny("class", "struct") { // the text's index answers most files without a scan
@@ -639,19 +689,19 @@ func (pr *projectRun) noteAll(checked int) {
 		ff := &pr.facts[i]
 		var answers *prefilterAnswers
 		if waiting := ff.waitingFacts(); waiting != nil {
-			if ff.summary == nil {
-				ff.summary = waiting.summary.get()
+			if ff.summary() == nil {
+				ff.setSummary(waiting.summary.get())
 			}
 			answers = waiting.answers
 			ff.setWaiting(nil)
 		}
 		how := skipped
-		if ff.parsed {
+		if ff.is(factParsed) {
 			how = parsedIt
 		}
-		pr.directives[i] = noteProjectFacts(ff, &w.text, pr.settings(pr.sources.abs(i)), ff.summary, how, answers, pr.names, pr.spill, pr.steps)
+		pr.directives[i] = noteProjectFacts(ff, &w.text, pr.settings(pr.sources.abs(i)), ff.summary(), how, answers, pr.names, pr.spill, pr.steps)
 		if i >= checked {
-			ff.candidate = false
+			ff.set(factCandidate, false)
 		}
 	})
 }

@@ -207,7 +207,7 @@ func callerSummaries(files [][]string) []fileFacts {
 			}
 			sum.Functions = append(sum.Functions, fn)
 		}
-		facts[i].summary = sum
+		facts[i].setSummary(sum)
 	}
 	return facts
 }
@@ -308,10 +308,10 @@ func TestShortLaunchMacroLoaders(t *testing.T) {
 	pr, _ := notedProject(t, dir, []string{"gpu.h", "relax.cpp", "pad.cpp"}, 1)
 	pr.definedBy = map[string][]int{}
 	pr.addMacroLoaders()
-	if got := pr.definedBy["relax"]; len(got) != 1 || got[0] != 1 || !pr.facts[1].loader {
-		t.Errorf("relax is defined by %v (loader: %v), want relax.cpp", got, pr.facts[1].loader)
+	if got := pr.definedBy["relax"]; len(got) != 1 || got[0] != 1 || !pr.facts[1].is(factLoader) {
+		t.Errorf("relax is defined by %v (loader: %v), want relax.cpp", got, pr.facts[1].is(factLoader))
 	}
-	if got := pr.definedBy["pad"]; len(got) != 0 || pr.facts[2].loader {
+	if got := pr.definedBy["pad"]; len(got) != 0 || pr.facts[2].is(factLoader) {
 		t.Errorf("pad, which launches nothing, is a loader of %v", got)
 	}
 }

@@ -74,7 +74,7 @@ var providers = []provider{
 		affects: func(pr *projectRun, p *link.Project, i int) bool { return pr.hasLoadingCallers(p, i) },
 		pass:    func(p *link.Project) any { return p },
 		digest: func(pr *projectRun, p *link.Project, i int, h io.Writer) {
-			if sum := pr.facts[i].summary; sum != nil {
+			if sum := pr.facts[i].summary(); sum != nil {
 				for _, fn := range sum.EachFunction() {
 					if pf := p.Function(sum.Path, fn.Name, int(fn.Line)); pf != nil {
 						fmt.Fprintf(h, "entry %s:%d %v\n", fn.Name, fn.Line, *p.LoadedOnEntry(pf))
@@ -107,7 +107,7 @@ var providers = []provider{
 		linkAlso: func(pr *projectRun) []int {
 			var out []int
 			for i := range pr.facts {
-				if pr.facts[i].preloader {
+				if pr.facts[i].is(factPreloader) {
 					out = append(out, i)
 				}
 			}

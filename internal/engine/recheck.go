@@ -36,7 +36,7 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *link.
 		digest:  digest,
 		// Only a parse's summary replaces the one the project holds
 		// (rerunAll), and only one made from the text alone.
-		noSummary: pr.facts[i].summary != nil && !pr.facts[i].lexical,
+		noSummary: pr.facts[i].summary() != nil && !pr.facts[i].is(factLexical),
 	}
 	for k := range providers {
 		if pv := &providers[k]; pv.give != nil {
@@ -48,7 +48,7 @@ func (pr *projectRun) rerun(parser **cudaparse.Parser, text *rule.Text, p *link.
 	if f := pr.kept.take(i); f != nil && len(in.facts.Macros) == 0 {
 		in.parsed = f
 	}
-	if keep && pr.facts[i].lexical {
+	if keep && pr.facts[i].is(factLexical) {
 		// A parse's summary replaces the one from the text, and the
 		// caller round checks most such files again with it.
 		in.keep = func(f *cudaparse.File, _ *cudaparse.FileSummary) { pr.kept.keep(i, f) }
@@ -110,13 +110,14 @@ func (pr *projectRun) rerunAll(p *link.Project, indices []int, checkedWith map[i
 		defer mu.Unlock()
 		// A parse's summary replaces one made from the text alone, which
 		// knows no order of calls.
-		if sum != nil && (pr.facts[i].summary == nil || pr.facts[i].lexical) {
+		if sum != nil && (pr.facts[i].summary() == nil || pr.facts[i].is(factLexical)) {
 			sum.Path = pr.sources.shown(i)
 			sum.MoveSteps(pr.steps) // as every summary the project keeps
-			if pr.facts[i].lexical {
+			if pr.facts[i].is(factLexical) {
 				pr.upgraded++
 			}
-			pr.facts[i].summary, pr.facts[i].lexical = sum, false
+			pr.facts[i].setSummary(sum)
+			pr.facts[i].set(factLexical, false)
 		}
 		done(i, out, how)
 	})

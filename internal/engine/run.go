@@ -220,7 +220,7 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 		if err == nil && !r.memoize && !bytes.Contains(src[:min(len(src), binaryProbe)], []byte{0}) {
 			text.Reset(src)
 			r.directives[i] = noteProjectFacts(&r.facts[i], text, r.settingsFor(abs), nil, skipped, nil, r.names, r.spill, r.steps)
-			r.facts[i].candidate = false
+			r.facts[i].set(factCandidate, false)
 		}
 		return
 	}
@@ -244,7 +244,7 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 			// The text's facts, and the summary, wait until the project's
 			// memo is known to miss.
 			r.facts[i].setWaiting(&waitingFacts{summary: ref, answers: answers})
-			r.facts[i].parsed = r.results.how[i] != skipped && ref != nil
+			r.facts[i].set(factParsed, r.results.how[i] != skipped && ref != nil)
 		case !opts.NoProject:
 			r.directives[i] = noteProjectFacts(&r.facts[i], text, s, ref.get(), r.results.how[i], answers, r.names, r.spill, r.steps)
 		}

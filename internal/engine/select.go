@@ -16,7 +16,7 @@ import (
 func (pr *projectRun) recheck(p *link.Project, results sourceResults) []int {
 	var candidates []int
 	for i := range pr.facts {
-		if pr.facts[i].candidate {
+		if pr.facts[i].is(factCandidate) {
 			candidates = append(candidates, i)
 		}
 	}
@@ -52,7 +52,7 @@ func (pr *projectRun) needsRecheck(p *link.Project, results sourceResults, i int
 func (pr *projectRun) handsCodeTo(helpers map[string]cudaparse.TimingHelper, i int) bool {
 	ff := &pr.facts[i]
 	for _, h := range helpers {
-		if h.Kernel && ff.definesKernels || !h.Kernel && (ff.lambdas || ff.loader) {
+		if h.Kernel && ff.is(factDefinesKernels) || !h.Kernel && (ff.is(factLambdas) || ff.is(factLoader)) {
 			return true
 		}
 	}
@@ -64,7 +64,7 @@ func (pr *projectRun) handsCodeTo(helpers map[string]cudaparse.TimingHelper, i i
 // calls another file's function that loads (a clock alone times nothing
 // that loads).
 func (pr *projectRun) mayTimeLoads(p *link.Project, i int) bool {
-	return pr.facts[i].loader || pr.callsLoaderElsewhere(p, i)
+	return pr.facts[i].is(factLoader) || pr.callsLoaderElsewhere(p, i)
 }
 
 // timerDefiners returns the files not summarized yet that define a timer
@@ -75,7 +75,7 @@ func (pr *projectRun) timerDefiners() []int {
 	var filterBuf []byte // the filters read from disk, one at a time
 	for i := range pr.facts {
 		ff := &pr.facts[i]
-		if len(ff.scanResult().timers) == 0 || ff.summary != nil {
+		if len(ff.scanResult().timers) == 0 || ff.summary() != nil {
 			continue
 		}
 	search:
@@ -85,7 +85,7 @@ func (pr *projectRun) timerDefiners() []int {
 			for _, name := range append([]string{t.Class}, t.Members...) {
 				probe := rule.NewNameProbe(name)
 				for j := range pr.facts {
-					if j != i && pr.facts[j].candidate && pr.facts[j].hasFilter() && pr.facts[j].scanFilter(pr.spill, &filterBuf).MayContainProbe(probe) {
+					if j != i && pr.facts[j].is(factCandidate) && pr.facts[j].hasFilter() && pr.facts[j].scanFilter(pr.spill, &filterBuf).MayContainProbe(probe) {
 						if !pr.requested(i) {
 							out = append(out, i)
 						}
@@ -158,8 +158,8 @@ func (pr *projectRun) declaredTimersIn(p *link.Project, i int, names []string, s
 // calledNames are the names file i calls, from its summary or its scan.
 func (pr *projectRun) calledNames(i int) []string {
 	ff := &pr.facts[i]
-	if ff.summary == nil {
-		if ff.scanned {
+	if ff.summary() == nil {
+		if ff.is(factScanned) {
 			out := make([]string, len(ff.found().calls()))
 			for k, id := range ff.found().calls() {
 				out[k] = pr.names.name(id)
@@ -171,13 +171,13 @@ func (pr *projectRun) calledNames(i int) []string {
 	// Asked of a file in each provider's question, round after round:
 	// kept by summary, whose steps are decoded anew each time.
 	pr.calledMu.Lock()
-	out, ok := pr.called[ff.summary]
+	out, ok := pr.called[ff.summary()]
 	pr.calledMu.Unlock()
 	if ok {
 		return out
 	}
 	seen := map[string]bool{}
-	for _, fn := range ff.summary.EachFunction() {
+	for _, fn := range ff.summary().EachFunction() {
 		for _, st := range fn.AllSteps() {
 			if st.Kind == cudaparse.StepCall && !seen[st.Callee] {
 				seen[st.Callee] = true
@@ -194,7 +194,7 @@ func (pr *projectRun) calledNames(i int) []string {
 		pr.called = map[*cudaparse.FileSummary][]string{}
 		pr.calledHeld = len(out) + 2
 	}
-	pr.called[ff.summary] = out
+	pr.called[ff.summary()] = out
 	pr.calledMu.Unlock()
 	return out
 }
@@ -209,7 +209,7 @@ func (pr *projectRun) callsLoaderElsewhere(p *link.Project, i int) bool {
 	names := pr.calledNames(i)
 	source := pr.lazySource(i)
 	var asFunction func(string) bool
-	if pr.facts[i].summary == nil && len(names) > 0 {
+	if pr.facts[i].summary() == nil && len(names) > 0 {
 		// Names from the text alone: a name only ever called as a member
 		// (x.size(), q->insert(k)) reaches its object's class's method,
 		// which MethodLoads asks about, not a free function of the name
@@ -280,7 +280,7 @@ func loadsElsewhere(p *link.Project, pf *link.ProjectFunction, path string) bool
 // hasLoadingCallers reports whether a function of file i has callers that
 // all load some kernel before calling it.
 func (pr *projectRun) hasLoadingCallers(p *link.Project, i int) bool {
-	sum := pr.facts[i].summary
+	sum := pr.facts[i].summary()
 	if sum == nil {
 		return false
 	}
@@ -361,14 +361,14 @@ func (pr *projectRun) mayCallHeaderMacro(i int) bool {
 // with the project. A file without a summary (not parsed) is judged by the
 // names it calls.
 func (pr *projectRun) timedCallsLoader(p *link.Project, i int) bool {
-	sum := pr.facts[i].summary
+	sum := pr.facts[i].summary()
 	if sum == nil {
 		// A file not parsed times a loader of another file only if it
 		// reads a clock itself (loadCandidate: its names are those it
 		// calls between two reads); one that would measure only with
 		// another file's clock or timer class is chosen when it calls
 		// or declares one (needsRecheck).
-		return pr.facts[i].loadCandidate && pr.callsLoaderElsewhere(p, i)
+		return pr.facts[i].is(factLoadCandidate) && pr.callsLoaderElsewhere(p, i)
 	}
 	found := false
 	spelled := pr.spells(i, pr.lazySource(i)) // the text read once, if a method call asks

@@ -65,7 +65,7 @@ func (pr *projectRun) unitFiles(i int) []int {
 	// Only files that spell what the rules would like released (the
 	// accessor or member the waits read) can release it.
 	var names []string
-	if sum := pr.facts[i].summary; sum != nil {
+	if sum := pr.facts[i].summary(); sum != nil {
 		for _, w := range sum.UnitWants {
 			if _, name, ok := strings.Cut(w, " "); ok {
 				names = append(names, name)
