@@ -21,7 +21,7 @@ func (pr *projectRun) nearSources(i int) fileSet {
 		set := newFileSet()
 		d := pr.dirID(i)
 		addSources := func(dir int32) {
-			for _, j := range pr.dirFiles[dir] {
+			for _, j := range pr.dirFiles.row(dir) {
 				if !pr.header[j] {
 					set.add(int(j))
 				}
@@ -31,7 +31,7 @@ func (pr *projectRun) nearSources(i int) fileSet {
 		if parent := pr.dirParent[d]; parent >= 0 {
 			addSources(parent)
 		}
-		for _, child := range pr.dirChildren[d] {
+		for _, child := range pr.dirChildren.row(d) {
 			addSources(child)
 		}
 		return set
@@ -197,7 +197,7 @@ func (pr *projectRun) sourcesBesideHeaders(i int) fileSet {
 	return pr.memoSet(&pr.besideHdr, i, func() fileSet {
 		set := newFileSet()
 		for _, d := range pr.headerDirs(i) {
-			for _, j := range pr.dirFiles[d] {
+			for _, j := range pr.dirFiles.row(d) {
 				if !pr.header[j] {
 					set.add(int(j))
 				}
@@ -255,12 +255,10 @@ func (pr *projectRun) indexShown() {
 	n := pr.sources.len()
 	folders := pr.sources.folders
 	pr.header = make([]bool, n)
-	pr.dirFiles = make([][]int32, len(folders))
 	for i := range n {
 		pr.header[i] = cudaparse.IsHeader(pr.sources.name(i))
-		d := pr.dirID(i)
-		pr.dirFiles[d] = append(pr.dirFiles[d], int32(i))
 	}
+	pr.dirFiles = newRows(len(folders), n, pr.dirID)
 	// Each folder's parent and children among the folders that hold files
 	// (a root is its own parent, and its own child, as filepath.Dir has it).
 	ids := make(map[string]int32, len(folders))
@@ -268,17 +266,15 @@ func (pr *projectRun) indexShown() {
 		ids[filepath.Clean(folder)] = int32(id)
 	}
 	pr.dirParent = make([]int32, len(folders))
-	pr.dirChildren = make([][]int32, len(folders))
 	for id, folder := range folders {
 		parent, ok := ids[filepath.Dir(filepath.Clean(folder))]
 		if !ok {
 			parent = -1
-		} else {
-			pr.dirChildren[parent] = append(pr.dirChildren[parent], int32(id))
 		}
 		pr.dirParent[id] = parent
 	}
-	pr.dirSeen = make([]bool, len(pr.dirFiles))
+	pr.dirChildren = newRows(len(folders), len(folders), func(id int) int32 { return pr.dirParent[id] })
+	pr.dirSeen = make([]bool, len(folders))
 	pr.byShown = newPathIndex(n, pr.sources.shown, pr.sources.isShown)
 }
 
@@ -612,6 +608,40 @@ func (pr *projectRun) visibleMacros(i int) cudaparse.MacroTable {
 	pr.visible[i] = t
 	return t
 }
+
+// rows are lists of numbers by key in one array (compressed rows): row k
+// is items[start[k]:start[k+1]]. A slice a key was 24 bytes of each of a
+// large tree's folders, and its own small array.
+type rows struct {
+	start []uint32
+	items []int32
+}
+
+// newRows makes n rows: row k holds, in increasing order, the numbers i
+// under m whose keyOf(i) is k (a negative key: in no row).
+func newRows(n, m int, keyOf func(i int) int32) rows {
+	r := rows{start: make([]uint32, n+1)}
+	for i := range m {
+		if k := keyOf(i); k >= 0 {
+			r.start[k+1]++
+		}
+	}
+	for k := 1; k <= n; k++ {
+		r.start[k] += r.start[k-1]
+	}
+	r.items = make([]int32, r.start[n])
+	next := slices.Clone(r.start[:n])
+	for i := range m {
+		if k := keyOf(i); k >= 0 {
+			r.items[next[k]] = int32(i)
+			next[k]++
+		}
+	}
+	return r
+}
+
+// row returns row k (not to be written).
+func (r rows) row(k int32) []int32 { return r.items[r.start[k]:r.start[k+1]:r.start[k+1]] }
 
 // edges is a graph on the files, its edges in one byte array (compressed
 // rows): file i's lie in data[start[i]:start[i+1]], in their order, each

@@ -262,3 +262,18 @@ func TestClosureWalkVisitsEachFileOnce(t *testing.T) {
 		}
 	}
 }
+
+// Rows hold each key's numbers in increasing order; a negative key puts a
+// number in none.
+func TestRows(t *testing.T) {
+	keys := []int32{2, 0, -1, 2, 0, 3, 2}
+	r := newRows(5, len(keys), func(i int) int32 { return keys[i] })
+	for k, want := range [][]int32{{1, 4}, nil, {0, 3, 6}, {5}, nil} {
+		if got := r.row(int32(k)); !slices.Equal(got, want) {
+			t.Errorf("row(%d) = %v, want %v", k, got, want)
+		}
+	}
+	if len(r.items) != 6 {
+		t.Errorf("%d items, want 6: the one of key -1 is in no row", len(r.items))
+	}
+}

@@ -110,9 +110,9 @@ type projectRun struct {
 	// dirFiles, dirParent and dirChildren are each folder's files,
 	// parent and children by its number (dirID; -1: the parent holds no
 	// file); dirSeen is headerDirs' scratch.
-	dirFiles    [][]int32
+	dirFiles    rows
 	dirParent   []int32
-	dirChildren [][]int32
+	dirChildren rows
 	dirSeen     []bool
 	closures    map[int]fileSet
 	// closureWords counts the words of closures' sets (maxClosureWords).

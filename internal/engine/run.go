@@ -281,6 +281,9 @@ func (r *run) projectStep() {
 			// hold every call of their measuring functions, also those
 			// before the timer starts (a warm-up defined in another
 			// file), where their text's scan held only the timed calls.
+			// The project linked now is kept only in case nothing below
+			// changes it: its memos go.
+			project.Forget()
 			pr.linkFrom(slices.Sorted(maps.Keys(rechecked)), nil)
 			// Files checked again may have been summarized on the way.
 			if !extend(pr, r.results) && pr.summaries() == project.Files() && pr.upgraded == 0 {
