@@ -467,53 +467,14 @@ func (w *closureWalk) walk(includes edges, from int, visit func(j int32)) (lo, h
 	return lo, hi
 }
 
-// resolveIncludes fills includes: the indices each file includes.
+// resolveIncludes fills includes: the indices each file includes, as the
+// files were noted (includeResolver).
 func (pr *projectRun) resolveIncludes() {
 	if pr.includes.start != nil {
 		return
 	}
-	resolved := make([][]int32, len(pr.facts))
-	n := pr.sources.len()
-	byAbs := newPathIndex(n, pr.sources.abs, pr.sources.isAbs)
-	byBase := map[string][]int{}
-	for i := range n {
-		name := pr.sources.name(i)
-		byBase[name] = append(byBase[name], i)
-	}
-	// Each file's includes are resolved on their own (a third of the
-	// link's serial time when done in one loop), into its own slot.
-	onPool(len(pr.facts), pr.workers, func(_ *worker, i int) {
-		if i >= len(pr.directives) {
-			return // none noted
-		}
-		dir := pr.sources.dir(i)
-		pr.directives[i].each(func(inc cudaparse.Include) {
-			target := -1
-			if inc.Quoted {
-				if j, ok := byAbs.find(filepath.Join(dir, filepath.FromSlash(inc.Path))); ok {
-					target = j
-				}
-			}
-			for _, d := range pr.opts.IncludeDirs {
-				if target >= 0 {
-					break
-				}
-				if j, ok := byAbs.find(filepath.Join(d, filepath.FromSlash(inc.Path))); ok {
-					target = j
-				}
-			}
-			if target < 0 {
-				target = nearestBySuffix(pr.sources, byBase[filepath.Base(inc.Path)], inc.Path, dir)
-			}
-			if target >= 0 && target != i {
-				resolved[i] = append(resolved[i], int32(target))
-			}
-		})
-	})
-	// Resolved once a run: the directives' text is not read again (a
-	// large tree's were a tenth of its live heap).
-	pr.directives = nil
-	pr.includes = newEdges(resolved)
+	pr.includes = pr.resolver.edges()
+	pr.resolver = nil // its indexes are the run's no longer
 }
 
 // nearestBySuffix picks, of the files named like the include, those whose
@@ -523,10 +484,11 @@ func (pr *projectRun) resolveIncludes() {
 // whose copies name their headers alike has a candidate a copy, and
 // building every one's path was 3.7 GB of allocation for sixteen copies
 // of the corpus checked as one project.
-func nearestBySuffix(paths *filePaths, cands []int, inc, dir string) int {
+func nearestBySuffix(paths *filePaths, cands []int32, inc, dir string) int {
 	best, bestShared, bestPath := -1, -1, ""
 	suffix := string(filepath.Separator) + filepath.FromSlash(inc)
-	for _, j := range cands {
+	for _, c := range cands {
+		j := int(c)
 		folder, name := paths.folders[paths.folderOf[j]], paths.name(j)
 		if !joinedHasSuffix(folder, name, suffix) {
 			continue

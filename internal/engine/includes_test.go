@@ -11,30 +11,23 @@ import (
 	"github.com/lazylint/lazylint/cudaparse"
 )
 
-func TestPackedIncludesRoundTrip(t *testing.T) {
-	long := strings.Repeat("d/", 100) + "x.h" // a length of two varint bytes
-	for _, incs := range [][]cudaparse.Include{
-		nil,
-		{{Path: "a.h", Quoted: true}},
-		{{Path: "cuda_runtime.h"}, {Path: "", Quoted: true}, {Path: long, Quoted: true}, {Path: "sub/b.cuh"}},
-	} {
-		var got []cudaparse.Include
-		packIncludes(incs).each(func(inc cudaparse.Include) { got = append(got, inc) })
-		if !slices.Equal(got, incs) {
-			t.Errorf("round trip of %v gave %v", incs, got)
-		}
-	}
-	// A cut string gives the directives before the cut, and no panic.
-	packed := packIncludes([]cudaparse.Include{{Path: "a.h"}, {Path: long}})
-	for n := range len(packed) {
-		count := 0
-		packed[:n].each(func(cudaparse.Include) { count++ })
-		want := 0
-		if n >= 5 { // the first directive is 5 bytes: flag, length, "a.h"
-			want = 1
-		}
-		if count != want {
-			t.Errorf("cut at %d: %d directives, want %d", n, count, want)
+// The resolver keeps, by file, the files its directives name, in their
+// order: beside the file when quoted, in an include folder, else by the
+// path's end nearest the file; not the file itself, not a file outside
+// the run. A file noted again keeps its last directives.
+func TestIncludeResolver(t *testing.T) {
+	abs := []string{"/p/src/x.cu", "/p/src/y.h", "/p/inc/z.h", "/p/lib/w.h", "/q/lib/w.h", "/p/src/v.cu"}
+	r := newIncludeResolver(pathsOf(abs, nil), []string{"/p/inc"})
+	r.note(0, []cudaparse.Include{
+		{Path: "y.h", Quoted: true}, {Path: "z.h"}, {Path: "lib/w.h", Quoted: true},
+		{Path: "missing.h", Quoted: true}, {Path: "x.cu", Quoted: true}, {Path: "y.h"},
+	})
+	r.note(5, []cudaparse.Include{{Path: "x.cu", Quoted: true}})
+	r.note(5, []cudaparse.Include{{Path: "z.h", Quoted: true}, {Path: "y.h", Quoted: true}})
+	e := r.edges()
+	for i, want := range [][]int32{{1, 2, 3, 1}, nil, nil, nil, nil, {2, 1}} {
+		if got := e.appendOf(nil, i); !slices.Equal(got, want) {
+			t.Errorf("file %d includes %v, want %v", i, got, want)
 		}
 	}
 }
@@ -162,10 +155,11 @@ func TestNearDirs(t *testing.T) {
 // includer, then the first path), for folders at the root and below,
 // names the include's suffix only partly matches, and ties.
 func TestNearestBySuffixAsPlainPaths(t *testing.T) {
-	plain := func(abs func(int) string, cands []int, inc, dir string) int {
+	plain := func(abs func(int) string, cands []int32, inc, dir string) int {
 		best, bestShared, bestPath := -1, -1, ""
 		suffix := string(filepath.Separator) + filepath.FromSlash(inc)
-		for _, j := range cands {
+		for _, c := range cands {
+			j := int(c)
 			path := abs(j)
 			if !strings.HasSuffix(path, suffix) {
 				continue
@@ -187,10 +181,10 @@ func TestNearestBySuffixAsPlainPaths(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
 	checked := 0
 	for range 2000 {
-		var cands []int
+		var cands []int32
 		for j := range absolute {
 			if r.IntN(3) > 0 {
-				cands = append(cands, j)
+				cands = append(cands, int32(j))
 			}
 		}
 		inc := []string{"util.h", "include/util.h", "a/include/util.h", "sub.h", "include/sub/sub.h", "til.h"}[r.IntN(6)]

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/binary"
 	"slices"
 	"sync"
 	"unsafe"
@@ -12,7 +11,6 @@ import (
 	"github.com/lazylint/lazylint/internal/intern"
 	"github.com/lazylint/lazylint/internal/rule"
 	"github.com/lazylint/lazylint/internal/spill"
-	"github.com/lazylint/lazylint/internal/varint"
 )
 
 // fileFacts is what step 1 notes about a source file for the project. A
@@ -189,44 +187,6 @@ func eachClass(names *interner, packed []nameID, f func(class string, bases []na
 		n := int(packed[1])
 		f(names.name(packed[0]), packed[2:2+n])
 		packed = packed[2+n:]
-	}
-}
-
-// packedIncludes are #include directives in one string: each a byte
-// saying whether it was quoted, its path's length (uvarint) and the path.
-// A slice of them held a string and a header per directive, 51 MB of
-// eight copies of the corpus until the link resolved them.
-type packedIncludes string
-
-func packIncludes(incs []cudaparse.Include) packedIncludes {
-	n := 0
-	for _, inc := range incs {
-		n += 1 + binary.MaxVarintLen32 + len(inc.Path)
-	}
-	buf := make([]byte, 0, n)
-	for _, inc := range incs {
-		quoted := byte(0)
-		if inc.Quoted {
-			quoted = 1
-		}
-		buf = append(buf, quoted)
-		buf = binary.AppendUvarint(buf, uint64(len(inc.Path)))
-		buf = append(buf, inc.Path...)
-	}
-	return packedIncludes(buf)
-}
-
-// each calls f with each directive, in order (those before a cut, of a
-// string cut short).
-func (p packedIncludes) each(f func(inc cudaparse.Include)) {
-	r := varint.Reader{Data: []byte(p)}
-	for len(r.Data) > 0 {
-		quoted := r.Bytes(1)[0] == 1
-		path := r.Bytes(r.Uvarint())
-		if r.Bad {
-			return
-		}
-		f(cudaparse.Include{Path: string(path), Quoted: quoted})
 	}
 }
 
@@ -433,9 +393,9 @@ var timerFunctions = knowledge.TimerFunctionSpellings()
 // noteProjectFacts fills what step 1 notes about a file from its text (the
 // prefilters' view, without project facts) and its result; answers are the
 // prefilters' answers about the text (nil: not asked yet). It returns the
-// file's #include directives, which the project keeps beside its facts
-// until they are resolved (projectRun.directives).
-func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, answers *prefilterAnswers, names *interner, store *spill.Store, steps *cudaparse.StepStore) (directives packedIncludes) {
+// file's #include directives, for the caller to resolve
+// (includeResolver.note).
+func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse.FileSummary, how checked, answers *prefilterAnswers, names *interner, store *spill.Store, steps *cudaparse.StepStore) (includes []cudaparse.Include) {
 	sum.MoveSteps(steps)
 	ff.setSummary(sum)
 	ff.set(factParsed, how != skipped && sum != nil)
@@ -501,12 +461,12 @@ func noteProjectFacts(ff *fileFacts, text *rule.Text, s Settings, sum *cudaparse
 		sc.classes = packClasses(names, cudaparse.ScanClassBases(text.Src))
 	}
 	if text.Contains("#") {
-		macros, includes := cudaparse.ScanDirectives(text.Src)
-		directives = packIncludes(includes)
+		var macros []cudaparse.Macro
+		macros, includes = cudaparse.ScanDirectives(text.Src)
 		sc.macros = cudaparse.SharedMacros(macros)
 	}
 	ff.setScan(sc)
-	return directives
+	return includes
 }
 
 // nameID is an interned name: a project's files call and define the same
@@ -699,7 +659,7 @@ func (pr *projectRun) noteAll(checked int) {
 		if ff.is(factParsed) {
 			how = parsedIt
 		}
-		pr.directives[i] = noteProjectFacts(ff, &w.text, pr.settings(pr.sources.abs(i)), ff.summary(), how, answers, pr.names, pr.spill, pr.steps)
+		pr.resolver.note(i, noteProjectFacts(ff, &w.text, pr.settings(pr.sources.abs(i)), ff.summary(), how, answers, pr.names, pr.spill, pr.steps))
 		if i >= checked {
 			ff.set(factCandidate, false)
 		}

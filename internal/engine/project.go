@@ -49,12 +49,12 @@ type projectRun struct {
 	// project root, lend facts only).
 	checked int
 	facts   []fileFacts
-	// directives are each file's #include directives, until resolved
-	// (resolveIncludes), then nil.
-	directives []packedIncludes
-	settings   func(string) Settings
-	workers    int
-	parsed     int // files parsed in the link step
+	// resolver holds each file's #includes, resolved as the files were
+	// noted, until resolveIncludes takes them (then nil).
+	resolver *includeResolver
+	settings func(string) Settings
+	workers  int
+	parsed   int // files parsed in the link step
 	// upgraded counts the lexical summaries that a parse replaced since
 	// the project was linked (the project must be linked again).
 	upgraded int

@@ -325,13 +325,14 @@ func notedProject(t *testing.T, dir string, names []string, workers int) (*proje
 	for _, n := range names {
 		sources = append(sources, filepath.Join(dir, n))
 	}
-	pr := &projectRun{opts: Options{}, sources: pathsOf(sources, names), facts: make([]fileFacts, len(names)), directives: make([]packedIncludes, len(names)), settings: func(string) Settings { return Settings{Rules: []*rule.Rule{ll002.Rule}} }, workers: workers, names: newInterner()}
+	pr := &projectRun{opts: Options{}, sources: pathsOf(sources, names), facts: make([]fileFacts, len(names)), settings: func(string) Settings { return Settings{Rules: []*rule.Rule{ll002.Rule}} }, workers: workers, names: newInterner()}
+	pr.resolver = newIncludeResolver(pr.sources, nil)
 	for i, p := range sources {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pr.directives[i] = noteProjectFacts(&pr.facts[i], rule.NewText(src), pr.settings(p), nil, skipped, nil, pr.names, nil, nil)
+		pr.resolver.note(i, noteProjectFacts(&pr.facts[i], rule.NewText(src), pr.settings(p), nil, skipped, nil, pr.names, nil, nil))
 	}
 	return pr, sources
 }

@@ -59,11 +59,11 @@ type run struct {
 	bytesRead atomic.Int64
 
 	// The project step's per-file notes, each file's #include directives
-	// (until resolved), and what it keeps of the parses.
-	facts      []fileFacts
-	directives []packedIncludes
-	names      *interner
-	kept       *fileKeeper
+	// resolved as noted, and what it keeps of the parses.
+	facts    []fileFacts
+	resolver *includeResolver
+	names    *interner
+	kept     *fileKeeper
 	// spill holds the name filters and, through steps, the steps of the
 	// summaries in facts (cudaparse.FileSummary.MoveSteps).
 	spill *spill.Store
@@ -138,7 +138,7 @@ func (r *run) walk() {
 	n := r.sources.len()
 	r.facts = make([]fileFacts, n)
 	if !opts.NoProject {
-		r.directives = make([]packedIncludes, n)
+		r.resolver = newIncludeResolver(r.sources, opts.IncludeDirs)
 	}
 	r.names = newInterner()
 	r.kept = newFileKeeper(memoryBudget(keptParseBytes, n))
@@ -219,7 +219,7 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 	if i >= r.checkedSources {
 		if err == nil && !r.memoize && !bytes.Contains(src[:min(len(src), binaryProbe)], []byte{0}) {
 			text.Reset(src)
-			r.directives[i] = noteProjectFacts(&r.facts[i], text, r.settingsFor(abs), nil, skipped, nil, r.names, r.spill, r.steps)
+			r.resolver.note(i, noteProjectFacts(&r.facts[i], text, r.settingsFor(abs), nil, skipped, nil, r.names, r.spill, r.steps))
 			r.facts[i].set(factCandidate, false)
 		}
 		return
@@ -246,7 +246,7 @@ func (r *run) checkFile(parser **cudaparse.Parser, text *rule.Text, i int) {
 			r.facts[i].setWaiting(&waitingFacts{summary: ref, answers: answers})
 			r.facts[i].set(factParsed, r.results.how[i] != skipped && ref != nil)
 		case !opts.NoProject:
-			r.directives[i] = noteProjectFacts(&r.facts[i], text, s, ref.get(), r.results.how[i], answers, r.names, r.spill, r.steps)
+			r.resolver.note(i, noteProjectFacts(&r.facts[i], text, s, ref.get(), r.results.how[i], answers, r.names, r.spill, r.steps))
 		}
 	}
 	if opts.Progress != nil {
@@ -266,8 +266,8 @@ func (r *run) projectStep() {
 	if opts.NoProject || r.sources.len() == 0 || memoHit {
 		return
 	}
-	pr := &projectRun{opts: r.opts, sources: r.sources, checked: r.checkedSources, facts: r.facts, directives: r.directives, settings: r.settingsFor, workers: r.workers, names: r.names, kept: r.kept, spill: r.spill, steps: r.steps}
-	r.directives = nil // the project's now: dropped once resolved
+	pr := &projectRun{opts: r.opts, sources: r.sources, checked: r.checkedSources, facts: r.facts, resolver: r.resolver, settings: r.settingsFor, workers: r.workers, names: r.names, kept: r.kept, spill: r.spill, steps: r.steps}
+	r.resolver = nil // the project's now: dropped once resolved
 	if r.memoize {
 		pr.noteAll(r.checkedSources)
 	}
