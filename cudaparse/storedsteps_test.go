@@ -164,3 +164,36 @@ func TestStepsReadThroughStepList(t *testing.T) {
 		t.Fatalf("%d Go files checked", checked)
 	}
 }
+
+// A summary with a function whose numbers a packed one cannot hold (a
+// definition of 70,000 lines, an arity past 32,767) is not packed, and
+// reads back as it was; one within them is packed.
+func TestPackedFunctionsOnlyWhereTheyFit(t *testing.T) {
+	src := "__global__ void k(float *x) {}\nvoid run(float *x) { k<<<1, 1>>>(x); }\n"
+	for _, c := range []struct {
+		name   string
+		change func(fn *FunctionSummary)
+		packed bool
+	}{
+		{"as parsed", func(*FunctionSummary) {}, true},
+		{"65,535 lines more", func(fn *FunctionSummary) { fn.EndLine = fn.Line + 65535 }, true},
+		{"65,536 lines more", func(fn *FunctionSummary) { fn.EndLine = fn.Line + 65536 }, false},
+		{"arity 32,768", func(fn *FunctionSummary) { fn.Arity = 32768 }, false},
+		{"params -32,769", func(fn *FunctionSummary) { fn.Params = -32769 }, false},
+		{"times parameter 40,000", func(fn *FunctionSummary) { fn.TimesParam = 40000 }, false},
+		{"ends before it starts", func(fn *FunctionSummary) { fn.EndLine = fn.Line - 1 }, false},
+	} {
+		sum := parse(t, src).Summary()
+		c.change(&sum.Functions[len(sum.Functions)-1])
+		want := slices.Clone(sum.Functions)
+		sum.MoveSteps(NewStepStore(spill.New(1<<20, t.TempDir())))
+		if got := sum.packed != nil; got != c.packed {
+			t.Errorf("%s: packed %v, want %v", c.name, got, c.packed)
+		}
+		for k := range want {
+			if got := plainFunction(sum.FunctionAt(k)); !reflect.DeepEqual(got, want[k]) {
+				t.Errorf("%s: function %d reads back\n%#v\nwant\n%#v", c.name, k, got, want[k])
+			}
+		}
+	}
+}
