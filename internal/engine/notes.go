@@ -539,7 +539,11 @@ const keptParseBytes = 24 << 20
 // against 272-276 MB; eight copies at 479 against 500 MB. Under it the
 // whole budgets stand: halved, the 13-project tree (15,419 files) would
 // parse 5 files again and the corpus once (22,290) 95. Quartered past
-// twice the bound, eight copies cost 11% more CPU for no lower a peak.
+// twice the bound, eight copies once cost 11% more CPU for no lower a
+// peak (their peak was elsewhere then); quartered past four times it
+// (memoryBudget), with the include directives no longer kept as text,
+// eight copies take 1-3% more CPU and sixteen copies keep their most
+// live heap under the collector's floor.
 const largeTreeFiles = 32 << 10
 
 // memoryBudget is one of the bounded memories for a tree of that many
