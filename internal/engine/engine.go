@@ -237,7 +237,7 @@ func (res Result) finish(results sourceResults, base string, start time.Time) Re
 // of the run, and a pointer beside how 16: 5.7 MB of sixteen copies of
 // the 38-project corpus checked as one project, where 2,000 of 356,640
 // files had an outcome). The bytes read are counted by the run
-// (run.bytesRead), not here. Files' outcomes may be set at once.
+// (run.bytesRead), not here. Outcomes may be set from several workers.
 type sourceResults struct {
 	how  []checked
 	outs *fileOutcomes

@@ -122,7 +122,7 @@ type projectRun struct {
 	// includedBy: the files including each file directly.
 	includers  map[int32][]int32
 	includedBy edges
-	// includersBuf is isVisible's scratch for directIncluders.
+	// includersBuf is visibleFrom's scratch for directIncluders (under visMu).
 	includersBuf []int32
 	visMu        sync.Mutex
 	// timersOf memoizes declaredTimers while the project's timer classes
