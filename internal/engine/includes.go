@@ -630,14 +630,21 @@ func newEdges(lists [][]int32) edges {
 	}
 	e.data = make([]byte, 0, n)
 	for i, l := range lists {
-		prev := int64(i)
-		for _, j := range l {
-			e.data = binary.AppendVarint(e.data, int64(j)-prev)
-			prev = int64(j)
-		}
+		e.data = appendEdgeRun(e.data, i, l)
 		e.start[i+1] = uint32(len(e.data))
 	}
 	return e
+}
+
+// appendEdgeRun appends file from's edges to, encoded as edges keeps them
+// (appendOf reads them back).
+func appendEdgeRun(dst []byte, from int, to []int32) []byte {
+	prev := int64(from)
+	for _, j := range to {
+		dst = binary.AppendVarint(dst, int64(j)-prev)
+		prev = int64(j)
+	}
+	return dst
 }
 
 // varintLen is the length of binary.AppendVarint's encoding of v.

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/binary"
 	"path/filepath"
 	"sync"
 
@@ -43,15 +42,15 @@ func newIncludeResolver(sources *filePaths, dirs []string) *includeResolver {
 // note resolves and keeps the includes of file i (the last noted of a
 // file noted twice).
 func (r *includeResolver) note(i int, incs []cudaparse.Include) {
-	var buf [64]byte
-	run := buf[:0]
-	prev := int64(i)
+	var targets [32]int32
+	to := targets[:0]
 	for _, inc := range incs {
 		if j := r.resolve(i, inc); j >= 0 && j != i {
-			run = binary.AppendVarint(run, int64(j)-prev)
-			prev = int64(j)
+			to = append(to, int32(j))
 		}
 	}
+	var buf [64]byte
+	run := appendEdgeRun(buf[:0], i, to)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(run) == 0 {
