@@ -10,6 +10,7 @@ import (
 
 	"github.com/lazylint/lazylint/internal/cache"
 	"github.com/lazylint/lazylint/internal/rule"
+	"github.com/lazylint/lazylint/rules/ll002"
 )
 
 // callRule reports every call to cudaMalloc, with a related location and a
@@ -118,6 +119,28 @@ func TestConcurrentRunsShareTheCache(t *testing.T) {
 	for i, r := range results {
 		if !reflect.DeepEqual(r.Findings, want.Findings) || len(r.Errors) != 0 {
 			t.Errorf("run %d differs", i)
+		}
+	}
+}
+
+// A run with a cache notes the project's files after the per-file check
+// (noteAll), their includes too: a launch macro of a header, seen
+// through the includes alone, gives the same findings as a run without.
+func TestCachedRunSeesHeaderMacros(t *testing.T) {
+	dir := filepath.Join("..", "..", "rules", "ll002", "testdata", "project", "header_launch_macro")
+	opts := Options{Paths: []string{dir}, Rules: []*rule.Rule{ll002.Rule}, BaseDir: dir}
+	plain := Run(opts)
+	if len(plain.Findings) == 0 {
+		t.Fatal("no finding without a cache: the test checks nothing")
+	}
+	c, err := cache.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Cache = c
+	for _, run := range []string{"cold", "warm"} {
+		if got := Run(opts); !reflect.DeepEqual(got.Findings, plain.Findings) {
+			t.Errorf("%s run with a cache:\n%v\nwant\n%v", run, got.Findings, plain.Findings)
 		}
 	}
 }
