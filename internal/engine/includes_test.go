@@ -271,16 +271,3 @@ func TestRows(t *testing.T) {
 		t.Errorf("%d items, want 6: the one of key -1 is in no row", len(r.items))
 	}
 }
-
-// The bounded memories are whole up to largeTreeFiles files, halved past
-// it, quartered past four times it.
-func TestMemoryBudget(t *testing.T) {
-	for _, c := range []struct{ files, want int }{
-		{0, 1024}, {largeTreeFiles, 1024}, {largeTreeFiles + 1, 512},
-		{4 * largeTreeFiles, 512}, {4*largeTreeFiles + 1, 256}, {1 << 30, 256},
-	} {
-		if got := memoryBudget(1024, c.files); got != c.want {
-			t.Errorf("memoryBudget(1024, %d) = %d, want %d", c.files, got, c.want)
-		}
-	}
-}
