@@ -618,24 +618,6 @@ type edges struct {
 	data  []byte
 }
 
-func newEdges(lists [][]int32) edges {
-	e := edges{start: make([]uint32, len(lists)+1)}
-	n := 0
-	for i, l := range lists {
-		prev := int64(i)
-		for _, j := range l {
-			n += varintLen(int64(j) - prev)
-			prev = int64(j)
-		}
-	}
-	e.data = make([]byte, 0, n)
-	for i, l := range lists {
-		e.data = appendEdgeRun(e.data, i, l)
-		e.start[i+1] = uint32(len(e.data))
-	}
-	return e
-}
-
 // appendEdgeRun appends file from's edges to, encoded as edges keeps them
 // (appendOf reads them back).
 func appendEdgeRun(dst []byte, from int, to []int32) []byte {

@@ -271,3 +271,23 @@ func TestRows(t *testing.T) {
 		t.Errorf("%d items, want 6: the one of key -1 is in no row", len(r.items))
 	}
 }
+
+// newEdges makes the graph whose file i has edges lists[i], as the
+// include resolver would keep it.
+func newEdges(lists [][]int32) edges {
+	e := edges{start: make([]uint32, len(lists)+1)}
+	n := 0
+	for i, l := range lists {
+		prev := int64(i)
+		for _, j := range l {
+			n += varintLen(int64(j) - prev)
+			prev = int64(j)
+		}
+	}
+	e.data = make([]byte, 0, n)
+	for i, l := range lists {
+		e.data = appendEdgeRun(e.data, i, l)
+		e.start[i+1] = uint32(len(e.data))
+	}
+	return e
+}

@@ -103,7 +103,7 @@ type rareFacts struct {
 	// waiting is what a memoized run keeps of the per-file check until
 	// noteAll (nil otherwise).
 	waiting *waitingFacts
-	// names are the names a scan found (set when scanned is; read them
+	// names are the names a scan found (set with factScanned; read them
 	// through found): most files of a large tree are never scanned.
 	names *scannedNames
 	// scan holds what the text's directives and declarations say (nil:

@@ -21,7 +21,8 @@ import (
 //     clock read, and which of its functions do (cudaparse.LoaderDefinitions);
 //     whether some rule could fire on it only with another file's help, and
 //     then which names it calls (between two clock reads:
-//     cudaparse.TimedCalls); its directives; a name filter. With a cache,
+//     cudaparse.TimedCalls); its includes, resolved to files of the run
+//     (includeResolver); a name filter. With a cache,
 //     this waits until the project memo has missed (noteAll).
 //  2. Link: the files defining what the files of step 1 call where it
 //     matters (in functions that measure) are summarized from their text

@@ -13,9 +13,9 @@ import (
 // sixteen copies of the 38-project corpus checked as one project (two
 // million directives) at the end of the per-file check, and its churn
 // left spans of the heap partly empty for the rest of the run. A file's
-// includes are kept as newEdges encodes them (differences from the file
-// before, zigzag varints), where the whole graph is built from in file
-// order (edges). Safe for concurrent use, a file noted by one caller.
+// includes are kept as the graph keeps them (appendEdgeRun: differences
+// from the file before, zigzag varints), and the graph is their runs put
+// together in file order (edges). Safe for concurrent use, a file noted by one caller.
 type includeResolver struct {
 	sources *filePaths
 	dirs    []string // the include folders (Options.IncludeDirs)
